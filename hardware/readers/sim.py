@@ -1,0 +1,36 @@
+"""The simulated reader: tags are dropped in by software (virtual pot, demo, tests)."""
+
+from __future__ import annotations
+
+import threading
+
+from hardware.reader import ReaderHealth, ReaderQueue, TagSeen, register_reader
+
+
+class SimReader:
+    """A reader with no radio: `drop(uid)` puts a sighting on the queue as a real read would."""
+
+    name = "sim"
+
+    def __init__(self) -> None:
+        self._out: ReaderQueue | None = None
+        self._lock = threading.Lock()
+
+    def start(self, out: ReaderQueue) -> None:
+        with self._lock:
+            self._out = out
+        out.put(ReaderHealth(self.name, True, "simulated reader"))
+
+    def drop(self, uid: str) -> None:
+        """Simulate a tag passing the antenna."""
+        with self._lock:
+            if self._out is None:
+                raise RuntimeError("the simulated reader is not started")
+            self._out.put(TagSeen(uid.lower(), self.name))
+
+    def close(self) -> None:
+        with self._lock:
+            self._out = None
+
+
+register_reader("sim", lambda options: SimReader())

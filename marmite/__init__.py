@@ -1,0 +1,1 @@
+"""The `marmite` command: the composition root that wires the packages together."""

@@ -1,0 +1,1 @@
+"""Flask app: pages, JSON API, live stream. No game logic here."""
