@@ -1,0 +1,215 @@
+"""Turns the referee's outcomes into announcements: structured parts, rendered in any language.
+
+Parts carry only public facts (a secret menu never becomes a part before its reveal),
+so a message can be re-rendered in another language or repeated at any time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import effects as fx
+from companion.cards import DECK
+from companion.game import Game
+from companion.phrases import DEFAULT_LANGUAGE, MENU_NONE, PHRASES, SUIT_NAMES
+from companion.reasons import Reason
+from companion.state import Revoke
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One phrase: its key in PHRASES and its fields (names, card codes, numbers)."""
+
+    key: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """How names are spoken: language and edition (the 2023 edition renames the suits)."""
+
+    language: str = DEFAULT_LANGUAGE
+    edition: str = "2005"
+
+    def phrase(self, key: str) -> str:
+        table = PHRASES.get(self.language, PHRASES[DEFAULT_LANGUAGE])
+        return table.get(key, PHRASES[DEFAULT_LANGUAGE][key])
+
+    def suit(self, suit: str) -> str:
+        names = SUIT_NAMES.get(self.edition, SUIT_NAMES["2005"])
+        return names.get(self.language, names[DEFAULT_LANGUAGE])[suit]
+
+    def menu(self, menu: str) -> str:
+        if menu == "none":
+            return MENU_NONE.get(self.language, MENU_NONE[DEFAULT_LANGUAGE])
+        return self.suit(menu)
+
+    def card(self, code: str) -> str:
+        """A card's spoken name: "Pois 3", "Oignon 10", "Pois déborde"; unknown codes as given."""
+        played = DECK.get(code)
+        if played is None:
+            return code
+        suit = self.suit(str(played.suit))
+        if played.is_overflow:
+            return self.phrase("overflow_name").format(suit=suit)
+        return self.phrase("value").format(suit=suit, value=played.value)
+
+    def names(self, items: list[str]) -> str:
+        if len(items) <= 1:
+            return "".join(items)
+        return ", ".join(items[:-1]) + self.phrase("and") + items[-1]
+
+
+def render(parts: list[Part], theme: Theme) -> str:
+    """The announcement text for these parts."""
+    return " ".join(_render_part(part, theme) for part in parts)
+
+
+def _render_part(part: Part, theme: Theme) -> str:
+    f = dict(part.fields)
+    for key in ("card",):
+        if key in f:
+            f[key] = theme.card(f[key])
+    for key in ("suit", "led_suit"):
+        if key in f and f[key] is not None:
+            f[key] = theme.suit(f[key])
+    if "menu" in f:
+        f["menu"] = theme.menu(f["menu"])
+    if "menus" in f:
+        f["menus"] = "; ".join(f"{name}, {theme.menu(menu)}" for name, menu in f["menus"])
+    if "players" in f and isinstance(f["players"], list):
+        f["players"] = theme.names(f["players"])
+    for key, value in f.items():
+        if isinstance(value, Part):
+            f[key] = _render_part(value, theme)
+        elif value is None:
+            f[key] = ""
+    if "scores" in f:
+        f["scores"] = "; ".join(
+            theme.phrase("round_score").format(player=p, points=pts, stars=s) for p, pts, s in f["scores"]
+        )
+    if "winners" in f:
+        f["winners"] = theme.phrase("winner").format(
+            players=theme.names(f["winners"]), stars=f["stars"]
+        )
+    text = theme.phrase(part.key).format(**f)
+    if part.key in ("card", "card_overflow") and part.fields.get("spoiled_now"):
+        text += ", " + theme.phrase("spoiled")
+    return text
+
+
+# ------------------------------------------------------------------ describing outcomes
+
+
+def describe_effects(game: Game | None, effects: list[fx.Effect]) -> list[Part]:
+    """Parts for what an accepted event did."""
+    if game is None:
+        return []
+    names = game.players
+    parts: list[Part] = []
+    for effect in effects:
+        match effect:
+            case fx.GameStarted(players, dealer):
+                parts.append(Part("game_started", {"players": list(players), "dealer": players[dealer]}))
+            case fx.RoundOpened(number, dealer):
+                parts.append(Part("round_opened", {"round": number, "dealer": names[dealer]}))
+            case fx.HandRecorded(seat, size):
+                parts.append(Part("hand_recorded", {"player": names[seat], "size": size}))
+            case fx.MenuChosen(seat):
+                parts.append(Part("menu_chosen", {"player": names[seat]}))
+            case fx.MenuRevealed(seat, menu):
+                parts.append(Part("menu_revealed", {"player": names[seat], "menu": menu}))
+            case fx.MenusRevealed(menus):
+                pairs = [(names[seat], menu) for seat, menu in sorted(menus.items())]
+                parts.append(Part("menus_revealed", {"menus": pairs}))
+            case fx.PlayBegins(_, first):
+                parts.append(Part("play_begins", {"player": names[first]}))
+            case fx.CardPlayed(_, code, total, _, spoiled):
+                played = DECK[code]
+                key = "card_overflow" if played.is_overflow else "card"
+                fields: dict[str, Any] = {"card": code, "sum": total}
+                if played.is_pepper:
+                    fields["spoiled_now"] = spoiled
+                parts.append(Part(key, fields))
+            case fx.LastCard(seat):
+                parts.append(Part("last_card", {"player": names[seat]}))
+            case fx.TrickWon(seat, _, _, total):
+                parts.append(Part("trick_won", {"player": names[seat], "sum": total}))
+            case fx.TurnPassed(seat):
+                parts.append(Part("turn", {"player": names[seat]}))
+            case Revoke():
+                parts.append(Part("revoke", {
+                    "player": names[effect.seat], "suit": str(effect.suit),
+                    "void_trick": effect.void_trick, "proof_trick": effect.proof_trick,
+                }))
+            case fx.RoundScored(number, unclaimed, points, stars):
+                if unclaimed:
+                    parts.append(Part("unclaimed"))
+                scores = [(names[seat], points[seat], stars[seat]) for seat in range(len(names))]
+                parts.append(Part("round_scored", {"round": number, "scores": scores}))
+            case fx.GameOver(winners):
+                top = game.state.stars[winners[0]] if winners else 0
+                parts.append(Part("game_over", {"winners": [names[s] for s in winners], "stars": top}))
+            case fx.Undone(event):
+                parts.append(Part("undone", {"what": _undone_part(event)}))
+    return parts
+
+
+def _undone_part(event: dict[str, Any]) -> Part:
+    kind = event.get("type")
+    if kind == "card":
+        return Part("undone_card", {"card": event["card"]})
+    if kind == "menu":
+        return Part("undone_menu", {"player": event["player"]})
+    return Part("undone_hand", {"player": event["player"]})
+
+
+def describe_refusal(game: Game | None, event: dict[str, Any], reason: Reason | str) -> Part:
+    """The part saying why an event was refused, with the facts that explain it."""
+    reason = str(reason)
+    fields: dict[str, Any] = {}
+    player = event.get("player")
+    if isinstance(player, str):
+        fields["player"] = player
+    code = event.get("card")
+    if isinstance(code, str):
+        fields["card"] = code
+    if game is not None:
+        state = game.state
+        if state.turn is not None:
+            fields.setdefault("player", game.players[state.turn])
+            if reason in ("out_of_turn", "not_in_hand", "must_follow_suit"):
+                fields["player"] = game.players[state.turn]
+        if reason == "must_follow_suit" and state.pot.led is not None:
+            fields["suit"] = str(state.pot.led)
+        if reason == "out_of_turn" and isinstance(code, str):
+            holder = game.holder_of(code)
+            fields["holder"] = game.players[holder] if holder is not None else ""
+        if reason == "not_your_turn":
+            expected = game.next_to_reveal()
+            if expected is not None:
+                fields["player"] = game.players[expected]
+    fields.setdefault("player", "")
+    fields.setdefault("card", "")
+    return Part("refused", {"why": Part(reason, fields)})
+
+
+def describe_where(game: Game | None) -> Part:
+    """"Where are we": sum, led suit, spoiled, whose turn, stars."""
+    if game is None:
+        return Part("where_no_game")
+    state = game.state
+    pot = Part("where_pot", {
+        "sum": state.pot.sum,
+        "led": Part("where_led", {"suit": str(state.pot.led)}) if state.pot.led else None,
+        "spoiled": Part("where_spoiled") if state.pot.spoiled else None,
+    })
+    if state.phase == "play" and state.turn is not None:
+        turn = Part("where_turn", {"player": game.players[state.turn]})
+    elif state.phase == "menu":
+        turn = Part("where_menu")
+    else:
+        turn = Part("where_over")
+    stars = ", ".join(f"{name} {state.stars[seat]}" for seat, name in enumerate(game.players))
+    return Part("where", {"round": game.round_number, "pot": pot, "turn": turn, "stars": stars})

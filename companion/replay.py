@@ -1,0 +1,56 @@
+"""`marmite replay`: fold a JSON Lines table log into the contract's state object."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from companion.events import MalformedEvent, event_type
+from companion.referee import Referee
+from companion.views import public_state
+
+
+class MalformedLog(ValueError):
+    """A line that is not a JSON object with a known type; names the 1-based line."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+def parse_log(lines: Iterable[str | bytes]) -> list[tuple[int, dict[str, Any]]]:
+    """The events of a log with their line numbers; blank lines skipped; MalformedLog if any is bad."""
+    events: list[tuple[int, dict[str, Any]]] = []
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError:
+            raise MalformedLog(number, "not UTF-8 text") from None
+        if not text.strip():
+            continue
+        try:
+            event = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise MalformedLog(number, f"not JSON ({error.msg})") from None
+        try:
+            event_type(event)
+        except MalformedEvent as error:
+            raise MalformedLog(number, str(error)) from None
+        events.append((number, event))
+    return events
+
+
+def replay(events: Iterable[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """The contract's state object after folding these numbered events, with `refused`."""
+    referee = Referee()
+    refused: list[dict[str, Any]] = []
+    for number, event in events:
+        outcome = referee.apply(event)
+        if not outcome.accepted:
+            refused.append({"line": number, "reason": str(outcome.reason)})
+    state = public_state(referee.game)
+    state["refused"] = refused
+    revokes = state.pop("revokes")
+    state["revokes"] = revokes
+    return state
