@@ -93,10 +93,7 @@ def _render_part(part: Part, theme: Theme) -> str:
         f["winners"] = theme.phrase("winner").format(
             players=theme.names(f["winners"]), stars=f["stars"]
         )
-    text = theme.phrase(part.key).format(**f)
-    if part.key in ("card", "card_overflow") and part.fields.get("spoiled_now"):
-        text += ", " + theme.phrase("spoiled")
-    return text
+    return theme.phrase(part.key).format(**f)
 
 
 # ------------------------------------------------------------------ describing outcomes
@@ -125,13 +122,13 @@ def describe_effects(game: Game | None, effects: list[fx.Effect]) -> list[Part]:
                 parts.append(Part("menus_revealed", {"menus": pairs}))
             case fx.PlayBegins(_, first):
                 parts.append(Part("play_begins", {"player": names[first]}))
-            case fx.CardPlayed(_, code, total, _, spoiled):
+            case fx.CardPlayed(_, code, total, _, _, spoils):
                 played = DECK[code]
-                key = "card_overflow" if played.is_overflow else "card"
-                fields: dict[str, Any] = {"card": code, "sum": total}
-                if played.is_pepper:
-                    fields["spoiled_now"] = spoiled
-                parts.append(Part(key, fields))
+                fields: dict[str, Any] = {"card": code, "sum": total, "spoils": Part("spoils") if spoils else None}
+                if played.is_overflow:
+                    parts.append(Part("card_overflow", {**fields, "suit": str(played.suit)}))
+                else:
+                    parts.append(Part("card", fields))
             case fx.LastCard(seat):
                 parts.append(Part("last_card", {"player": names[seat]}))
             case fx.TrickWon(seat, _, _, total):

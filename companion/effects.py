@@ -65,6 +65,8 @@ class CardPlayed:
     sum: int
     led: Suit | None
     spoiled: bool
+    spoils: bool = False
+    """True when this card is the first Piment in the pot: it spoils the soup now."""
 
 
 @dataclass(frozen=True, slots=True)

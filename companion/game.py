@@ -241,6 +241,7 @@ class Game:
         revoke = self._find_revoke(current, seat, played.suit, trick)
         if revoke is not None:
             effects.append(revoke)
+        spoils = played.is_pepper and not (pot.cards and pot.spoiled)
         if not pot.cards:
             pot.led = None if played.is_pepper else played.suit
             pot.spoiled = played.is_pepper
@@ -257,7 +258,7 @@ class Game:
         if seat in current.hands:
             current.hands[seat].discard(played.code)
         current.plays.append(Play(seat, played.code, pot.sum, trick, pot.led, pot.spoiled))
-        effects.insert(0, fx.CardPlayed(seat, played.code, pot.sum, pot.led, pot.spoiled))
+        effects.insert(0, fx.CardPlayed(seat, played.code, pot.sum, pot.led, pot.spoiled, spoils))
         if current.left[seat] == 0:
             effects.append(fx.LastCard(seat))
         if len(pot.cards) > 1 and pot.sum >= 10:
