@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass
 from typing import Any
 
 from companion import effects as fx
@@ -17,23 +15,17 @@ from companion.rules import ROUNDS, STARTING_STARS, Setup
 from companion.state import GameState, Play, Pot, Revoke, RoundState, Trick
 
 
-@dataclass(frozen=True, slots=True)
-class _Checkpoint:
-    """The state just before the accepted action number `index` opened a round."""
-
-    index: int
-    state: GameState
-
-
 class Game:
     """A game in progress: its setup, its state, and the accepted actions (for undo)."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        count = len(setup.players)
-        self.state = GameState(stars=[STARTING_STARS] * count, used_menus=[set() for _ in range(count)])
+        self.state = self._fresh_state()
         self._actions: list[dict[str, Any]] = []
-        self._checkpoints: list[_Checkpoint] = []
+
+    def _fresh_state(self) -> GameState:
+        count = len(self.setup.players)
+        return GameState(stars=[STARTING_STARS] * count, used_menus=[set() for _ in range(count)])
 
     # ----------------------------------------------------------------- queries
 
@@ -171,15 +163,13 @@ class Game:
 
     # ----------------------------------------------------------------- apply
 
-    def apply(self, event: dict[str, Any]) -> list[fx.Effect]:
-        """Apply a legal event (decide it first); returns what happened. ValueError if illegal."""
-        reason = self.decide(event)
-        if reason is not None:
+    def apply(self, event: dict[str, Any], *, decided: bool = False) -> list[fx.Effect]:
+        """Apply a legal event; returns what happened. ValueError if illegal (unless `decided`
+        says the caller has just checked it)."""
+        if not decided and (reason := self.decide(event)) is not None:
             raise ValueError(f"refused event applied: {reason}")
         if event["type"] == "undo":
             return self._undo()
-        if self.state.open_round is None and event["type"] in ("hand", "menu"):
-            self._checkpoints.append(_Checkpoint(len(self._actions), copy.deepcopy(self.state)))
         self._actions.append(event)
         return self._perform(event)
 
@@ -311,13 +301,11 @@ class Game:
     # ----------------------------------------------------------------- undo
 
     def _undo(self) -> list[fx.Effect]:
-        """Take back the last accepted action by replaying from the last round checkpoint."""
+        """Take back the last accepted action: replay the others from a fresh state (exact, and
+        cheap: a whole game is a few hundred actions, and undo is rare)."""
         undone = self._actions.pop()
-        checkpoint = self._checkpoints[-1]
-        self.state = copy.deepcopy(checkpoint.state)
-        if checkpoint.index >= len(self._actions):
-            self._checkpoints.pop()
-        for action in self._actions[checkpoint.index :]:
+        self.state = self._fresh_state()
+        for action in self._actions:
             self._perform(action)
         return [fx.Undone(undone)]
 

@@ -48,4 +48,4 @@ class Referee:
             self.game = Game(setup)
             return Outcome(True, None, [fx.GameStarted(setup.players, setup.first_dealer)])
         assert self.game is not None
-        return Outcome(True, None, self.game.apply(event))
+        return Outcome(True, None, self.game.apply(event, decided=True))

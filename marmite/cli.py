@@ -41,7 +41,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `marmite` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    result: int = args.handler(args)
+    try:
+        result: int = args.handler(args)
+    except BrokenPipeError:  # `marmite export | head`: the reader left; not an error of ours
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
     return result
 
 

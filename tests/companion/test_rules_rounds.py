@@ -163,6 +163,9 @@ def test_five_rounds_then_game_over_with_shared_victory() -> None:
     assert all(len(r["points"]) == 3 for r in state["rounds"])
     assert str(referee.apply(menu("A", "pea")).reason) == "wrong_phase"
     assert str(referee.apply(card("pea-1a")).reason) == "wrong_phase"
+    assert referee.apply(UNDO).accepted
+    state = public_state(game)
+    assert state["phase"] == "play" and state["winners"] == [] and "points" not in state["rounds"][-1]
 
 
 def test_undo_takes_back_across_a_round_end() -> None:
