@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 EVENT_TYPES: tuple[str, ...] = ("new_game", "hand", "menu", "card", "undo")
 
@@ -39,7 +39,7 @@ def check_well_formed(event: object) -> dict[str, Any]:
     leniently instead, and a missing field there is a refusal.
     """
     kind = event_type(event)
-    assert isinstance(event, dict)  # narrowed by event_type
+    event = cast(dict[str, Any], event)  # event_type has checked it is an object
     for name, expected in _FIELDS[kind].items():
         if name not in event:
             raise MalformedEvent(f"a {kind} event needs a {name!r} field")

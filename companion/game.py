@@ -124,15 +124,16 @@ class Game:
         if self.state.phase != "menu":
             return Reason.WRONG_PHASE
         used = self.state.used_menus[seat]
-        if menu in used:
-            return Reason.MENU_USED
+        current = self.state.open_round
+        revealed_now = current.choices.get(seat) if current is not None else None
         expected = self.next_to_reveal()
+        if menu in used and not (expected is not None and menu == revealed_now):
+            return Reason.MENU_USED  # used in an earlier round (a menu revealed this round is not)
         if expected is None:
             return None
         if seat != expected:
             return Reason.NOT_YOUR_TURN
         dealer = self.setup.dealer_of(self.round_number)
-        current = self.state.open_round
         if seat == dealer and current is not None:
             first_menu = current.choices.get(self.setup.next_seat(dealer))
             others_left = set(MENUS) - used - {first_menu}

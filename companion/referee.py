@@ -44,8 +44,10 @@ class Referee:
             return Outcome(False, reason)
         if event["type"] == "new_game":
             setup = parse_setup(event["players"], event["dealer"], event.get("rules"))
-            assert setup is not None  # decide() just checked it
+            if setup is None:  # decide() has just accepted it; kept for the type checker
+                return Outcome(False, Reason.BAD_SETUP)
             self.game = Game(setup)
             return Outcome(True, None, [fx.GameStarted(setup.players, setup.first_dealer)])
-        assert self.game is not None
+        if self.game is None:
+            return Outcome(False, Reason.NO_GAME)
         return Outcome(True, None, self.game.apply(event, decided=True))

@@ -200,8 +200,7 @@ class TableService:
                 detail.append(("card", event["card"]))
             return self._publish(kind, tuple(parts), is_event=True, seq=seq, accepted=True,
                                  detail=tuple(detail), notify=notify)
-        assert outcome.reason is not None
-        part = describe_refusal(game, event, outcome.reason)
+        part = describe_refusal(game, event, outcome.reason or "")
         detail = [("event", kind)]
         if kind == "card" and isinstance(event.get("card"), str):
             detail.append(("card", event["card"]))

@@ -97,6 +97,12 @@ def test_not_your_turn_in_sequential_reveal() -> None:
     assert refusal(new_game(menu_reveal="sequential"), menu("Bruno", "pea")) == "not_your_turn"
 
 
+def test_sequential_revealing_again_is_not_your_turn_even_with_the_same_menu() -> None:
+    events = [new_game(menu_reveal="sequential"), menu("Virginie", "pea")]
+    assert refusal(*events, menu("Virginie", "pea")) == "not_your_turn"
+    assert refusal(*events, menu("Virginie", "onion")) == "not_your_turn"
+
+
 def test_menu_forbidden_dealer_copies_first_player() -> None:
     events = [new_game(menu_reveal="sequential"), menu("Virginie", "pea"), menu("Bruno", "onion"),
               menu("Valentine", "none")]
