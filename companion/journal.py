@@ -31,8 +31,11 @@ CREATE TABLE IF NOT EXISTS events (
     source      TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_game ON events (game, seq);
+CREATE INDEX IF NOT EXISTS new_games ON events (seq) WHERE type = 'new_game' AND accepted = 1;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+
+_CURRENT_GAME = "SELECT MAX(seq) FROM events WHERE type = 'new_game' AND accepted = 1"
 
 
 class JournalError(RuntimeError):
@@ -90,9 +93,7 @@ class Journal:
                 "SELECT MAX(seq) FROM events"
             ).fetchone()
             self._last_seq: int = row[0] or 0
-            game_row = self._db.execute(
-                "SELECT MAX(seq) FROM events WHERE type = 'new_game' AND accepted = 1"
-            ).fetchone()
+            game_row = self._db.execute(_CURRENT_GAME).fetchone()
             self._game: int | None = game_row[0]
         except sqlite3.Error as error:
             raise JournalError(f"{path}: cannot open the journal: {error}") from error
@@ -126,10 +127,12 @@ class Journal:
         kind = str(event.get("type", ""))
         now = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._lock:
-            seq = self._last_seq + 1
-            game = seq if accepted and kind == "new_game" else self._game
             try:
-                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("BEGIN IMMEDIATE")  # takes the write lock: seq below is ours alone
+                seq = (self._db.execute("SELECT MAX(seq) FROM events").fetchone()[0] or 0) + 1
+                if seq != self._last_seq + 1:  # another process wrote: find its current game
+                    self._game = self._db.execute(_CURRENT_GAME).fetchone()[0]
+                game = seq if accepted and kind == "new_game" else self._game
                 self._db.execute(
                     "INSERT INTO events (seq, game, received_at, type, body, accepted, reason, source)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -139,7 +142,7 @@ class Journal:
             except sqlite3.Error as error:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
-                raise JournalError(f"{self.path}: cannot record event {seq}: {error}") from error
+                raise JournalError(f"{self.path}: cannot record event: {error}") from error
             self._last_seq = seq
             self._game = game
             return seq

@@ -51,3 +51,14 @@ def test_a_duplicate_seq_fails_loudly(tmp_path: Path) -> None:
             pass
         else:
             raise AssertionError("a duplicate seq was accepted")
+
+
+def test_two_writers_on_one_data_dir_never_share_a_seq(tmp_path: Path) -> None:
+    first, second = Journal.open(tmp_path), Journal.open(tmp_path)
+    assert first.append(new_game(), True, None) == 1
+    assert second.append(card("pea-1a"), False, "wrong_phase") == 2
+    assert first.append(new_game(("A", "B", "C")), True, None) == 3
+    assert second.append(menu("A", "pea"), True, None) == 4
+    assert [(r.seq, r.game) for r in first.records()] == [(1, 1), (2, 1), (3, 3), (4, 3)]
+    first.close()
+    second.close()
