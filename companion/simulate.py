@@ -1,0 +1,203 @@
+"""Seeded random whole games as contract events, for property tests, benchmarks and `marmite demo`.
+
+The simulator shuffles and deals real hands and has each player play a random legal card (it
+always knows every hand, even where the engine does not). Whose turn it is and when a round ends
+it reads from the engine itself, a `Referee` folded alongside, so it never re-implements the rules
+it is used to test; it only checks that the engine accepts what it sends as legal and refuses the
+noise it sends as illegal, and raises `SimulationError` otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from companion.cards import ALL_CODES, DECK, MENUS
+from companion.game import Game
+from companion.referee import Referee
+from companion.rules import ROUNDS, Edition, MenuReveal, Rules, Setup
+
+NAMES: tuple[str, ...] = ("Virginie", "Bruno", "Valentine", "Nicolas", "Léa")
+
+
+class SimulationError(AssertionError):
+    """The engine disagreed with the simulator: refused a legal event or accepted an illegal one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Noise:
+    """How often each table mishap is mixed in: a probability per opportunity, 0 for never.
+
+    * `double_read`: a card event sent again right after it was accepted (refused).
+    * `unknown_tag`: a tag that is no card, `{"type": "card", "card": "tag:…"}`, before a play (refused).
+    * `undo`: an accepted event taken back with `undo`, then sent again.
+    * `revoke`: a player goes off the led suit while holding it. In a hidden hand the engine
+      accepts it (a revoke, flagged if the suit comes out later); in a known hand it is
+      refused `must_follow_suit` and the player then plays a legal card.
+    """
+
+    double_read: float = 0.0
+    unknown_tag: float = 0.0
+    undo: float = 0.0
+    revoke: float = 0.0
+
+
+NO_NOISE = Noise()
+TABLE_NOISE = Noise(double_read=0.05, unknown_tag=0.02, undo=0.02, revoke=0.05)
+"""A plausible evening at a real table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Simulation:
+    """A simulated game: its events, and per round the true deal (cards by seat) and set-aside cards."""
+
+    players: tuple[str, ...]
+    events: list[dict[str, Any]]
+    deals: list[tuple[tuple[str, ...], ...]]
+    set_aside: list[tuple[str, ...]]
+
+
+def legal_cards(game: Game, hand: Iterable[str]) -> list[str]:
+    """The cards of `hand` its holder may play now: the led suit if held and the soup is not spoiled."""
+    cards = list(hand)
+    pot = game.state.pot
+    if pot.led is None or pot.spoiled:
+        return cards
+    following = [code for code in cards if DECK[code].suit is pot.led]
+    return following or cards
+
+
+def simulate(
+    rng: random.Random,
+    *,
+    players: int = 4,
+    edition: Edition = "2005",
+    menu_reveal: MenuReveal = "simultaneous",
+    known_hands: Collection[int] = (),
+    noise: Noise = NO_NOISE,
+) -> Simulation:
+    """A whole legal 5-round game; `known_hands` are the seats whose deal is sent as `hand` events."""
+    return _Simulator(rng, players, Rules(edition, menu_reveal), frozenset(known_hands), noise).run()
+
+
+def random_game(
+    rng: random.Random,
+    *,
+    players: int = 4,
+    edition: Edition = "2005",
+    menu_reveal: MenuReveal = "simultaneous",
+    known_hands: Collection[int] = (),
+    noise: Noise = NO_NOISE,
+) -> list[dict[str, Any]]:
+    """The events of `simulate(...)`, starting with `new_game` and ending at game over."""
+    return simulate(
+        rng, players=players, edition=edition, menu_reveal=menu_reveal, known_hands=known_hands, noise=noise
+    ).events
+
+
+class _Simulator:
+    """One game being generated: the referee that follows it, the true hands, the events so far."""
+
+    def __init__(self, rng: random.Random, count: int, rules: Rules, known: frozenset[int], noise: Noise) -> None:
+        self.rng = rng
+        self.names = NAMES[:count]
+        self.setup = Setup(self.names, rng.randrange(count), rules)
+        self.known = known
+        self.noise = noise
+        self.referee = Referee()
+        self.events: list[dict[str, Any]] = []
+        self.hands: list[list[str]] = []
+        self.used: list[list[str]] = [[] for _ in range(count)]
+        self.deals: list[tuple[tuple[str, ...], ...]] = []
+        self.set_aside: list[tuple[str, ...]] = []
+
+    @property
+    def game(self) -> Game:
+        assert self.referee.game is not None  # new_game is the first event sent
+        return self.referee.game
+
+    def run(self) -> Simulation:
+        self._send({"type": "new_game", "players": list(self.names),
+                    "dealer": self.names[self.setup.first_dealer], "rules": self.setup.rules.as_json()})
+        for number in range(1, ROUNDS + 1):
+            self._deal(number)
+            self._choose_menus(number)
+            while self.game.state.phase == "play":
+                self._play_one()
+        if self.game.state.phase != "game_over":
+            raise SimulationError(f"no game over after {ROUNDS} rounds: phase {self.game.state.phase}")
+        return Simulation(self.names, self.events, self.deals, self.set_aside)
+
+    def _send(self, event: dict[str, Any], legal: bool = True) -> None:
+        """Send one event to the referee and record it; SimulationError if the outcome is unexpected."""
+        self.events.append(event)
+        outcome = self.referee.apply(event)
+        if outcome.accepted != legal:
+            raise SimulationError(f"event {len(self.events)} {event} expected {'accepted' if legal else 'refused'},"
+                                  f" got {outcome.reason or 'accepted'}")
+
+    def _send_action(self, event: dict[str, Any]) -> None:
+        """Send a legal hand, menu or card event, maybe followed by an undo and the same event again."""
+        self._send(event)
+        if self.rng.random() < self.noise.undo:
+            self._send({"type": "undo"})
+            self._send(dict(event))
+
+    def _deal(self, number: int) -> None:
+        deck = list(ALL_CODES)
+        self.rng.shuffle(deck)
+        sizes = self.setup.deal_sizes(self.setup.dealer_of(number))
+        self.hands = []
+        for size in sizes:
+            self.hands.append(deck[:size])
+            deck = deck[size:]
+        self.deals.append(tuple(tuple(hand) for hand in self.hands))
+        self.set_aside.append(tuple(deck))
+        scanned = sorted(self.known)
+        self.rng.shuffle(scanned)
+        for seat in scanned:
+            self._send_action({"type": "hand", "player": self.names[seat], "cards": list(self.hands[seat])})
+
+    def _choose_menus(self, number: int) -> None:
+        count = len(self.names)
+        first = self.setup.next_seat(self.setup.dealer_of(number))
+        if self.setup.rules.menu_reveal == "sequential":
+            order = [(first + offset) % count for offset in range(count)]
+        else:
+            order = list(range(count))
+            self.rng.shuffle(order)
+        first_menu: str | None = None
+        for seat in order:
+            left = [menu for menu in MENUS if menu not in self.used[seat]]
+            if self.setup.rules.menu_reveal == "sequential" and seat == order[-1]:
+                left = [menu for menu in left if menu != first_menu] or left  # the dealer may not copy
+            menu = self.rng.choice(left)
+            if seat == first:
+                first_menu = menu
+            self.used[seat].append(menu)
+            self._send_action({"type": "menu", "player": self.names[seat], "menu": menu})
+
+    def _play_one(self) -> None:
+        seat = self.game.state.turn
+        if seat is None:
+            raise SimulationError("play phase with no turn")
+        hand = self.hands[seat]
+        if not hand:
+            raise SimulationError(f"the turn is at {self.names[seat]}, whose hand is empty, and the round goes on")
+        if self.rng.random() < self.noise.unknown_tag:
+            self._send({"type": "card", "card": f"tag:{self.rng.getrandbits(32):08x}"}, legal=False)
+        legal = legal_cards(self.game, hand)
+        off_suit = [code for code in hand if code not in legal]
+        if off_suit and self.rng.random() < self.noise.revoke:
+            code = self.rng.choice(off_suit)
+            if seat in self.known:
+                self._send({"type": "card", "card": code}, legal=False)
+                code = self.rng.choice(legal)
+        else:
+            code = self.rng.choice(legal)
+        hand.remove(code)
+        self._send_action({"type": "card", "card": code})
+        if self.rng.random() < self.noise.double_read:
+            self._send({"type": "card", "card": code}, legal=False)
