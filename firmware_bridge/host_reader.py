@@ -1,0 +1,311 @@
+"""The `usb` reader: a Pico bridge on a serial port, reconnected with backoff, its tags on the reader queue."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+
+from firmware_bridge import protocol as p
+from firmware_bridge.ports import SerialPort, find_board_ports, open_port
+from firmware_bridge.session import HostSession
+from hardware.reader import ReaderHealth, ReaderQueue, TagSeen, register_reader
+
+PortFinder = Callable[[], list[str]]
+PortOpener = Callable[[str], SerialPort]
+
+
+class _Silent(Exception):
+    """The board said nothing for too long: drop the connection and open it again."""
+
+
+class UsbReader:
+    """Reads tags from a Pico running the Marmite firmware; a reader thread that never touches the game."""
+
+    def __init__(
+        self,
+        port: str | None = None,
+        *,
+        name: str = "usb",
+        find_ports: PortFinder = find_board_ports,
+        open_port: PortOpener = open_port,
+        clock: Callable[[], float] = time.monotonic,
+        backoff: tuple[float, float] = (0.2, 5.0),
+        heartbeat_timeout: float = 3.0,
+        silence_reconnect: float = 6.0,
+        health_interval: float = 5.0,
+    ) -> None:
+        self.name = name
+        self._port = port
+        self._find_ports = find_ports
+        self._open_port = open_port
+        self._clock = clock
+        self._backoff = backoff
+        self._heartbeat_timeout = heartbeat_timeout
+        self._silence_reconnect = silence_reconnect
+        self._health_interval = health_interval
+        self._session = HostSession(clock)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._out: ReaderQueue | None = None
+        self._handle: SerialPort | None = None
+        self._port_in_use = ""
+        self._connected = False
+        self._connected_at = 0.0
+        self._last_heartbeat_wall: float | None = None
+        self._last_health: tuple[bool, str] | None = None
+        self._last_health_at = 0.0
+        self._waiting: dict[int, tuple[threading.Event, list[p.Frame]]] = {}
+        self.connections = 0
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> UsbReader:
+        """Build from `--reader usb` options: `port` (default: find the board by USB id), `name`."""
+        return cls(options.get("port") or None, name=options.get("name", "usb"))
+
+    # ------------------------------------------------------------------ Reader protocol
+
+    def start(self, out: ReaderQueue) -> None:
+        """Start the reader thread; tags and health reports go to `out`."""
+        with self._lock:
+            if self._thread is not None:
+                raise RuntimeError("the USB reader is already started")
+            self._out = out
+            self._thread = threading.Thread(target=self._run, name=f"reader-{self.name}", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread and close the port; safe to call twice."""
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5.0)
+        self._close_handle()
+
+    def __enter__(self) -> UsbReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ commands to the board
+
+    def ping(self, timeout: float = 1.0) -> float | None:
+        """Round trip to the board in seconds, or None if it did not answer in time."""
+        started = self._clock()
+        reply = self._request(p.PING, b"marmite", timeout)
+        return None if reply is None else self._clock() - started
+
+    def beep(self, duration_ms: int = 80, frequency_hz: int = 2000, timeout: float = 1.0) -> bool:
+        """Sound the board's buzzer; True if the board confirmed."""
+        return self._request(p.BEEP, p.beep_body(duration_ms, frequency_hz), timeout) is not None
+
+    def led(self, mode: int, timeout: float = 1.0) -> bool:
+        """Set the board's LED (protocol.LED_OFF, LED_ON, LED_BLINK or LED_AUTO); True if confirmed."""
+        return self._request(p.LED, p.led_body(mode), timeout) is not None
+
+    def _request(self, kind: int, body: bytes, timeout: float) -> p.Frame | None:
+        event = threading.Event()
+        box: list[p.Frame] = []
+        with self._lock:
+            seq, data = self._session.command(kind, body)
+            self._waiting[seq] = (event, box)
+        try:
+            if not self._write(data):
+                return None
+            if not event.wait(timeout):
+                return None
+            kind_done, status, _data = p.parse_result(box[0].body)
+            return box[0] if kind_done == kind and status == p.STATUS_OK else None
+        finally:
+            with self._lock:
+                self._waiting.pop(seq, None)
+
+    # ------------------------------------------------------------------ health
+
+    def health(self) -> ReaderHealth:
+        """The reader's state now: connected or not, firmware version, last heartbeat and counters."""
+        with self._lock:
+            ok, detail = self._judge()
+            return ReaderHealth(self.name, ok, detail, self._info())
+
+    def _judge(self) -> tuple[bool, str]:
+        facts = self._session.facts
+        if not self._connected:
+            return False, "no board connected"
+        if not self._session.version_ok():
+            return False, (
+                f"the board speaks protocol v{facts.protocol_version}, Marmite speaks v{p.PROTOCOL_VERSION}: "
+                "run `marmite firmware install`"
+            )
+        heard = facts.last_frame
+        if heard is None or heard < self._connected_at:
+            return False, f"connected to {self._port_in_use}, waiting for the board"
+        silence = self._clock() - heard
+        if silence > self._heartbeat_timeout:
+            return False, f"no heartbeat from the board for {silence:.0f} s"
+        return True, f"connected on {self._port_in_use}"
+
+    def _info(self) -> tuple[tuple[str, str], ...]:
+        facts = self._session.facts
+        decoder = self._session.decoder
+        info = [
+            ("connected", "yes" if self._connected else "no"),
+            ("port", self._port_in_use),
+            ("firmware", facts.firmware_version),
+            ("protocol", "" if facts.protocol_version is None else str(facts.protocol_version)),
+            ("boot", "" if facts.boot_id is None else f"{facts.boot_id:08x}"),
+            ("last_heartbeat", "" if self._last_heartbeat_wall is None else f"{self._last_heartbeat_wall:.3f}"),
+            ("frames_ok", str(decoder.frames_ok)),
+            ("frames_bad", str(decoder.frames_bad + decoder.frames_oversize)),
+            ("duplicates_dropped", str(facts.duplicates_dropped + facts.boot_repeats_dropped)),
+            ("resets_seen", str(facts.resets_seen)),
+        ]
+        return tuple(info)
+
+    def _report(self, force: bool = False) -> None:
+        """Put a ReaderHealth on the queue when the verdict changes, or every health_interval."""
+        with self._lock:
+            verdict = self._judge()
+            now = self._clock()
+            if not force and verdict == self._last_health and now - self._last_health_at < self._health_interval:
+                return
+            self._last_health = verdict
+            self._last_health_at = now
+            message = ReaderHealth(self.name, verdict[0], verdict[1], self._info())
+        if self._out is not None:
+            self._out.put(message)
+
+    # ------------------------------------------------------------------ the thread
+
+    def _run(self) -> None:
+        initial, ceiling = self._backoff
+        delay = initial
+        while not self._stop.is_set():
+            port = self._choose_port()
+            if port is None:
+                self._report_absent("no board found: plug the Pico in by USB")
+            else:
+                try:
+                    handle = self._open_port(port)
+                except (serial.SerialException, OSError) as error:
+                    self._report_absent(f"cannot open {port}: {error}")
+                else:
+                    heard = self._serve(port, handle)
+                    if heard:
+                        delay = initial
+            if self._stop.wait(delay):
+                break
+            delay = min(delay * 2, ceiling)
+        self._close_handle()
+
+    def _choose_port(self) -> str | None:
+        if self._port:
+            return self._port
+        try:
+            ports = self._find_ports()
+        except OSError:
+            return None
+        return ports[0] if ports else None
+
+    def _report_absent(self, detail: str) -> None:
+        verdict = (False, detail)
+        with self._lock:
+            if verdict == self._last_health:
+                return
+            self._last_health = verdict
+            self._last_health_at = self._clock()
+            message = ReaderHealth(self.name, False, detail, self._info())
+        if self._out is not None:
+            self._out.put(message)
+
+    def _serve(self, port: str, handle: SerialPort) -> bool:
+        """Talk to one connected board until the cable goes or it falls silent; True if it said anything."""
+        with self._lock:
+            self._handle = handle
+            self._port_in_use = port
+            self._connected = True
+            self._connected_at = self._clock()
+            self.connections += 1
+        heard = False
+        try:
+            self._write_or_raise(self._session.connected())
+            last_sync = self._clock()
+            self._report(force=True)
+            while not self._stop.is_set():
+                data = handle.read(max(1, handle.in_waiting))
+                if data:
+                    heard |= self._handle_bytes(data)
+                now = self._clock()
+                facts = self._session.facts
+                if not facts.firmware_version and now - last_sync > 1.0:
+                    self._write_or_raise(self._session.command(p.SYNC)[1])
+                    last_sync = now
+                silence = now - max(facts.last_frame or 0.0, self._connected_at)
+                if silence > self._silence_reconnect:
+                    raise _Silent()
+                self._report()
+        except (serial.SerialException, OSError, _Silent):
+            pass
+        finally:
+            self._close_handle()
+            with self._lock:
+                self._connected = False
+            if not self._stop.is_set():
+                self._report(force=True)
+        return heard
+
+    def _handle_bytes(self, data: bytes) -> bool:
+        """Decode, queue new tags, then acknowledge them (an ACK only leaves once the tag is queued)."""
+        before = self._session.decoder.frames_ok
+        previous_heartbeat = self._session.facts.last_heartbeat
+        received = self._session.receive(data)
+        if self._session.facts.last_heartbeat != previous_heartbeat:
+            self._last_heartbeat_wall = time.time()
+        out = self._out
+        if out is not None:
+            for uid in received.uids:
+                out.put(TagSeen(uid, self.name))
+        if received.reply:
+            self._write_or_raise(received.reply)
+        for frame in received.results:
+            with self._lock:
+                waiting = self._waiting.get(frame.seq)
+            if waiting is not None:
+                waiting[1].append(frame)
+                waiting[0].set()
+        if received.health_changed:
+            self._report(force=True)
+        return self._session.decoder.frames_ok > before
+
+    def _write(self, data: bytes) -> bool:
+        try:
+            self._write_or_raise(data)
+        except (serial.SerialException, OSError):
+            return False
+        return True
+
+    def _write_or_raise(self, data: bytes) -> None:
+        with self._lock:
+            handle = self._handle
+            if handle is None:
+                raise serial.SerialException("no board connected")
+            handle.write(data)
+
+    def _close_handle(self) -> None:
+        with self._lock:
+            handle, self._handle = self._handle, None
+        if handle is not None:
+            with contextlib.suppress(serial.SerialException, OSError):
+                handle.close()
+
+
+def _factory(options: dict[str, str]) -> UsbReader:
+    return UsbReader.from_options(options)
+
+
+register_reader("usb", _factory)
