@@ -1,0 +1,41 @@
+"""Fixtures: a table service on a temporary data dir and its Flask app."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.table import TableService
+from web_ui.app import create_app
+
+PIN = "2468"
+HEADERS = {"X-Table-Pin": PIN}
+PLAYERS = ["Virginie", "Bruno", "Valentine", "Nicolas"]
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[TableService]:
+    table = TableService.open(tmp_path)
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def app(service: TableService, tmp_path: Path) -> Flask:
+    return create_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def new_game(client: FlaskClient, menu_reveal: str = "simultaneous") -> None:
+    """Start a four-player game through the API."""
+    answer = client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "players": PLAYERS, "dealer": "Nicolas", "rules": {"menu_reveal": menu_reveal}})
+    assert answer.get_json()["accepted"] is True

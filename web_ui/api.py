@@ -1,0 +1,177 @@
+"""The JSON API of the contract (state, events, stream) and the table controls."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, session, stream_with_context
+
+from companion.events import MalformedEvent
+from companion.table import TableService
+from companion.tags import simulated_uid, tag_codes
+from web_ui.auth import authorized, csrf_token, pin_matches, require_pin
+from web_ui.settings import SettingsStore, parse_settings
+from web_ui.stream import event_stream, parse_last_id
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def service() -> TableService:
+    """The app's table service."""
+    table: TableService = current_app.extensions["marmite.service"]
+    return table
+
+
+def settings() -> SettingsStore:
+    """The app's display settings."""
+    store: SettingsStore = current_app.extensions["marmite.settings"]
+    return store
+
+
+def json_body() -> Any:
+    """The request's JSON body; a 400 with a clear message when it is not JSON."""
+    data = request.get_json(silent=True, force=True)
+    if data is None:
+        raise BadRequestBody("the body must be JSON (Content-Type: application/json)")
+    return data
+
+
+class BadRequestBody(ValueError):
+    """A request body we cannot use: answered 400 with its message."""
+
+
+@api.errorhandler(BadRequestBody)
+@api.errorhandler(MalformedEvent)
+def _bad_body(error: ValueError) -> tuple[Response, int]:
+    return jsonify(error=str(error)), 400
+
+
+@api.get("/state")
+def state() -> Response:
+    """The contract's state object (as `marmite replay` prints it, without `refused`)."""
+    return jsonify(service().state())
+
+
+@api.get("/table")
+def table() -> Response:
+    """The table display's public view, with the display settings."""
+    view = service().table_view()
+    view["settings"] = settings().current.as_json()
+    view["last_serial"] = service().last_serial
+    return jsonify(view)
+
+
+@api.get("/seat/<name>")
+def seat(name: str) -> tuple[Response, int] | Response:
+    """One player's own view (their secret menu included)."""
+    view = service().seat_view(name)
+    if view is None:
+        return jsonify(error=f"no player named {name!r} in this game"), 404
+    return jsonify(view)
+
+
+@api.get("/history")
+def history() -> Response:
+    """Every round trick by trick."""
+    return jsonify(service().history())
+
+
+@api.get("/games")
+def games() -> Response:
+    """Past games and their results."""
+    return jsonify(service().past_games())
+
+
+@api.post("/events")
+@require_pin
+def events() -> Response:
+    """Submit one contract event; refused events are answered 200 with their reason."""
+    return jsonify(service().submit(json_body(), source="api").as_json())
+
+
+@api.post("/undo")
+@require_pin
+def undo() -> Response:
+    """Take back the last accepted play, menu or hand."""
+    return jsonify(service().undo(source="api").as_json())
+
+
+@api.post("/drop")
+@require_pin
+def drop() -> Response:
+    """The virtual pot: a card (or menu card) passes the simulated reader's antenna."""
+    body = json_body()
+    code = body.get("code") if isinstance(body, dict) else None
+    if not isinstance(code, str) or code not in tag_codes():
+        raise BadRequestBody("drop needs {\"code\": C} with C a card code or menu-<menu>@<set>")
+    result = service().tag_seen(simulated_uid(code), source="virtual-pot")
+    if result is None:
+        return jsonify(ignored=True, reason="double_read")
+    return jsonify(result.as_json())
+
+
+@api.post("/repeat")
+def repeat() -> Response:
+    """Say the last announcement again (changes nothing, so no PIN)."""
+    return jsonify(service().render(service().repeat_last()))
+
+
+@api.post("/where")
+def where() -> Response:
+    """Say the whole state (changes nothing, so no PIN)."""
+    return jsonify(service().render(service().where_are_we()))
+
+
+@api.get("/settings")
+def get_settings() -> Response:
+    """The table's language, voice and speech rate."""
+    return jsonify(settings().current.as_json())
+
+
+@api.post("/settings")
+@require_pin
+def post_settings() -> Response:
+    """Change the table's language, voice or speech rate."""
+    try:
+        new = parse_settings(json_body(), settings().current)
+    except ValueError as error:
+        raise BadRequestBody(str(error)) from None
+    settings().update(new)
+    service().language = new.language
+    return jsonify(new.as_json())
+
+
+@api.post("/unlock")
+def unlock() -> tuple[Response, int] | Response:
+    """Type the PIN once: this browser session may then change things (with its CSRF token)."""
+    body = json_body()
+    pin = body.get("pin") if isinstance(body, dict) else None
+    if not isinstance(pin, str) or not pin_matches(pin):
+        return jsonify(error="wrong PIN"), 401
+    session["unlocked"] = True
+    return jsonify(unlocked=True, csrf=csrf_token())
+
+
+@api.get("/auth")
+def auth() -> Response:
+    """Whether this request may change things."""
+    ok, why = authorized()
+    return jsonify(authorized=ok, reason=why)
+
+
+@api.get("/stream")
+def stream() -> tuple[Response, int] | Response:
+    """Server-sent events: every message after Last-Event-ID, then live ones, with a heartbeat."""
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_id")
+    try:
+        last_id = parse_last_id(raw)
+    except ValueError:
+        return jsonify(error="Last-Event-ID must be a non-negative integer"), 400
+    stop: threading.Event = current_app.extensions["marmite.stop"]
+    heartbeat: float = current_app.config["MARMITE_HEARTBEAT"]
+    body = event_stream(service(), last_id, stop, heartbeat=heartbeat)
+    response = Response(stream_with_context(body), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache, no-transform"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

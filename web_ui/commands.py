@@ -1,0 +1,144 @@
+"""`marmite run` (the table companion server) and `marmite demo`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from companion.paths import default_data_dir
+
+DEFAULT_PORT = 8000
+THREADS = 32
+
+
+def add_commands(sub: Any) -> None:
+    """Register run and demo on the `marmite` parser."""
+    for name, helptext in (("run", "serve the table: display, API, live stream, speech"),
+                           ("demo", "serve the table and play a whole random game through the simulated reader")):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
+        p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+        p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
+        p.add_argument("--pin", default=None, help="table PIN (default: $MARMITE_PIN, else a random one)")
+        p.add_argument("--reader", default="sim", help="pot reader (default: sim, the simulated reader)")
+        p.add_argument("--speak", action="store_true", help="also speak on this computer with espeak-ng")
+        p.add_argument("--pace", type=float, default=1.5, help="demo: seconds between cards (default 1.5)")
+        p.add_argument("--seed", type=int, default=None, help="demo: random seed")
+        if name == "run":
+            p.add_argument("--demo", action="store_true", help="play a random demo game once started")
+        p.set_defaults(handler=run if name == "run" else demo)
+
+
+def demo(args: argparse.Namespace) -> int:
+    """`marmite demo`: `marmite run --demo`."""
+    args.demo = True
+    return run(args)
+
+
+def resolve_pin(given: str | None) -> tuple[str, bool]:
+    """The PIN from --pin, else MARMITE_PIN, else a random 4-digit one (True when random)."""
+    if given:
+        return given, False
+    if env := os.environ.get("MARMITE_PIN"):
+        return env, False
+    return f"{secrets.randbelow(10_000):04d}", True
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, for the URL a tablet opens."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET: nothing is sent, it only picks the route
+            address: str = probe.getsockname()[0]
+            return address
+        except OSError:
+            return "127.0.0.1"
+
+
+def print_banner(url: str, pin: str) -> None:
+    """The URL, its QR code and the PIN, on the terminal."""
+    import qrcode
+
+    print(f"Marmite : {url}", flush=True)
+    try:
+        qr = qrcode.QRCode(border=1)
+        qr.add_data(url)
+        qr.print_ascii(out=sys.stdout, invert=True)
+    except (UnicodeEncodeError, OSError):
+        pass
+    print(f"PIN : {pin}", flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the table with waitress until Ctrl-C (or SIGTERM); the journal makes a restart resume."""
+    from waitress.server import create_server
+
+    from companion.table import TableService
+    from hardware.reader import make_reader
+    from marmite.wiring import ReaderPump, play_demo
+    from web_ui.app import create_app, stop_streams
+    from web_ui.speaker import Speaker
+
+    data_dir: Path = args.data or default_data_dir()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    pin, _ = resolve_pin(args.pin)
+    try:
+        reader = make_reader(args.reader)
+        service = TableService.open(data_dir)
+    except ValueError as error:
+        print(f"marmite run: {error}", file=sys.stderr)
+        return 2
+    app = create_app(service, pin=pin, data_dir=data_dir)
+    pump = ReaderPump(service, reader).start()
+    app.extensions["marmite.reader"] = reader
+    speaker = Speaker(service).start() if args.speak else None
+    if speaker is not None and not speaker.available:
+        print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
+    try:
+        server = create_server(app, host=args.host, port=args.port, threads=THREADS, channel_timeout=60,
+                               clear_untrusted_proxy_headers=True)
+    except OSError as error:
+        print(f"marmite run: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+        pump.close()
+        service.close()
+        return 2
+    port = server.effective_port
+    host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    print_banner(f"http://{host}:{port}/", pin)
+    stop = threading.Event()
+    if getattr(args, "demo", False):
+        drop = getattr(reader, "drop", None)
+        if drop is None:
+            print("marmite run: --demo needs the simulated reader (--reader sim)", file=sys.stderr)
+        else:
+            threading.Thread(target=play_demo, args=(service, drop),
+                             kwargs={"seed": args.seed, "pace": args.pace, "stop": stop},
+                             name="demo", daemon=True).start()
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, terminate)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        stop_streams(app)  # streams end within a poll, so their threads can finish before the socket closes
+        server.task_dispatcher.shutdown(timeout=3)
+        server.close()
+        pump.close()
+        if speaker is not None:
+            speaker.close()
+        service.close()
+    return 0

@@ -1,0 +1,130 @@
+"""HTML pages: table display, setup, seat view, round history, unlock. They render the service's views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from companion.announcer import Theme
+from companion.cards import ALL_CODES, DECK, MENUS
+from companion.phrases import LANGUAGES
+from web_ui.api import service, settings
+from web_ui.auth import csrf_token, pin_matches, unlocked
+
+pages = Blueprint("pages", __name__)
+
+SUIT_SYMBOLS = {"pea": "●", "onion": "◆", "mushroom": "▲", "pepper": "✱", "none": "∅"}
+
+
+def _theme(view: dict[str, Any]) -> Theme:
+    rules = view.get("rules") or {}
+    return Theme(service().language, str(rules.get("edition", "2005")))
+
+
+def _helpers(view: dict[str, Any]) -> dict[str, Any]:
+    theme = _theme(view)
+
+    def card_name(code: str) -> str:
+        return theme.card(code)
+
+    def card_suit(code: str) -> str:
+        played = DECK.get(code)
+        return str(played.suit) if played is not None else ""
+
+    return {
+        "overflowed": lambda cards: any(DECK[c].is_overflow for c in cards if c in DECK),
+        "card_name": card_name, "card_suit": card_suit, "suit_name": theme.suit, "menu_name": theme.menu,
+        "symbol": SUIT_SYMBOLS, "unlocked": unlocked(), "csrf": csrf_token(), "settings": settings().current,
+        "lang": service().language, "languages": LANGUAGES, "all_codes": ALL_CODES, "menus": MENUS,
+    }
+
+
+def _chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:
+    """Polyline points of stars per player over the rounds, for an inline SVG."""
+    top = max([5, *(v for point in series for v in point.values())])
+    width, height = 500, 200
+    step = width / 5
+    lines = []
+    for index, name in enumerate(players):
+        points = " ".join(
+            f"{40 + i * step:.0f},{20 + height - point.get(name, 0) * height / top:.0f}"
+            for i, point in enumerate(series))
+        lines.append({"name": name, "points": points, "index": index})
+    return {"lines": lines, "top": top, "rounds": len(series)}
+
+
+@pages.get("/")
+def table_display() -> str:
+    """The table display for the tablet."""
+    view = service().table_view()
+    return render_template("table.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
+                           **_helpers(view))
+
+
+@pages.get("/fragment/table")
+def table_fragment() -> str:
+    """The state part of the table display, re-fetched after each event."""
+    view = service().table_view()
+    return render_template("_table_state.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
+                           **_helpers(view))
+
+
+@pages.get("/seat/<name>")
+def seat_page(name: str) -> str:
+    """A player's phone view."""
+    view = service().seat_view(name)
+    if view is None:
+        abort(404, f"no player named {name} in this game")
+    return render_template("seat.html", view=view, name=name, **_helpers(service().table_view()))
+
+
+@pages.get("/fragment/seat/<name>")
+def seat_fragment(name: str) -> str:
+    """The state part of a seat view."""
+    view = service().seat_view(name)
+    if view is None:
+        abort(404, f"no player named {name} in this game")
+    return render_template("_seat_state.html", view=view, name=name, **_helpers(service().table_view()))
+
+
+@pages.get("/history")
+def history_page() -> str:
+    """Round history, trick by trick."""
+    table = service().table_view()
+    return render_template("history.html", history=service().history(), **_helpers(table))
+
+
+@pages.get("/setup")
+def setup_page() -> str:
+    """New game, display settings, past games."""
+    table = service().table_view()
+    return render_template("setup.html", games=service().past_games(), view=table, **_helpers(table))
+
+
+@pages.route("/unlock", methods=["GET", "POST"])
+def unlock_page() -> str | WerkzeugResponse:
+    """Type the table PIN once for this browser."""
+    error = False
+    target = request.values.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    if request.method == "POST":
+        sent = request.form.get("csrf_token", "")
+        if sent != csrf_token():
+            abort(400, "missing or wrong CSRF token; reload the page")
+        if pin_matches(request.form.get("pin")):
+            session["unlocked"] = True
+            return redirect(target)
+        error = True
+    return render_template("unlock.html", error=error, target=target, **_helpers(service().table_view()))
+
+
+@pages.post("/lock")
+def lock_page() -> WerkzeugResponse:
+    """Forget the PIN in this browser."""
+    if request.form.get("csrf_token", "") != csrf_token():
+        abort(400, "missing or wrong CSRF token; reload the page")
+    session.pop("unlocked", None)
+    return redirect(url_for("pages.table_display"))

@@ -1,0 +1,151 @@
+// Marmite pages: live stream, speech (Web Speech API), table controls, setup forms, wake lock.
+"use strict";
+(function () {
+  const body = document.body;
+  const page = body.dataset.page;
+  const csrf = body.dataset.csrf;
+  const voices = { fr: "fr-FR", en: "en-GB", nl: "nl-NL" };
+  let voiceOn = body.dataset.voice === "on";
+  const rate = parseFloat(body.dataset.rate || "1") || 1;
+  const log = document.getElementById("log");
+  window.marmiteLog = [];
+
+  function speak(text) {
+    if (!voiceOn || !("speechSynthesis" in window) || !text) return;
+    const utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = voices[body.dataset.lang] || "fr-FR";
+    utterance.rate = rate;
+    window.speechSynthesis.speak(utterance);
+  }
+
+  function announce(data, urgent) {
+    window.marmiteLog.push(data);
+    const region = document.getElementById(urgent ? "announce-urgent" : "announce");
+    if (region) { region.textContent = ""; region.textContent = data.text; }
+    if (log) {
+      const item = document.createElement("li");
+      item.textContent = data.text;
+      log.prepend(item);
+      while (log.children.length > 30) log.lastChild.remove();
+    }
+    const refusal = document.getElementById("refusal");
+    if (refusal) {
+      if (data.accepted === false) { refusal.textContent = data.text; refusal.hidden = false; }
+      else if (data.kind !== "repeat" && data.kind !== "where") { refusal.hidden = true; }
+    }
+    speak(data.text);
+  }
+
+  async function post(url, payload) {
+    const response = await fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(payload || {}),
+    });
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return data;
+  }
+
+  function status(id, text) {
+    const element = document.getElementById(id);
+    if (element) element.textContent = text;
+  }
+
+  async function refresh() {
+    const state = document.getElementById("state");
+    if (!state) return;
+    const seat = body.dataset.seat;
+    const url = seat ? "/fragment/seat/" + encodeURIComponent(seat) : "/fragment/table";
+    const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+    if (response.ok) state.innerHTML = await response.text();
+  }
+
+  function connect() {
+    const source = new EventSource("/api/stream");
+    window.marmiteSource = source;
+    source.onopen = function () { body.dataset.stream = "open"; refresh(); };
+    source.onerror = function () { body.dataset.stream = "reconnecting"; };
+    source.onmessage = function (event) {
+      const data = JSON.parse(event.data);
+      if (data.kind === "repeat" || data.kind === "where") return; // spoken where asked
+      if (page === "seat" && data.kind === "reader") return;
+      announce(data, data.accepted === false);
+      refresh();
+    };
+  }
+
+  async function askAndSpeak(url) {
+    try { announce(await post(url), false); } catch (e) { status("control-status", e.message); }
+  }
+
+  const repeat = document.getElementById("repeat");
+  if (repeat) repeat.addEventListener("click", function () { askAndSpeak("/api/repeat"); });
+  const where = document.getElementById("where");
+  if (where) where.addEventListener("click", function () { askAndSpeak("/api/where"); });
+  const toggle = document.getElementById("voice-toggle");
+  if (toggle) toggle.addEventListener("click", function () {
+    voiceOn = !voiceOn;
+    toggle.setAttribute("aria-pressed", voiceOn ? "true" : "false");
+    if (!voiceOn && "speechSynthesis" in window) window.speechSynthesis.cancel();
+  });
+
+  async function control(url, payload) {
+    try {
+      const answer = await post(url, payload);
+      status("control-status", answer.accepted === false ? answer.reason : "OK");
+    } catch (e) { status("control-status", e.message); }
+  }
+  const undo = document.getElementById("undo");
+  if (undo) undo.addEventListener("click", function () { control("/api/undo"); });
+  document.querySelectorAll(".card-btn").forEach(function (button) {
+    button.addEventListener("click", function () {
+      const mode = document.querySelector("input[name=mode]:checked");
+      const code = button.dataset.code;
+      if (mode && mode.value === "event") control("/api/events", { type: "card", card: code });
+      else control("/api/drop", { code: code });
+    });
+  });
+  document.querySelectorAll(".menu-btn").forEach(function (button) {
+    button.addEventListener("click", function () {
+      const player = document.getElementById("menu-player").value;
+      control("/api/events", { type: "menu", player: player, menu: button.dataset.menu });
+    });
+  });
+
+  const newGame = document.getElementById("new-game");
+  if (newGame) newGame.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const form = new FormData(newGame);
+    const players = form.getAll("player").map(function (p) { return String(p).trim(); }).filter(Boolean);
+    const dealer = players[(parseInt(String(form.get("dealer")), 10) || 1) - 1] || players[0];
+    try {
+      const answer = await post("/api/events", { type: "new_game", players: players, dealer: dealer,
+        rules: { edition: form.get("edition"), menu_reveal: form.get("menu_reveal") } });
+      if (answer.accepted) window.location.href = "/";
+      else status("setup-status", answer.reason);
+    } catch (e) { status("setup-status", e.message); }
+  });
+  const settings = document.getElementById("settings");
+  if (settings) settings.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const form = new FormData(settings);
+    try {
+      await post("/api/settings", { language: form.get("language"), voice: form.get("voice") === "on",
+        rate: parseFloat(String(form.get("rate"))) });
+      window.location.reload();
+    } catch (e) { status("setup-status", e.message); }
+  });
+
+  async function keepAwake() {
+    try { if ("wakeLock" in navigator) await navigator.wakeLock.request("screen"); } catch (e) { /* not granted */ }
+  }
+  if (page === "table" || page === "seat") {
+    keepAwake();
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") keepAwake();
+    });
+    connect();
+  }
+})();

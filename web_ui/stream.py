@@ -1,0 +1,49 @@
+"""Server-sent events: every message as its own chunk, journal seq as id, heartbeat, clean stop."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+
+from companion.table import Message, TableService
+
+HEARTBEAT_SECONDS = 15.0
+POLL_SECONDS = 1.0
+
+
+def format_message(service: TableService, message: Message) -> str:
+    """One message in the SSE wire format; event messages carry their journal seq as `id:`."""
+    data = json.dumps(service.render(message), ensure_ascii=False, separators=(",", ":"))
+    head = f"id: {message.stream_id}\n" if message.stream_id is not None else ""
+    return f"{head}event: message\ndata: {data}\n\n"
+
+
+def parse_last_id(raw: str | None) -> int | None:
+    """The Last-Event-ID as an int; None when absent; ValueError when not a number."""
+    if raw is None or raw.strip() == "":
+        return None
+    value = int(raw.strip())
+    if value < 0:
+        raise ValueError("negative id")
+    return value
+
+
+def event_stream(service: TableService, last_id: int | None, stop: threading.Event,
+                 heartbeat: float = HEARTBEAT_SECONDS, poll: float = POLL_SECONDS) -> Iterator[str]:
+    """Everything after `last_id` (events only), then the live messages, until `stop` is set."""
+    serial = service.last_serial
+    yield "retry: 1000\n: marmite\n\n"
+    for message in service.messages_after(last_id):
+        if message.serial <= serial and message.is_event:  # a stale repeat or health note is not replayed
+            yield format_message(service, message)
+    beat = time.monotonic() + heartbeat
+    while not stop.is_set():
+        fresh = service.wait_after(serial, timeout=min(poll, max(0.0, beat - time.monotonic())))
+        for message in fresh:
+            serial = message.serial
+            yield format_message(service, message)
+        if time.monotonic() >= beat:
+            yield ": heartbeat\n\n"
+            beat = time.monotonic() + heartbeat
