@@ -7,6 +7,7 @@ slave path with pyserial. Unplug, replug, reset and line noise are test controls
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib
 import os
@@ -187,10 +188,8 @@ class Cable:
                 self._flip_out -= 1
                 data = self._flip(data)
             self.frames_written += 1
-            try:
+            with contextlib.suppress(BlockingIOError):  # the host is not reading: the frame is lost
                 os.write(self._master, data)
-            except BlockingIOError:
-                pass  # the host is not reading: the frame is lost, as on a full USB buffer
 
 
 class SimulatedPico:
