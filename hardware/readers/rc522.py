@@ -1,0 +1,177 @@
+"""The `rc522` reader: an RC522 on the Pi's SPI bus, polled by a thread that only reads.
+
+The thread turns polls into `TagSeen` (debounced per UID) and `ReaderHealth` (on every change of health)
+on the queue. Repeated chip errors lead to a soft reset, then a pulse on the reset pin.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hardware.rc522 import ChipError, RC522Config, RC522Driver
+from hardware.reader import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen, register_reader
+
+RETRY_S = 2.0  # between attempts to bring back a chip that does not answer
+
+
+class RC522Reader:
+    """A pot reader on an RC522. `gpio` is the `RPi.GPIO` module to use (imported at open when not given)."""
+
+    name = "rc522"
+
+    def __init__(
+        self,
+        config: RC522Config | None = None,
+        *,
+        gpio: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.config = config or RC522Config()
+        self._gpio = gpio
+        self._clock = clock
+        self._sleep = sleep
+        self._driver: RC522Driver | None = None
+        self._mfrc522: Any = None
+        self._healthy: bool | None = None
+        self._chip_errors = 0
+        self._retry_at = 0.0
+        self._last_seen: dict[str, float] = {}
+        self.resets = 0
+        self.radio_errors = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    # --- the thread ------------------------------------------------------------------------
+
+    def start(self, out: ReaderQueue) -> None:
+        """Open the chip and poll it in a background thread until `close()`."""
+        if self._thread is not None:
+            raise RuntimeError("this reader is already started")
+        self._thread = threading.Thread(target=self._run, args=(out,), name="rc522-reader", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread and let go of SPI and the reset pin; safe to call twice."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2.0)
+        if not self._closed:
+            self._closed = True
+            self._release()
+
+    def _run(self, out: ReaderQueue) -> None:
+        period = self.config.poll_ms / 1000
+        while not self._stop.is_set():
+            began = self._clock()
+            for message in self.step():
+                out.put(message)
+            self._stop.wait(max(0.0, period - (self._clock() - began)))
+
+    # --- one step, for the thread and for tests --------------------------------------------
+
+    def step(self) -> list[ReaderMessage]:
+        """One poll (or one recovery attempt): the messages it produces."""
+        now = self._clock()
+        if self._driver is None:
+            return self._open(now) if now >= self._retry_at else []
+        result = self._driver.poll()
+        self.radio_errors += len(result.radio_errors)
+        messages: list[ReaderMessage] = [TagSeen(uid, self.name) for uid in result.uids if self._fresh(uid, now)]
+        if result.chip_error is None:
+            self._chip_errors = 0
+            return messages
+        self._chip_errors += 1
+        if self._chip_errors >= self.config.max_errors:
+            messages.extend(self._recover(result.chip_error))
+        return messages
+
+    def _fresh(self, uid: str, now: float) -> bool:
+        """Same-card debounce: a UID seen again within `debounce_s` of its last sighting is the same passage."""
+        last = self._last_seen.get(uid)
+        self._last_seen[uid] = now
+        return last is None or now - last >= self.config.debounce_s
+
+    def _open(self, now: float) -> list[ReaderMessage]:
+        try:
+            gpio = self._gpio or importlib.import_module("RPi.GPIO")
+            if gpio.getmode() is None:
+                gpio.setmode(gpio.BCM)
+            elif gpio.getmode() != gpio.BCM:
+                raise ValueError("GPIO numbering is already set to BOARD; Marmite uses BCM numbers")
+            self._gpio = gpio
+            mfrc522 = importlib.import_module("mfrc522")
+            cfg = self.config
+            self._mfrc522 = mfrc522.MFRC522(
+                bus=cfg.bus, device=cfg.device, spd=cfg.speed_hz, pin_mode=gpio.BCM, pin_rst=cfg.reset_pin
+            )
+            driver = RC522Driver(self._mfrc522, cfg, clock=self._clock, sleep=self._sleep)
+            driver.configure()
+        except (ImportError, OSError, ValueError, RuntimeError, ChipError) as error:
+            self._retry_at = now + RETRY_S
+            return self._health(False, _explain(error))
+        self._driver = driver
+        return self._health(True, f"{driver.chip_name} ready")
+
+    def _recover(self, reason: str) -> list[ReaderMessage]:
+        """Soft reset; if the chip still misbehaves, a pulse on its reset pin; otherwise report it down."""
+        assert self._driver is not None
+        self._chip_errors = 0
+        self.resets += 1
+        messages = self._health(False, f"reader locked up ({reason}); resetting it")
+        for reset in (self._driver.soft_reset, self._hard_reset):
+            try:
+                reset()
+            except ChipError:
+                continue
+            return messages + self._health(True, f"{self._driver.chip_name} back after a reset")
+        self._release()
+        self._retry_at = self._clock() + RETRY_S
+        return messages + self._health(False, "the RC522 does not answer even after a reset: check its wiring")
+
+    def _hard_reset(self) -> None:
+        assert self._driver is not None
+        self._gpio.output(self.config.reset_pin, 0)
+        self._sleep(0.01)
+        self._gpio.output(self.config.reset_pin, 1)
+        self._sleep(0.05)
+        self._driver.configure()
+
+    def _release(self) -> None:
+        self._driver = None
+        if self._mfrc522 is not None:
+            self._mfrc522.spi.close()
+            self._mfrc522 = None
+            self._gpio.cleanup(self.config.reset_pin)  # only our pin: the panel's pins stay set up
+
+    def _health(self, ok: bool, detail: str) -> list[ReaderMessage]:
+        changed = ok != self._healthy or not ok
+        self._healthy = ok
+        if not changed:
+            return []
+        cfg = self.config
+        info = (
+            ("spi", f"{cfg.bus}.{cfg.device} at {cfg.speed_hz // 1000} kHz"),
+            ("gain", f"{cfg.gain_db} dB"),
+            ("resets", str(self.resets)),
+        )
+        return [ReaderHealth(self.name, ok, detail, info)]
+
+
+def _explain(error: Exception) -> str:
+    """A message a person wiring a Pi can act on."""
+    if isinstance(error, ImportError):
+        return f"{error.name or 'a module'} is not installed: pip install 'marmite[hardware]' (rpi-lgpio on a Pi 5)"
+    if isinstance(error, FileNotFoundError):
+        return "no SPI device: enable SPI with raspi-config (Interface Options, SPI) and reboot"
+    if isinstance(error, PermissionError):
+        return "no permission for SPI/GPIO: add the user to the spi and gpio groups"
+    return str(error)
+
+
+register_reader("rc522", lambda options: RC522Reader(RC522Config.from_options(options)))

@@ -1,0 +1,188 @@
+"""The real mfrc522 code with our driver on top, against the fake chip: what reaches the table."""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+
+from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, Fault, LockUp, VirtualClock
+from hardware.reader import ReaderHealth, ReaderMessage, TagSeen, make_reader
+from hardware.readers.rc522 import RC522Reader
+
+NTAG = "04a1b2c3d4e5f6"
+NTAG_TWIN = "04a1b2c3998877"  # same first three bytes: the same cascade-level-1 answer as NTAG
+CLASSIC = "deadbeef"
+
+
+@pytest.fixture
+def reader(gpio: FakeGPIO, clock: VirtualClock) -> RC522Reader:
+    reader = RC522Reader(clock=clock, sleep=clock.sleep)
+    opening = reader.step()
+    assert [(m.ok, m.detail) for m in opening if isinstance(m, ReaderHealth)] == [(True, "MFRC522 v2.0 ready")]
+    return reader
+
+
+def tags(messages: list[ReaderMessage]) -> list[str]:
+    return [m.uid for m in messages if isinstance(m, TagSeen)]
+
+
+def run(reader: RC522Reader, clock: VirtualClock, polls: int) -> list[ReaderMessage]:
+    """`polls` polls, `poll_ms` apart."""
+    messages: list[ReaderMessage] = []
+    for _ in range(polls):
+        messages += reader.step()
+        clock.advance(reader.config.poll_ms / 1000)
+    return messages
+
+
+def test_reads_a_four_byte_uid_exactly(chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock) -> None:
+    chip.enter(FakeCard.classic1k(CLASSIC))
+    assert tags(run(reader, clock, 3)) == [CLASSIC]
+
+
+def test_reads_seven_byte_uids_in_full(chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock) -> None:
+    chip.enter(FakeCard.ntag213(NTAG))
+    first = tags(run(reader, clock, 3))
+    chip.enter(FakeCard.ntag213(NTAG_TWIN))
+    second = tags(run(reader, clock, 3))
+    assert (first, second) == ([NTAG], [NTAG_TWIN])
+
+
+def test_a_resting_card_is_reported_once(chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock) -> None:
+    card = chip.enter(FakeCard.ntag213(NTAG))
+    messages = run(reader, clock, 500)  # five seconds of polling, well past the debounce time
+    assert tags(messages) == [NTAG]
+    assert card.state.value == "halt"
+
+
+def test_a_card_dropped_on_a_halted_one_is_reported(
+    chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock
+) -> None:
+    chip.enter(FakeCard.ntag213(NTAG))
+    first = tags(run(reader, clock, 10))
+    chip.enter(FakeCard.classic1k(CLASSIC))
+    second = tags(run(reader, clock, 10))
+    assert (first, second) == ([NTAG], [CLASSIC])
+
+
+def test_two_cards_at_once_are_both_reported(chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock) -> None:
+    chip.enter(FakeCard.ntag213(NTAG))
+    chip.enter(FakeCard.ntag213(NTAG_TWIN))
+    chip.enter(FakeCard.classic1k(CLASSIC))
+    assert sorted(tags(run(reader, clock, 5))) == sorted([NTAG, NTAG_TWIN, CLASSIC])
+
+
+@pytest.mark.parametrize("fault", list(Fault))
+@pytest.mark.parametrize("on", ["reqa", "anticoll", "select"])
+def test_radio_faults_never_make_up_a_card(
+    chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock, fault: Fault, on: str
+) -> None:
+    chip.inject(fault, on=on, count=3)
+    chip.enter(FakeCard.ntag213(NTAG))
+    assert tags(run(reader, clock, 30)) == [NTAG]
+
+
+def test_a_card_leaving_mid_read_is_not_reported(chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock) -> None:
+    chip.enter(FakeCard.ntag213(NTAG))
+    chip.inject(Fault.NO_ANSWER, on="select", count=10**6)  # it never gets as far as being selected
+    assert tags(run(reader, clock, 50)) == []
+
+
+def test_same_card_debounce(chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock) -> None:
+    card = FakeCard.ntag213(NTAG)
+    seen = []
+    for pause in (0.1, 0.1, 2.0, 0.0):  # bounces out and back twice quickly, then comes back much later
+        chip.enter(card)
+        seen += tags(run(reader, clock, 2))
+        chip.leave(card)
+        clock.advance(pause)
+    assert seen == [NTAG, NTAG]
+
+
+def test_recovers_from_a_stuck_chip_with_a_soft_reset(
+    chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock, gpio: FakeGPIO
+) -> None:
+    chip.lock_up(LockUp.STUCK)
+    chip.enter(FakeCard.ntag213(NTAG))
+    messages = run(reader, clock, 10)
+    health = [(m.ok, m.detail.split(" (")[0]) for m in messages if isinstance(m, ReaderHealth)]
+    assert health == [(False, "reader locked up"), (True, "MFRC522 v2.0 back after a reset")]
+    assert tags(messages) == [NTAG]
+    assert chip.locked_up is None and reader.resets == 1
+    assert [c.value for c in gpio.outputs(25)] == [0, 1]  # set up at start; the soft reset sufficed: no pulse later
+
+
+def test_recovers_from_a_garbage_chip_with_the_reset_pin(
+    chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock, gpio: FakeGPIO
+) -> None:
+    chip.enter(FakeCard.ntag213(NTAG))
+    chip.lock_up(LockUp.GARBAGE)
+    messages = run(reader, clock, 10)
+    assert tags(messages) == [NTAG]
+    assert [m.ok for m in messages if isinstance(m, ReaderHealth)] == [False, True]
+    assert [c.value for c in gpio.outputs(25)] == [0, 1, 0, 1]  # set up at start, then one pulse
+
+
+def test_garbage_never_becomes_a_tag(chip: FakeMFRC522, gpio: FakeGPIO, clock: VirtualClock) -> None:
+    reader = RC522Reader(clock=clock, sleep=clock.sleep)
+    reader.step()
+    gpio.on_output(25, lambda level: chip.lock_up(LockUp.GARBAGE))  # every reset pulse leaves it broken
+    chip.lock_up(LockUp.GARBAGE)
+    messages = run(reader, clock, 2000)
+    assert tags(messages) == []
+    assert [m.ok for m in messages if isinstance(m, ReaderHealth)][-1] is False
+
+
+def test_no_chip_on_the_bus_is_reported_with_a_hint(chip: FakeMFRC522, gpio: FakeGPIO, clock: VirtualClock) -> None:
+    chip.version = 0x00  # the MISO line reads as zeros
+    chip.set_reset_line(0)
+    chip.set_reset_line(1)
+    reader = RC522Reader(clock=clock, sleep=clock.sleep)
+    [health] = reader.step()
+    assert isinstance(health, ReaderHealth) and not health.ok
+    assert "no RC522 answers on SPI 0.0" in health.detail
+
+
+def test_missing_hardware_modules_are_reported(clock: VirtualClock) -> None:
+    reader = RC522Reader(gpio=None, clock=clock, sleep=clock.sleep)
+    [health] = reader.step()  # no fakes installed: spidev and RPi.GPIO cannot be imported here
+    assert isinstance(health, ReaderHealth) and not health.ok
+    assert "pip install 'marmite[hardware]'" in health.detail
+
+
+def test_an_empty_poll_costs_few_transfers(chip: FakeMFRC522, reader: RC522Reader) -> None:
+    chip.transfers = 0
+    reader.step()
+    assert chip.transfers <= 15
+
+
+def test_registered_and_configurable() -> None:
+    reader = make_reader("rc522", {"gain_db": "48", "reset_pin": "24"})
+    assert isinstance(reader, RC522Reader) and reader.config.gain_db == 48 and reader.config.reset_pin == 24
+    with pytest.raises(ValueError, match="gain must be one of"):
+        make_reader("rc522", {"gain_db": "50"})
+    with pytest.raises(ValueError, match="unknown rc522 option"):
+        make_reader("rc522", {"volume": "11"})
+    with pytest.raises(ValueError, match="poll_ms"):
+        make_reader("rc522", {"poll_ms": "50"})
+
+
+def test_the_thread_puts_tags_on_the_queue() -> None:
+    """Real time, real thread: a card in the field reaches the queue, and close() is idempotent."""
+    from hardware.fakes import installed
+
+    chip = FakeMFRC522()
+    chip.enter(FakeCard.ntag213(NTAG))
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    with installed(chip):
+        reader = make_reader("rc522")
+        reader.start(out)
+        try:
+            first = out.get(timeout=5)
+            second = out.get(timeout=5)
+        finally:
+            reader.close()
+            reader.close()
+    assert isinstance(first, ReaderHealth) and first.ok
+    assert isinstance(second, TagSeen) and second.uid == NTAG and second.reader == "rc522"
