@@ -36,16 +36,19 @@ class Noise:
     * `revoke`: a player goes off the led suit while holding it. In a hidden hand the engine
       accepts it (a revoke, flagged if the suit comes out later); in a known hand it is
       refused `must_follow_suit` and the player then plays a legal card.
+    * `rechoose`: simultaneous reveal, a player who is not the last to choose first picks
+      another menu, then changes their mind (the last choice counts).
     """
 
     double_read: float = 0.0
     unknown_tag: float = 0.0
     undo: float = 0.0
     revoke: float = 0.0
+    rechoose: float = 0.0
 
 
 NO_NOISE = Noise()
-TABLE_NOISE = Noise(double_read=0.05, unknown_tag=0.02, undo=0.02, revoke=0.05)
+TABLE_NOISE = Noise(double_read=0.05, unknown_tag=0.02, undo=0.02, revoke=0.05, rechoose=0.1)
 """A plausible evening at a real table."""
 
 
@@ -163,7 +166,8 @@ class _Simulator:
     def _choose_menus(self, number: int) -> None:
         count = len(self.names)
         first = self.setup.next_seat(self.setup.dealer_of(number))
-        if self.setup.rules.menu_reveal == "sequential":
+        sequential = self.setup.rules.menu_reveal == "sequential"
+        if sequential:  # from the first player, clockwise; the dealer last
             order = [(first + offset) % count for offset in range(count)]
         else:
             order = list(range(count))
@@ -171,9 +175,11 @@ class _Simulator:
         first_menu: str | None = None
         for seat in order:
             left = [menu for menu in MENUS if menu not in self.used[seat]]
-            if self.setup.rules.menu_reveal == "sequential" and seat == order[-1]:
+            if sequential and seat == order[-1]:
                 left = [menu for menu in left if menu != first_menu] or left  # the dealer may not copy
             menu = self.rng.choice(left)
+            if not sequential and seat != order[-1] and self.rng.random() < self.noise.rechoose:
+                self._send_action({"type": "menu", "player": self.names[seat], "menu": self.rng.choice(left)})
             if seat == first:
                 first_menu = menu
             self.used[seat].append(menu)

@@ -36,7 +36,7 @@ from companion.simulate import NO_NOISE, TABLE_NOISE, Noise, Simulation, simulat
 from companion.state import RoundState
 from companion.views import public_state
 
-HEAVY_NOISE = Noise(double_read=0.2, unknown_tag=0.1, undo=0.1, revoke=0.25)
+HEAVY_NOISE = Noise(double_read=0.2, unknown_tag=0.1, undo=0.1, revoke=0.25, rechoose=0.5)
 
 # Derandomized and database-less: the same examples on every machine and in CI.
 CI = settings(max_examples=60, derandomize=True, database=None, deadline=None,
