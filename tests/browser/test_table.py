@@ -1,0 +1,147 @@
+"""End to end in Chromium: a whole game through the virtual pot, a refusal, reconnects, the seat view, axe."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from companion.referee import Referee
+from companion.simulate import Noise, random_game, simulate
+from tests.browser.conftest import CuttingProxy, Server, audit, shot, unlock, wait_log, wait_stream
+
+pytestmark = pytest.mark.browser
+
+
+def test_whole_game_through_the_virtual_pot(page: Any, server: Server) -> None:
+    events = random_game(random.Random(11), players=4)
+    setup, rest = events[0], events[1:]
+    unlock(page, server, "/setup")
+    assert audit(page, "setup") == []
+    for index, name in enumerate(setup["players"]):
+        page.fill(f"#player-{index}", name)
+    page.fill("#dealer", str(setup["players"].index(setup["dealer"]) + 1))
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(server.url + "/")
+    wait_stream(page)
+    for number, event in enumerate(rest):
+        if event["type"] == "menu":
+            page.select_option("#menu-player", event["player"])
+            page.click(f".menu-btn[data-menu={event['menu']}]")
+        else:
+            page.click(f".card-btn[data-code='{event['card']}']")
+        wait_log(page, number + 1)
+        if number == 6:
+            shot(page, "table-during-play")
+            assert audit(page, "table-play") == []
+    page.wait_for_selector("#summary-title")
+    shot(page, "table-final-standings")
+    state = server.get("/api/state")
+    referee = Referee()
+    for event in events:
+        referee.apply(event)
+    assert state["phase"] == "game_over"
+    assert state["stars"] == {name: referee.game.state.stars[seat] for seat, name in enumerate(setup["players"])}
+    text = page.inner_text("#state")
+    assert "Classement final" in text
+    standings = page.locator(".standings li").all_inner_texts()
+    ranked = sorted(state["stars"].items(), key=lambda item: -item[1])
+    assert [line.split(" — ")[0] for line in standings] == [name for name, _ in ranked]
+    for (name, stars), line in zip(ranked, standings, strict=True):
+        assert f"{stars} étoiles" in line
+        assert ("vainqueur" in line) == (name in state["winners"])
+    assert page.locator(".chart svg polyline").count() == 4
+    assert audit(page, "table-final") == []
+    spoken = page.evaluate("window.__spoken")
+    assert any("Fin de la partie" in text for text in spoken)
+
+
+def _until_refusal() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A known-hands game up to its first must_follow_suit refusal: the events before, and the refused one."""
+    events = simulate(random.Random(5), players=3, known_hands={0, 1, 2}, noise=Noise(revoke=1.0)).events
+    referee = Referee()
+    for index, event in enumerate(events):
+        if referee.decide(event) is not None:
+            assert str(referee.decide(event)) == "must_follow_suit"
+            return events[:index], event
+        referee.apply(event)
+    raise AssertionError("no refusal in the simulated game")
+
+
+def test_refused_play_is_shown_and_spoken(page: Any, server: Server) -> None:
+    before, refused = _until_refusal()
+    for event in before:
+        server.post("/api/events", event)
+    unlock(page, server, "/")
+    wait_stream(page)
+    page.check("input[name=mode][value=event]")
+    page.click(f".card-btn[data-code='{refused['card']}']")
+    page.wait_for_selector("#refusal:not([hidden])")
+    banner = page.inner_text("#refusal")
+    assert "Il faut fournir" in banner and "règle 1" in banner
+    shot(page, "refusal")
+    spoken = page.evaluate("window.__spoken")
+    assert spoken[-1] == banner
+    assert page.inner_text("#announce-urgent") == banner
+    assert server.get("/api/state")["pot"]["cards"] == [e["card"] for e in before if e["type"] == "card"][
+        -len(server.get("/api/state")["pot"]["cards"]):]
+    page.click("#repeat")
+    page.wait_for_function("() => window.__spoken.length >= 2")
+    assert page.evaluate("window.__spoken")[-1] == banner
+    page.click("#where")
+    page.wait_for_function("() => window.__spoken.length >= 3")
+    assert page.evaluate("window.__spoken")[-1].startswith("Manche 1.")
+
+
+def test_stream_survives_a_dropped_connection_and_a_restart(page: Any, server: Server) -> None:
+    events = random_game(random.Random(2), players=3)
+    proxy = CuttingProxy(server.port)
+    page.goto(proxy.url + "/")
+    wait_stream(page)
+    for event in events[:4]:
+        server.post("/api/events", event)
+    wait_log(page, 4)
+    proxy.cut()
+    page.wait_for_function("() => document.body.dataset.stream === 'reconnecting'")
+    for event in events[4:8]:
+        server.post("/api/events", event)
+    wait_log(page, 8)
+    server.stop()
+    page.wait_for_function("() => document.body.dataset.stream === 'reconnecting'")
+    server.start()
+    for event in events[8:14]:
+        server.post("/api/events", event)
+    wait_log(page, 14)
+    seqs = [message["seq"] for message in page.evaluate("window.marmiteLog")]
+    assert seqs == list(range(1, 15))
+    assert page.evaluate("window.__spoken") == [m["text"] for m in page.evaluate("window.marmiteLog")]
+    proxy.close()
+
+
+def test_seat_view_on_a_phone(page: Any, server: Server) -> None:
+    events = random_game(random.Random(4), players=4)
+    players = events[0]["players"]
+    me = players[1]
+    page.set_viewport_size({"width": 390, "height": 844})
+    index = 0
+    while events[index]["type"] != "card":
+        server.post("/api/events", events[index])
+        index += 1
+    page.goto(f"{server.url}/seat/{me}")
+    wait_stream(page)
+    own = next(e["menu"] for e in events[:index] if e["type"] == "menu" and e["player"] == me)
+    assert "Votre menu" in page.inner_text("#state")
+    assert own in server.get(f"/api/seat/{me}")["my_menu"]
+    while server.get("/api/state")["turn"] != me:
+        server.post("/api/drop", {"code": events[index]["card"]})
+        index += 1
+    page.wait_for_selector("#my-turn")
+    assert "À vous de jouer" in page.inner_text("#my-turn")
+    shot(page, "seat-view")
+    assert audit(page, "seat") == []
+    page.click("#where")
+    page.wait_for_function("() => window.__spoken.some(t => t.startsWith('Manche 1.'))")
+    page.goto(server.url + "/history")
+    assert "Pli 1" in page.inner_text("main")
+    assert audit(page, "history") == []
