@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -57,7 +58,7 @@ def tones(header: FakeGPIO) -> list[tuple[float | None, float]]:
     changes = header.outputs(PINS.buzzer)
     return [
         (change.frequency, round(after.at - change.at, 3))
-        for change, after in zip(changes, changes[1:], strict=False)
+        for change, after in itertools.pairwise(changes)
         if change.value
     ]
 
