@@ -1,0 +1,146 @@
+"""`marmite reader test` and `marmite reader learn`: check the wiring, and teach Marmite which tag is which card."""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from companion.paths import default_data_dir
+from companion.tags import TagMap, tag_codes
+from hardware.reader import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen, make_reader, reader_names
+
+
+def add_commands(sub: Any) -> None:
+    """Register the `reader` command group on the `marmite` parser."""
+    group = sub.add_parser("reader", help="check the pot reader and learn the deck's tags")
+    actions = group.add_subparsers(dest="reader_command", required=True, metavar="ACTION")
+    p = actions.add_parser("test", help="print every tag the reader sees, and its health")
+    _reader_arguments(p)
+    p.add_argument("--seconds", type=float, default=60.0, help="how long to listen (default 60)")
+    p.set_defaults(handler=run_test)
+    p = actions.add_parser("learn", help="put each of the 77 cards on the reader in turn; writes tags.json")
+    _reader_arguments(p)
+    p.add_argument("--again", action="store_true", help="learn every card, even those tags.json already knows")
+    p.set_defaults(handler=run_learn)
+
+
+def _reader_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--reader", default="rc522", help=f"which reader ({', '.join(reader_names())}; default rc522)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="reader setting, e.g. gain_db=43")
+    p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
+
+
+def run_test(args: argparse.Namespace) -> int:
+    """Listen for `--seconds`; exit 1 if the reader never reported itself healthy."""
+    opened = _open(args)
+    if opened is None:
+        return 2
+    reader, out, tags = opened
+    healthy = False
+    try:
+        deadline = time.monotonic() + args.seconds
+        while (left := deadline - time.monotonic()) > 0:
+            message = _next(out, min(left, 0.5))
+            if message is not None:
+                print(describe(message, tags), flush=True)
+                healthy = healthy or (isinstance(message, ReaderHealth) and message.ok)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        reader.close()
+    return 0 if healthy else 1
+
+
+def run_learn(args: argparse.Namespace) -> int:
+    """Walk through the deck; each new UID is saved at once, so an interrupted session resumes where it stopped."""
+    opened = _open(args)
+    if opened is None:
+        return 2
+    reader, out, tags = opened
+    data_dir: Path = args.data or default_data_dir()
+    try:
+        learn(out.get, tags, tag_codes(), lambda: tags.save(data_dir), again=args.again)
+    except KeyboardInterrupt:
+        print("\nstopped; what was learned is saved", file=sys.stderr)
+        return 130
+    finally:
+        reader.close()
+    print(f"all {len(tag_codes())} cards known; saved in {data_dir / 'tags.json'}")
+    return 0
+
+
+def learn(
+    get: Callable[[], ReaderMessage],
+    tags: TagMap,
+    codes: Iterable[str],
+    save: Callable[[], None],
+    *,
+    again: bool = False,
+    say: Callable[[str], None] = print,
+) -> None:
+    """Ask for each code's card until a tag no other card has comes; refuse a UID that is already taken."""
+    known = tags.learned()
+    taken = dict(known)
+    for code in codes:
+        if not again and code in known.values():
+            continue
+        if again:
+            taken = {uid: c for uid, c in taken.items() if c != code}
+        say(f"put {code} on the reader")
+        while True:
+            message = get()
+            if isinstance(message, ReaderHealth):
+                say(describe(message, tags))
+                continue
+            owner = taken.get(message.uid)
+            if owner is not None and owner != code:
+                say(f"  refused: tag {message.uid} is already {owner}; put {code} on the reader")
+                continue
+            tags.add(message.uid, code)
+            taken[message.uid] = code
+            save()
+            say(f"  {code} = {message.uid}")
+            break
+
+
+def describe(message: ReaderMessage, tags: TagMap) -> str:
+    """One line for the terminal."""
+    if isinstance(message, TagSeen):
+        code = tags.lookup(message.uid)
+        return f"tag {message.uid} ({len(message.uid) // 2} bytes): {code or 'not in tags.json'}"
+    state = "ok" if message.ok else "PROBLEM"
+    facts = ", ".join(f"{key} {value}" for key, value in message.info)
+    return f"reader {message.reader} {state}: {message.detail}" + (f" [{facts}]" if facts else "")
+
+
+def _open(args: argparse.Namespace) -> tuple[Any, ReaderQueue, TagMap] | None:
+    """Tag map, reader and queue; a clear message (and None) when the options or tags.json are wrong."""
+    try:
+        options = dict(_pair(text) for text in args.option)
+        tags = TagMap.load(args.data or default_data_dir())
+        reader = make_reader(args.reader, options)
+    except ValueError as error:
+        print(f"marmite reader: {error}", file=sys.stderr)
+        return None
+    out: ReaderQueue = queue.Queue()
+    reader.start(out)
+    return reader, out, tags
+
+
+def _pair(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"--option wants KEY=VALUE, not {text!r}")
+    return key.strip(), value.strip()
+
+
+def _next(out: ReaderQueue, timeout: float) -> ReaderMessage | None:
+    try:
+        return out.get(timeout=timeout)
+    except queue.Empty:
+        return None

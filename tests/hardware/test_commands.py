@@ -1,0 +1,83 @@
+"""`marmite reader test` and `marmite reader learn`, through the real command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.tags import TagMap, tag_codes
+from hardware.fakes import FakeCard, FakeMFRC522, installed
+from hardware.reader import ReaderHealth, ReaderQueue, TagSeen, register_reader
+from marmite.cli import main
+
+NTAG = "04a1b2c3d4e5f6"
+
+
+SCRIPT: list[str] = []  # the UIDs the next scripted reader plays
+
+
+class ScriptedReader:
+    """A reader that plays a fixed list of UIDs as soon as it starts."""
+
+    name = "scripted"
+
+    def __init__(self, uids: list[str]) -> None:
+        self.uids = uids
+
+    def start(self, out: ReaderQueue) -> None:
+        out.put(ReaderHealth(self.name, True, "scripted"))
+        for uid in self.uids:
+            out.put(TagSeen(uid, self.name))
+
+    def close(self) -> None:
+        pass
+
+
+register_reader("test-scripted", lambda options: ScriptedReader(list(SCRIPT)))
+
+
+def uid_of(index: int) -> str:
+    return f"04{index:012x}"
+
+
+def test_reader_test_prints_tags_with_their_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    TagMap({NTAG: "pea-3a"}).save(tmp_path)
+    chip = FakeMFRC522()  # real time: the reader thread polls it as it would a chip
+    chip.enter(FakeCard.ntag213(NTAG))
+    chip.enter(FakeCard.classic1k("deadbeef"))
+    with installed(chip):
+        code = main(["reader", "test", "--reader", "rc522", "--data", str(tmp_path), "--seconds", "0.5"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert lines[0].startswith("reader rc522 ok: MFRC522 v2.0 ready")
+    assert sorted(lines[1:]) == ["tag 04a1b2c3d4e5f6 (7 bytes): pea-3a", "tag deadbeef (4 bytes): not in tags.json"]
+
+
+def test_learn_walks_the_deck_and_refuses_a_taken_tag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    codes = tag_codes()
+    SCRIPT[:] = [uid_of(0), uid_of(0), *(uid_of(i) for i in range(1, len(codes)))]
+    assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
+    saved = json.loads((tmp_path / "tags.json").read_text())
+    assert saved == {uid_of(i): code for i, code in enumerate(codes)}
+    out = capsys.readouterr().out
+    assert f"refused: tag {uid_of(0)} is already {codes[0]}; put {codes[1]} on the reader" in out
+    assert len(saved) == 77
+
+
+def test_learn_resumes_where_it_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    codes = tag_codes()
+    TagMap({uid_of(i): code for i, code in enumerate(codes[:-2])}).save(tmp_path)
+    SCRIPT[:] = ["aabbccdd", "11223344"]
+    assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
+    prompts = [line for line in capsys.readouterr().out.splitlines() if line.startswith("put ")]
+    assert prompts == [f"put {codes[-2]} on the reader", f"put {codes[-1]} on the reader"]
+    assert TagMap.load(tmp_path).lookup("11223344") == codes[-1]
+
+
+def test_bad_reader_options_are_explained(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reader", "test", "--data", str(tmp_path), "--option", "gain_db=99"]) == 2
+    assert "gain must be one of" in capsys.readouterr().err
+    assert main(["reader", "test", "--data", str(tmp_path), "--reader", "nfc9000"]) == 2
+    assert "unknown reader 'nfc9000'" in capsys.readouterr().err
