@@ -1,9 +1,10 @@
-"""Crash-test writer: appends a scripted game's events to a journal, printing each seq once durable.
+"""Crash-test writer: appends scripted games' events to a journal, printing each seq once durable.
 
 `python -m tests.companion.crash_writer DATA_DIR SCRIPT [STOP_AFTER]`: SCRIPT is a JSON list of
-`[event, accepted, reason]`; the writer continues from what the journal already holds (seq n is
-script entry n), prints `ready <last_seq>` once the journal is open, then one seq per line after
-each `append` returns, and `done` at the end. With STOP_AFTER it closes cleanly after that seq.
+`[event, accepted, reason]` that starts with a `new_game`, repeated without end (seq n is entry
+(n - 1) mod its length). The writer continues from what the journal already holds, prints
+`ready <last_seq>` once the journal is open, then each seq on its own line after its `append`
+returns; it runs until killed, or closes cleanly after seq STOP_AFTER.
 """
 
 from __future__ import annotations
@@ -23,12 +24,11 @@ def main(argv: list[str]) -> int:
     script = json.loads(script_path.read_text(encoding="utf-8"))
     with Journal.open(data_dir) as journal:
         print(f"ready {journal.last_seq}", flush=True)
-        for event, accepted, reason in script[journal.last_seq:]:
+        seq = journal.last_seq
+        while seq != stop_after:
+            event, accepted, reason = script[seq % len(script)]
             seq = journal.append(event, accepted, reason, SOURCE)
             print(seq, flush=True)
-            if seq == stop_after:
-                return 0
-    print("done", flush=True)
     return 0
 
 
