@@ -1,0 +1,102 @@
+"""Latency from a tag handed to the table service to the message received by each of N live displays.
+
+Runs the real stack in one process: waitress serving the Flask app, N HTTP clients reading
+/api/stream, and a whole random game whose cards are handed to `TableService.tag_seen`.
+Usage: python benchmarks/bench_stream.py [--displays 10] [--games 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from waitress.server import create_server
+
+from companion.simulate import random_game
+from companion.table import TableService
+from companion.tags import simulated_uid
+from web_ui.app import create_app, stop_streams
+
+
+class Display(threading.Thread):
+    """One connected display: records when each message id arrives."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.port = port
+        self.arrived: dict[int, float] = {}
+        self.ready = threading.Event()
+        self.changed = threading.Condition()
+
+    def run(self) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port)
+        connection.request("GET", "/api/stream")
+        response = connection.getresponse()
+        self.ready.set()
+        current: int | None = None
+        while line := response.readline():
+            text = line.decode().rstrip("\n")
+            if text.startswith("id: "):
+                current = int(text[4:])
+            elif text.startswith("data: ") and current is not None:
+                json.loads(text[6:])
+                with self.changed:
+                    self.arrived[current] = time.perf_counter()
+                    self.changed.notify_all()
+                current = None
+
+    def wait_for(self, seq: int, timeout: float = 10) -> float:
+        with self.changed:
+            self.changed.wait_for(lambda: seq in self.arrived, timeout=timeout)
+            return self.arrived[seq]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--displays", type=int, default=10)
+    parser.add_argument("--games", type=int, default=2)
+    args = parser.parse_args()
+    data = Path(tempfile.mkdtemp(prefix="marmite-bench-"))
+    service = TableService.open(data)
+    app = create_app(service, pin="0000", data_dir=data)
+    server = create_server(app, host="127.0.0.1", port=0, threads=32)
+    threading.Thread(target=server.run, daemon=True).start()
+    displays = [Display(server.effective_port) for _ in range(args.displays)]
+    for display in displays:
+        display.start()
+        display.ready.wait(5)
+    time.sleep(0.2)
+    latencies: list[float] = []
+    for game in range(args.games):
+        for event in random_game(random.Random(game), players=4):
+            if event["type"] != "card":
+                service.submit(event, source="bench")
+                continue
+            start = time.perf_counter()
+            submission = service.tag_seen(simulated_uid(event["card"]), source="bench")
+            assert submission is not None and submission.accepted
+            latencies += [display.wait_for(submission.seq) - start for display in displays]
+    stop_streams(app)
+    server.close()
+    ms = [value * 1000 for value in latencies]
+    print(json.dumps({
+        "displays": args.displays, "cards": len(ms) // args.displays, "samples": len(ms),
+        "p50_ms": round(statistics.median(ms), 2), "p99_ms": round(percentile(ms, 0.99), 2),
+        "max_ms": round(max(ms), 2),
+    }))
+
+
+if __name__ == "__main__":
+    main()
