@@ -14,6 +14,8 @@ from firmware_bridge.ports import SerialPort, find_board_ports, open_port
 from firmware_bridge.session import HostSession
 from hardware.reader import ReaderHealth, ReaderQueue, TagSeen, register_reader
 
+KEEPALIVE_SECONDS = 1.0
+
 PortFinder = Callable[[], list[str]]
 PortOpener = Callable[[str], SerialPort]
 
@@ -234,7 +236,7 @@ class UsbReader:
         heard = False
         try:
             self._write_or_raise(self._session.connected())
-            last_sync = self._clock()
+            last_sync = last_ping = self._clock()
             self._report(force=True)
             while not self._stop.is_set():
                 data = handle.read(max(1, handle.in_waiting))
@@ -245,6 +247,9 @@ class UsbReader:
                 if not facts.firmware_version and now - last_sync > 1.0:
                     self._write_or_raise(self._session.command(p.SYNC)[1])
                     last_sync = now
+                if now - last_ping >= KEEPALIVE_SECONDS:  # lets the board show on its LED that a host listens
+                    self._write_or_raise(self._session.command(p.PING)[1])
+                    last_ping = now
                 silence = now - max(facts.last_frame or 0.0, self._connected_at)
                 if silence > self._silence_reconnect:
                     raise _Silent()

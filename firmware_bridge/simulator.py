@@ -100,7 +100,7 @@ class FakePWM:
         self.frequency = value
 
     def duty_u16(self, value: int) -> None:
-        if value and not self.duty:
+        if value:
             self.beeps += 1
         self.duty = value
 

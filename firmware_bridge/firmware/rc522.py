@@ -174,6 +174,8 @@ class RC522:
         """REQA (idle cards) or WUPA (also halted ones): True if a card answered with an ATQA."""
         self._write(COLL, 0x80)  # ValuesAfterColl
         status, data, last_bits = self._transceive([command], tx_last_bits=7)
+        if status == COLLISION:
+            return True  # cards of different types answer different ATQAs at once: anticollision sorts them
         return status == OK and len(data) == 2 and last_bits == 0
 
     def _anticollision(self, level):

@@ -1,0 +1,255 @@
+"""The firmware's loop on a fake RC522, the host reader over a pty: every card once, no false card, no loss.
+
+Unplugs, replugs, resets, garbage and bit flips are injected; the assertions are about what reaches the
+reader queue (and, in the last test, the table's journal). Waits have generous limits: they are not
+timing thresholds, they only bound a hang.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.journal import Journal
+from companion.table import TableService
+from companion.tags import TagMap
+from firmware_bridge import protocol as p
+from firmware_bridge.host_reader import UsbReader
+from firmware_bridge.simulator import SimulatedPico
+from hardware.fakes.cards import FakeCard
+from hardware.reader import ReaderHealth, ReaderMessage, TagSeen
+from marmite.wiring import ReaderPump
+from tests.companion.rulebook import started
+
+WAIT = 10.0
+CARDS = {
+    "04a1b2c3d4e5f6": "pea-1a",
+    "04112233445566": "pea-3a",
+    "deadbeef": "onion-10",
+    "0a0b0c0d": "pepper-2a",
+    "04778899aabbcc": "pea-2b",
+}
+
+
+def card(uid: str) -> FakeCard:
+    """A fake tag: 7-byte UIDs are NTAG213 stickers, 4-byte ones MIFARE Classic cards."""
+    return FakeCard.ntag213(uid) if len(uid) == 14 else FakeCard.classic1k(uid)
+
+
+class Table:
+    """The host side as the table service sees it: the reader queue, split into tags and health."""
+
+    def __init__(self, reader: UsbReader) -> None:
+        self.reader = reader
+        self.queue: queue.Queue[ReaderMessage] = queue.Queue()
+        self.tags: list[str] = []
+        self.health: list[ReaderHealth] = []
+        self.tag_map = TagMap(CARDS)
+
+    def pump(self, seconds: float = 0.05) -> None:
+        """Move what the reader queued into `tags` and `health`, for up to `seconds`."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                item = self.queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return
+            if isinstance(item, TagSeen):
+                assert item.reader == "usb"
+                self.tags.append(item.uid)
+            else:
+                self.health.append(item)
+
+    def until(self, condition: Callable[[], bool], what: str) -> None:
+        """Pump until `condition` holds; fail after WAIT seconds."""
+        deadline = time.monotonic() + WAIT
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"gave up waiting for {what}; tags={self.tags}")
+            self.pump()
+
+    def wait_tags(self, count: int) -> None:
+        self.until(lambda: len(self.tags) >= count, f"{count} tags")
+
+    def settle(self, seconds: float = 0.8) -> None:
+        """Let resends and heartbeats run: long enough for any duplicate to show up."""
+        self.pump(seconds)
+
+    def wait_healthy(self) -> None:
+        self.until(lambda: bool(self.health) and self.health[-1].ok and self.reader.health().ok, "a healthy board")
+
+    def codes(self) -> list[str | None]:
+        return [self.tag_map.lookup(uid) for uid in self.tags]
+
+
+@pytest.fixture
+def pico() -> Iterator[SimulatedPico]:
+    board = SimulatedPico().power_on()
+    yield board
+    board.close()
+
+
+@pytest.fixture
+def table(pico: SimulatedPico) -> Iterator[Table]:
+    reader = UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2), silence_reconnect=3.0)
+    host = Table(reader)
+    reader.start(host.queue)
+    host.wait_healthy()
+    yield host
+    reader.close()
+
+
+def test_a_card_entering_the_field_is_one_tag(pico: SimulatedPico, table: Table) -> None:
+    pico.chip.enter(card("04a1b2c3d4e5f6"))
+    table.wait_tags(1)
+    pico.chip.enter(card("deadbeef"))
+    table.wait_tags(2)
+    table.settle()
+    assert table.codes() == ["pea-1a", "onion-10"]
+    assert pico.board.pending == []
+    buzzer = pico.board.feedback._buzzer
+    assert buzzer.beeps == 2 and buzzer.duty == 0
+
+
+def test_cards_lying_on_the_reader_are_read_once(pico: SimulatedPico, table: Table) -> None:
+    pile = [card(uid) for uid in ("04a1b2c3d4e5f6", "deadbeef", "04112233445566")]
+    for each in pile:
+        pico.chip.enter(each)  # all at once: anticollision sorts them out
+    table.wait_tags(3)
+    table.settle(1.0)
+    assert sorted(table.tags) == sorted(c.uid_hex for c in pile)
+
+
+def test_a_card_played_again_after_leaving_is_a_new_tag(pico: SimulatedPico, table: Table) -> None:
+    sticker = card("04a1b2c3d4e5f6")
+    pico.chip.enter(sticker)
+    table.wait_tags(1)
+    pico.chip.leave(sticker)
+    time.sleep(1.6)  # past the firmware's debounce
+    pico.chip.enter(sticker)
+    table.wait_tags(2)
+    table.settle(0.5)
+    assert table.tags == ["04a1b2c3d4e5f6"] * 2
+
+
+def test_unplug_and_replug_mid_game_loses_nothing(pico: SimulatedPico, table: Table) -> None:
+    pico.chip.enter(card("04a1b2c3d4e5f6"))
+    table.wait_tags(1)
+    pico.unplug()
+    table.until(lambda: not table.reader.health().ok, "the host to notice the unplug")
+    pico.chip.enter(card("deadbeef"))  # read by the board while the cable is out
+    pico.chip.enter(card("04112233445566"))
+    table.until(lambda: len(pico.board.pending) == 2, "the board to hold both tags")
+    pico.replug()  # a new pty (Linux may give it the old number back, as it may a real ttyACM)
+    table.wait_tags(3)
+    table.settle()
+    assert table.codes() == ["pea-1a", "onion-10", "pea-3a"]
+    assert table.reader.connections == 2
+    assert any(not h.ok for h in table.health) and table.health[-1].ok
+    assert pico.board.pending == []
+
+
+def test_lost_acks_mean_resends_never_a_second_card(pico: SimulatedPico, table: Table) -> None:
+    pico.cable.flip_bits(3, incoming=True)  # the host's next ACKs (and pings) arrive damaged
+    pico.chip.enter(card("deadbeef"))
+    table.wait_tags(1)
+    table.until(lambda: pico.board.pending == [], "an ACK to get through")
+    table.settle()
+    assert table.tags == ["deadbeef"]
+    assert table.reader._session.facts.duplicates_dropped >= 1
+
+
+def test_bit_flips_and_garbage_on_the_line_make_no_false_card(pico: SimulatedPico, table: Table) -> None:
+    noise = random.Random(522)
+    played = ["04a1b2c3d4e5f6", "deadbeef", "04112233445566", "0a0b0c0d"]
+    for index, uid in enumerate(played):
+        pico.cable.flip_bits(2)
+        pico.cable.inject(bytes(noise.randrange(256) for _ in range(200)))
+        pico.chip.enter(card(uid))
+        pico.cable.inject(b"\x00" + bytes(noise.randrange(1, 256) for _ in range(300)) + b"\x00")
+        table.wait_tags(index + 1)
+    table.settle()
+    assert table.tags == played
+    decoder = table.reader._session.decoder
+    assert decoder.frames_bad + decoder.frames_oversize >= 4
+
+
+def test_a_board_reset_neither_repeats_the_pile_nor_loses_a_new_card(pico: SimulatedPico, table: Table) -> None:
+    pile = [card("04a1b2c3d4e5f6"), card("deadbeef")]
+    for each in pile:
+        pico.chip.enter(each)
+        table.wait_tags(len(table.tags) + 1)
+    old_boot = pico.board.boot_id
+    pico.power_off()
+    pico.chip.enter(card("04112233445566"))  # dropped while the board was down
+    pico.cable.unplug()
+    pico.power_on()  # the pile is still on the antenna and answers again after the reset
+    assert pico.board.boot_id != old_boot
+    table.wait_tags(3)
+    pico.chip.enter(card("0a0b0c0d"))
+    table.wait_tags(4)
+    table.settle(1.0)
+    assert table.codes() == ["pea-1a", "onion-10", "pea-3a", "pepper-2a"]
+    facts = table.reader._session.facts
+    assert facts.resets_seen == 1 and facts.boot_repeats_dropped == 2
+
+
+def test_a_restarted_host_gets_what_the_board_still_holds(pico: SimulatedPico, table: Table) -> None:
+    pico.chip.enter(card("04a1b2c3d4e5f6"))
+    table.wait_tags(1)
+    table.reader.close()
+    pico.chip.enter(card("deadbeef"))
+    table.until(lambda: len(pico.board.pending) == 1, "the board to hold the tag")
+    second = Table(UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2)))
+    second.reader.start(second.queue)
+    try:
+        second.wait_tags(1)
+        second.settle()
+        assert second.tags == ["deadbeef"]
+    finally:
+        second.reader.close()
+
+
+def test_health_tells_port_firmware_and_heartbeat(pico: SimulatedPico, table: Table) -> None:
+    health = table.reader.health()
+    info = dict(health.info)
+    assert health.ok and info["connected"] == "yes" and info["port"] == pico.port
+    assert info["firmware"] == "marmite-pico 1.0.0" and info["protocol"] == str(p.PROTOCOL_VERSION)
+    assert info["boot"] == f"{pico.board.boot_id:08x}"
+    assert abs(float(info["last_heartbeat"]) - time.time()) < WAIT
+
+
+def test_commands_reach_the_board(pico: SimulatedPico, table: Table) -> None:
+    assert table.reader.ping() is not None
+    assert table.reader.beep(50, 1000)
+    assert pico.machine.pins[15] is not None and pico.board.feedback._buzzer.frequency == 1000
+    assert table.reader.led(p.LED_OFF)
+    table.until(lambda: pico.machine.pins["LED"].level == 0, "the LED to go off")
+    assert pico.board.feedback.mode == p.LED_OFF
+
+
+def test_a_card_becomes_a_play_on_the_table(tmp_path: Path, pico: SimulatedPico) -> None:
+    service = TableService(Journal.open(tmp_path), tags=TagMap(CARDS))
+    for event in started():
+        service.submit(event)
+    reader = UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2))
+    played = ["04a1b2c3d4e5f6", "04112233445566", "deadbeef"]
+
+    def accepted_cards() -> list[str]:
+        return [r.body["card"] for r in service.journal.records() if r.body["type"] == "card" and r.accepted]
+
+    with ReaderPump(service, reader):
+        for index, uid in enumerate(played):
+            pico.chip.enter(card(uid))
+            deadline = time.monotonic() + WAIT
+            while len(accepted_cards()) < index + 1 and time.monotonic() < deadline:
+                time.sleep(0.02)
+        time.sleep(0.5)
+    assert accepted_cards() == ["pea-1a", "pea-3a", "onion-10"]
+    refused = [r.body for r in service.journal.records() if not r.accepted]
+    assert refused == []
