@@ -34,7 +34,7 @@ from companion.replay import parse_log, replay
 from companion.rules import ROUNDS, STARTING_STARS, Edition, MenuReveal
 from companion.simulate import NO_NOISE, TABLE_NOISE, Noise, Simulation, simulate
 from companion.state import RoundState
-from companion.views import public_state
+from companion.views import public_state, table_view
 
 HEAVY_NOISE = Noise(double_read=0.2, unknown_tag=0.1, undo=0.1, revoke=0.25, rechoose=0.5)
 
@@ -239,6 +239,21 @@ def test_stars_scores_menus_and_winners(sim: Simulation) -> None:
         assert sorted(current.choices[seat] for current in state.rounds) == sorted(MENUS)
     assert game.winners() == [seat for seat, got in enumerate(stars) if got == max(stars)]
     assert public_state(game)["winners"] == [sim.players[seat] for seat in game.winners()]
+
+
+@CI
+@given(games())
+def test_secret_menus_stay_secret_until_the_reveal(sim: Simulation) -> None:
+    for step in fold(sim):
+        game = step.game
+        current = game.state.open_round
+        if game.setup.rules.menu_reveal != "simultaneous" or current is None or current.revealed:
+            continue
+        shown = public_state(game)["rounds"][-1]
+        assert "menus" not in shown
+        seats = table_view(game)["players"]
+        assert [seat["has_chosen"] for seat in seats] == [seat in current.choices for seat in range(len(seats))]
+        assert all(seat["menu"] is None and seat["points"] is None for seat in seats)
 
 
 @settings(CI, max_examples=40)
