@@ -10,14 +10,13 @@ from collections.abc import Callable
 import serial
 
 from firmware_bridge import protocol as p
-from firmware_bridge.ports import SerialPort, find_board_ports, open_port
+from firmware_bridge.ports import PortOpener, SerialPort, find_board_ports, open_port
 from firmware_bridge.session import HostSession
 from hardware.reader import ReaderHealth, ReaderQueue, TagSeen, register_reader
 
 KEEPALIVE_SECONDS = 1.0
 
 PortFinder = Callable[[], list[str]]
-PortOpener = Callable[[str], SerialPort]
 
 
 class _Silent(Exception):

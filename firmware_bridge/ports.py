@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Protocol
 
 import serial
@@ -24,6 +25,9 @@ class SerialPort(Protocol):
     def write(self, data: bytes) -> int | None: ...
 
     def close(self) -> None: ...
+
+
+PortOpener = Callable[[str], SerialPort]
 
 
 def find_board_ports() -> list[str]:

@@ -1,0 +1,66 @@
+"""`marmite firmware install`: which files go where, and the clear failures."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge import commands
+from firmware_bridge.simulator import SimulatedPico
+from marmite.cli import main
+
+
+def test_install_copies_the_firmware_with_mpremote_main_last() -> None:
+    calls: list[list[str]] = []
+    stopped: list[str] = []
+
+    def run(command: Sequence[str]) -> int:
+        calls.append(list(command))
+        config = Path(command[command.index("cp") + 1])
+        assert config.read_text(encoding="utf-8") == "CONFIG = {'buzzer': 15}\n"
+        return 0
+
+    port = commands.install(None, buzzer_pin=15, find=lambda: ["/dev/ttyACM0"], stop=stopped.append, run=run)
+    assert port == "/dev/ttyACM0" and stopped == ["/dev/ttyACM0"]
+    (command,) = calls
+    assert command[1:6] == ["-m", "mpremote", "connect", "/dev/ttyACM0", "fs"]
+    copied = [Path(arg).name for arg in command[command.index("cp") + 1 : command.index(":")]]
+    assert copied == ["board_config.py", "protocol.py", "rc522.py", "bridge.py", "main.py"]
+    assert command[-2:] == ["+", "reset"]
+    assert all(Path(arg).exists() for arg in command[command.index("cp") + 2 : command.index(":")])
+
+
+@pytest.mark.parametrize(("found", "message"), [([], "no Pico found"), (["/dev/a", "/dev/b"], "several Picos")])
+def test_install_says_clearly_when_it_cannot_pick_a_board(found: list[str], message: str) -> None:
+    with pytest.raises(commands.InstallError, match=message):
+        commands.install(None, find=lambda: found, stop=lambda port: True, run=lambda command: 0)
+
+
+def test_a_failed_copy_is_an_error_with_advice() -> None:
+    with pytest.raises(commands.InstallError, match="BOOTSEL"):
+        commands.install("/dev/ttyACM3", stop=lambda port: False, run=lambda command: 2)
+
+
+def test_the_command_line_reports_no_board(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(commands, "find_board_ports", lambda: [])
+    assert main(["firmware", "install"]) == 1
+    assert "no Pico found" in capsys.readouterr().err
+    assert main(["firmware", "ports"]) == 1
+
+
+def test_stop_hands_a_running_board_back_to_the_repl() -> None:
+    with SimulatedPico() as pico:
+        time.sleep(0.1)
+        assert commands.stop_bridge(pico.port)
+        deadline = time.monotonic() + 5
+        while not pico.board.stopped and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pico.board.stopped
+
+
+def test_stop_on_an_unopenable_port_explains() -> None:
+    with pytest.raises(commands.InstallError, match="cannot open"):
+        commands.stop_bridge("/nonexistent/ttyACM9")
