@@ -214,3 +214,11 @@ def test_refused_lines_are_listed_with_their_line_number() -> None:
 def test_empty_referee_has_no_game() -> None:
     assert Referee().game is None
     assert state_after()["rounds"] == [] and PLAYERS
+
+
+def test_a_later_hand_for_the_same_player_replaces_the_earlier_one() -> None:
+    first, second = THIRTEEN, list(ALL_CODES[13:26])
+    events = [new_game(), hand("Bruno", first), hand("Bruno", second), *started()[1:], card("pea-1a")]
+    assert refusal(*events, card(second[0])) is None  # Bruno's hand is now the second one
+    assert refusal(*events, card(first[5])) == "not_in_hand"
+    assert refusal(new_game(), hand("Bruno", first), hand("Virginie", second), hand("Bruno", second)) == "bad_hand"
