@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 from collections.abc import Callable
@@ -13,7 +14,10 @@ from flask_babel import Babel
 from werkzeug.exceptions import HTTPException
 
 from companion.table import TableService
+from web_ui.auth import Throttle
 from web_ui.settings import SETTINGS_FILE, SettingsStore
+
+SECRET_FILE = "web-secret"
 
 
 def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
@@ -21,7 +25,7 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     """A Flask app serving `service`; `pin` guards every change."""
     app = Flask(__name__)
     app.config.update(
-        SECRET_KEY=secrets.token_hex(32),
+        SECRET_KEY=_secret_key(data_dir),
         MARMITE_PIN=pin,
         MARMITE_HEARTBEAT=15.0,
         SESSION_COOKIE_SAMESITE="Strict",
@@ -36,6 +40,7 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.extensions["marmite.service"] = service
     app.extensions["marmite.settings"] = store
     app.extensions["marmite.stop"] = threading.Event()
+    app.extensions["marmite.throttle"] = Throttle()
     Babel(app, locale_selector=_locale_selector(store))
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
@@ -48,6 +53,25 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.register_error_handler(Exception, _internal_error)
     app.after_request(_security_headers)
     return app
+
+
+def _secret_key(data_dir: Path | None) -> str:
+    """The session key, kept in the data dir so a restart keeps unlocked tablets unlocked."""
+    if data_dir is None:
+        return secrets.token_hex(32)
+    path = data_dir / SECRET_FILE
+    try:
+        key = path.read_text(encoding="ascii").strip()
+        if len(key) >= 32:
+            return key
+    except (OSError, UnicodeDecodeError):
+        pass
+    key = secrets.token_hex(32)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(key)
+    return key
 
 
 def stop_streams(app: Flask) -> None:

@@ -98,3 +98,22 @@ def test_repeat_and_where(client: FlaskClient) -> None:
     assert client.post("/api/repeat").get_json()["text"].startswith("Nouvelle partie")
     where = client.post("/api/where").get_json()
     assert where["kind"] == "where" and "Manche 1" in where["text"]
+
+
+def test_wrong_pins_are_throttled(client: FlaskClient) -> None:
+    body = {"type": "undo"}
+    for _ in range(10):
+        assert client.post("/api/events", json=body, headers={"X-Table-Pin": "0000"}).status_code == 401
+    answer = client.post("/api/events", json=body, headers=HEADERS)
+    assert answer.status_code == 401 and "too many" in answer.get_json()["error"]
+
+
+def test_unexpected_errors_give_no_stack_trace(client: FlaskClient, service: TableService) -> None:
+    def broken() -> dict[str, object]:
+        raise RuntimeError("secret internals")
+
+    service.state = broken  # type: ignore[method-assign]
+    answer = client.get("/api/state")
+    assert answer.status_code == 500
+    assert answer.get_json() == {"error": "internal error; the table log is unchanged"}
+    assert client.get("/api/nothing-here").get_json()["error"]

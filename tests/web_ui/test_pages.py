@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from flask.testing import FlaskClient
 
 from companion.simulate import random_game
+from companion.table import TableService
 from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
+from web_ui.app import create_app
 
 
 def test_pages_without_a_game(client: FlaskClient) -> None:
@@ -45,3 +48,24 @@ def test_controls_only_when_unlocked(client: FlaskClient) -> None:
     assert 'id="undo"' not in client.get("/").get_data(as_text=True)
     client.post("/api/unlock", json={"pin": HEADERS["X-Table-Pin"]})
     assert 'id="undo"' in client.get("/").get_data(as_text=True)
+
+
+def test_pages_follow_the_table_language(client: FlaskClient) -> None:
+    new_game(client)
+    assert "Répéter" in client.get("/").get_data(as_text=True)
+    client.post("/api/settings", json={"language": "en"}, headers=HEADERS)
+    english = client.get("/").get_data(as_text=True)
+    assert "Repeat" in english and "Where are we?" in english and 'lang="en"' in english
+    client.post("/api/settings", json={"language": "nl"}, headers=HEADERS)
+    dutch = client.get("/").get_data(as_text=True)
+    assert "Herhalen" in dutch and "Waar zijn we?" in dutch
+    assert client.post("/api/where").get_json()["text"].startswith("Ronde 1")
+
+
+def test_session_survives_a_restart(client: FlaskClient, tmp_path: Path) -> None:
+    client.post("/api/unlock", json={"pin": HEADERS["X-Table-Pin"]})
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    restarted = create_app(TableService.open(tmp_path), pin=HEADERS["X-Table-Pin"], data_dir=tmp_path).test_client()
+    restarted.set_cookie("session", cookie.value)
+    assert 'id="undo"' in restarted.get("/").get_data(as_text=True)

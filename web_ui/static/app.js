@@ -59,7 +59,15 @@
     const seat = body.dataset.seat;
     const url = seat ? "/fragment/seat/" + encodeURIComponent(seat) : "/fragment/table";
     const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
-    if (response.ok) state.innerHTML = await response.text();
+    if (!response.ok) return;
+    const wasMyTurn = !!document.getElementById("my-turn");
+    state.innerHTML = await response.text();
+    const myTurn = document.getElementById("my-turn");
+    if (myTurn && !wasMyTurn) {  // the seat's turn alert: a buzz and a word for the screen reader
+      if ("vibrate" in navigator) navigator.vibrate([200, 100, 200]);
+      const region = document.getElementById("announce-urgent");
+      if (region) { region.textContent = ""; region.textContent = myTurn.textContent; }
+    }
   }
 
   function connect() {
@@ -136,6 +144,17 @@
         rate: parseFloat(String(form.get("rate"))) });
       window.location.reload();
     } catch (e) { status("setup-status", e.message); }
+  });
+
+  // Keyboard: R repeats, O ("où") / W ("where") says where we are, U undoes (when unlocked).
+  document.addEventListener("keydown", function (event) {
+    const target = event.target;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    const key = event.key.toLowerCase();
+    if (key === "r" && repeat) { event.preventDefault(); repeat.click(); }
+    else if ((key === "o" || key === "w") && where) { event.preventDefault(); where.click(); }
+    else if (key === "u" && undo) { event.preventDefault(); undo.click(); }
   });
 
   async function keepAwake() {
