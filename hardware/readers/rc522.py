@@ -16,6 +16,7 @@ from hardware.rc522 import ChipError, RC522Config, RC522Driver
 from hardware.reader import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen, register_reader
 
 RETRY_S = 2.0  # between attempts to bring back a chip that does not answer
+AFTER_RESET_S = 0.5  # a known card read this soon after a reset was resting in the field
 
 
 class RC522Reader:
@@ -41,6 +42,7 @@ class RC522Reader:
         self._chip_errors = 0
         self._retry_at = 0.0
         self._last_seen: dict[str, float] = {}
+        self._reset_at: float | None = None
         self.resets = 0
         self.radio_errors = 0
         self._stop = threading.Event()
@@ -92,9 +94,15 @@ class RC522Reader:
         return messages
 
     def _fresh(self, uid: str, now: float) -> bool:
-        """Same-card debounce: a UID seen again within `debounce_s` of its last sighting is the same passage."""
+        """Same-card debounce: a UID seen again within `debounce_s` of its last sighting is the same passage.
+
+        A reset switches the field off, which wakes the halted card resting on the antenna: a known UID
+        read within `AFTER_RESET_S` of a reset is that card, not a new passage.
+        """
         last = self._last_seen.get(uid)
         self._last_seen[uid] = now
+        if last is not None and self._reset_at is not None and now - self._reset_at < AFTER_RESET_S:
+            return False
         return last is None or now - last >= self.config.debounce_s
 
     def _open(self, now: float) -> list[ReaderMessage]:
@@ -129,6 +137,7 @@ class RC522Reader:
                 reset()
             except ChipError:
                 continue
+            self._reset_at = self._clock()
             return messages + self._health(True, f"{self._driver.chip_name} back after a reset")
         self._release()
         self._retry_at = self._clock() + RETRY_S

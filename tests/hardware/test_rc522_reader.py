@@ -124,6 +124,17 @@ def test_recovers_from_a_garbage_chip_with_the_reset_pin(
     assert [c.value for c in gpio.outputs(25)] == [0, 1, 0, 1]  # set up at start, then one pulse
 
 
+def test_a_resting_card_is_not_reported_again_after_a_reset(
+    chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock
+) -> None:
+    chip.enter(FakeCard.ntag213(NTAG))
+    before = tags(run(reader, clock, 300))  # well past the debounce time
+    chip.lock_up(LockUp.STUCK)
+    after = run(reader, clock, 20)
+    assert reader.resets == 1 and chip.resets > 1  # the field went off and on: the card woke up
+    assert (before, tags(after)) == ([NTAG], [])
+
+
 def test_garbage_never_becomes_a_tag(chip: FakeMFRC522, gpio: FakeGPIO, clock: VirtualClock) -> None:
     reader = RC522Reader(clock=clock, sleep=clock.sleep)
     reader.step()
