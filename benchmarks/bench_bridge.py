@@ -1,0 +1,158 @@
+"""Pico bridge figures: frames per second the host decodes, and line → reader-queue latency over a pty.
+
+Run: `python benchmarks/bench_bridge.py [--quick]`. Prints the machine, then one line per figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import queue
+import statistics
+import sys
+import threading
+import time
+import tty
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from firmware_bridge import protocol as p
+from firmware_bridge.host_reader import UsbReader
+from firmware_bridge.session import HostSession
+from hardware.reader import ReaderMessage, TagSeen
+
+
+def machine() -> str:
+    """nproc, CPU model and Python version, for the record."""
+    model = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"nproc={os.cpu_count()} cpu={model!r} python={platform.python_version()}"
+
+
+def tag_stream(count: int) -> bytes:
+    """`count` TAG frames with distinct seqs, 7-byte UIDs, as the board sends them."""
+    frames = []
+    for index in range(count):
+        uid = bytes((0x04, index >> 16 & 0xFF, index >> 8 & 0xFF, index & 0xFF, 0xA1, 0xB2, 0xC3))
+        frames.append(p.encode_frame(p.Frame(p.TAG, index % p.SEQ_MODULO, p.tag_body(index // p.SEQ_MODULO, uid))))
+    return b"".join(frames)
+
+
+def decode_rate(count: int, chunk: int = 4096) -> tuple[float, float]:
+    """Frames/s through the bare decoder, and through the host session (decode, dedupe, ACK)."""
+    stream = tag_stream(count)
+    decoder = p.FrameDecoder()
+    start = time.perf_counter()
+    for offset in range(0, len(stream), chunk):
+        decoder.feed(stream[offset:offset + chunk])
+    bare = decoder.frames_ok / (time.perf_counter() - start)
+    assert decoder.frames_ok == count
+    session = HostSession()
+    delivered = 0
+    start = time.perf_counter()
+    for offset in range(0, len(stream), chunk):
+        delivered += len(session.receive(stream[offset:offset + chunk]).uids)
+    full = session.decoder.frames_ok / (time.perf_counter() - start)
+    assert session.decoder.frames_ok == count
+    return bare, full
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def line_latency(count: int) -> list[float]:
+    """Seconds from a TAG frame written on the pty to its TagSeen taken off the reader queue."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = os.ttyname(slave)
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    reader = UsbReader(port)
+    reader.start(out)
+    stop = threading.Event()
+
+    def drain_acks() -> None:  # the board's side reads what the host sends, as the firmware does
+        while not stop.is_set():
+            try:
+                os.read(master, 4096)
+            except OSError:
+                return
+
+    drainer = threading.Thread(target=drain_acks, daemon=True)
+    drainer.start()
+    time.sleep(0.3)  # let the host open the port
+    samples = []
+    try:
+        for index in range(count):
+            uid = bytes((0x04, 0x10, index >> 8 & 0xFF, index & 0xFF, 0xA1, 0xB2, 0xC3))
+            frame = p.encode_frame(p.Frame(p.TAG, index + 1, p.tag_body(7, uid)))
+            written = time.perf_counter()
+            os.write(master, frame)
+            while True:
+                item = out.get(timeout=5)
+                if isinstance(item, TagSeen):
+                    samples.append(time.perf_counter() - written)
+                    break
+    finally:
+        stop.set()
+        reader.close()
+        os.close(master)
+        os.close(slave)
+    return samples
+
+
+def card_latency(count: int) -> list[float]:
+    """Seconds from a card entering the fake RC522's field to its TagSeen (firmware loop included)."""
+    from firmware_bridge.simulator import SimulatedPico
+    from hardware.fakes.cards import FakeCard
+
+    samples = []
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    with SimulatedPico() as pico:
+        reader = UsbReader(find_ports=pico.find_ports)
+        reader.start(out)
+        time.sleep(0.5)
+        try:
+            for index in range(count):
+                card = FakeCard.ntag213(bytes((0x04, 0x20, index >> 8 & 0xFF, index & 0xFF, 1, 2, 3)))
+                entered = time.perf_counter()
+                pico.chip.enter(card)
+                while True:
+                    item = out.get(timeout=5)
+                    if isinstance(item, TagSeen):
+                        samples.append(time.perf_counter() - entered)
+                        break
+                pico.chip.leave(card)
+        finally:
+            reader.close()
+    return samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
+    args = parser.parse_args()
+    frames, tags, cards = (20_000, 200, 20) if args.quick else (200_000, 2_000, 100)
+    print(machine())
+    bare, full = decode_rate(frames)
+    print(f"host decode: {bare:,.0f} frames/s (decoder alone), {full:,.0f} frames/s (with dedupe and ACK), "
+          f"{frames} TAG frames in 4 KiB chunks")
+    latency = line_latency(tags)
+    print(f"TAG on the line -> TagSeen on the queue, over a pty: p50 {percentile(latency, 0.5) * 1e3:.2f} ms, "
+          f"p99 {percentile(latency, 0.99) * 1e3:.2f} ms, mean {statistics.fmean(latency) * 1e3:.2f} ms, n={tags}")
+    latency = card_latency(cards)
+    print(f"card enters the fake field -> TagSeen (firmware loop, 25 ms scan period): "
+          f"p50 {percentile(latency, 0.5) * 1e3:.1f} ms, p99 {percentile(latency, 0.99) * 1e3:.1f} ms, n={cards}")
+
+
+if __name__ == "__main__":
+    main()
