@@ -102,7 +102,7 @@
   async function control(url, payload) {
     try {
       const answer = await post(url, payload);
-      status("control-status", answer.accepted === false ? answer.reason : "OK");
+      status("control-status", answer.ignored ? "…" : "");  // the stream says what happened
     } catch (e) { status("control-status", e.message); }
   }
   const undo = document.getElementById("undo");
