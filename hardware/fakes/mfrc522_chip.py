@@ -8,10 +8,15 @@ addressed register comes in the byte after its address byte, as on the real chip
 `chip.transfers` counts transactions (reset it with `chip.transfers = 0`).
 
 Modelled: FIFO, IRQ registers with their Set1/Set2 bit, Transceive with bit-oriented frames (TxLastBits,
-RxAlign, RxLastBits), collisions (CollErr, CollReg), the timer (TAuto, prescaler, reload) that ends a
-receive with no answer, CalcCRC, MFAuthent (simplified: key check, no Crypto1), SoftReset, the antenna
-switch and the NRSTPD reset line (`chip.set_reset_line(level)`). Time comes from `clock` (seconds);
-frames take their air time at 106 kbit/s. Fault injection: `inject(Fault...)` and `lock_up(...)`.
+RxAlign, RxLastBits), collisions (CollErr; CollReg's CollPos counts from bit 1 of the first FIFO byte,
+RxAlign included; bits after a collision read 0 when ValuesAfterColl is 0), the timer (TAuto, prescaler,
+reload) that ends a receive with no answer, CalcCRC, TxCRCEn/RxCRCEn, MFAuthent (simplified: key check,
+no Crypto1), SoftReset, the antenna switch (switching it on powers the cards up afresh) and the NRSTPD
+reset line (`chip.set_reset_line(level)`; `hardware.fakes.installed` wires it to a fake GPIO pin).
+Time comes from `clock` (seconds; pass a `VirtualClock` and hook `on_transfer` to model SPI time);
+frames take their air time at 106 kbit/s. Cards: `enter(card)`, `leave(card)`, `cards`.
+Faults: `inject(Fault.CRC | PARITY | COLLISION | NO_ANSWER, on=...)` and `lock_up(LockUp.STUCK | GARBAGE)`.
+Not modelled: IRQ pin, Transmit/Receive-only commands, Mem, RF-level effects of gain.
 """
 
 from __future__ import annotations
