@@ -1,0 +1,112 @@
+"""The usb reader's own behaviour: no board, a port it cannot open, a silent board, a newer firmware."""
+
+from __future__ import annotations
+
+import os
+import queue
+import time
+import tty
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from firmware_bridge import protocol as p
+from firmware_bridge.host_reader import UsbReader
+from hardware.reader import ReaderHealth, ReaderMessage, TagSeen, make_reader
+
+WAIT = 10.0
+
+
+def wait_for(out: queue.Queue[ReaderMessage], match: Callable[[ReaderMessage], bool]) -> ReaderMessage:
+    """The first queued message that matches; fail after WAIT seconds."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        try:
+            item = out.get(timeout=0.05)
+        except queue.Empty:
+            continue
+        if match(item):
+            return item
+    raise AssertionError("no matching message from the reader")
+
+
+@pytest.fixture
+def line() -> Iterator[tuple[int, str]]:
+    """A pty: the board's end (master fd) and the port the host opens."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    yield master, os.ttyname(slave)
+    for fd in (master, slave):
+        os.close(fd)
+
+
+def test_the_usb_reader_is_registered() -> None:
+    reader = make_reader("usb", {"port": "/dev/ttyACM7"})
+    assert isinstance(reader, UsbReader) and reader.name == "usb"
+    reader.close()
+    reader.close()
+
+
+def test_no_board_is_reported_and_closing_is_idempotent() -> None:
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    reader = UsbReader(find_ports=lambda: [], backoff=(0.01, 0.05))
+    reader.start(out)
+    health = wait_for(out, lambda m: isinstance(m, ReaderHealth))
+    assert isinstance(health, ReaderHealth) and not health.ok and "no board found" in health.detail
+    with pytest.raises(RuntimeError):
+        reader.start(out)
+    reader.close()
+    reader.close()
+    assert not reader.health().ok
+
+
+def test_a_port_that_cannot_be_opened_is_reported() -> None:
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    with UsbReader("/nonexistent/ttyACM9", backoff=(0.01, 0.05)) as reader:
+        reader.start(out)
+        health = wait_for(out, lambda m: isinstance(m, ReaderHealth))
+    assert isinstance(health, ReaderHealth) and "cannot open /nonexistent/ttyACM9" in health.detail
+
+
+def test_a_silent_board_is_unhealthy_then_reopened(line: tuple[int, str]) -> None:
+    master, port = line
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    with UsbReader(port, backoff=(0.01, 0.05), heartbeat_timeout=0.2, silence_reconnect=0.4) as reader:
+        reader.start(out)
+        health = wait_for(out, lambda m: isinstance(m, ReaderHealth))
+        assert isinstance(health, ReaderHealth) and not health.ok and "waiting for the board" in health.detail
+        wait_for(out, lambda m: reader.connections >= 2)
+        sync = p.FrameDecoder().feed(os.read(master, 4096))
+    assert p.SYNC in [f.kind for f in sync]
+
+
+def test_a_board_speaking_another_protocol_is_refused(line: tuple[int, str]) -> None:
+    master, port = line
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    future = bytes((p.PROTOCOL_VERSION + 1,)) + p.hello_body(9, "marmite-pico 9.0")[1:]
+    with UsbReader(port, backoff=(0.01, 0.05)) as reader:
+        reader.start(out)
+        wait_for(out, lambda m: isinstance(m, ReaderHealth))
+        os.write(master, p.encode_frame(p.Frame(p.HELLO, 1, future)))
+        os.write(master, p.encode_frame(p.Frame(p.TAG, 2, p.tag_body(9, bytes.fromhex("deadbeef")))))
+        health = wait_for(out, lambda m: isinstance(m, ReaderHealth) and "firmware install" in m.detail)
+        assert isinstance(health, ReaderHealth) and not health.ok
+        assert dict(health.info)["firmware"] == "marmite-pico 9.0"
+    assert not any(isinstance(item, TagSeen) for item in list(out.queue))
+
+
+def test_a_scripted_board_tag_is_delivered_then_acknowledged(line: tuple[int, str]) -> None:
+    master, port = line
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    with UsbReader(port, backoff=(0.01, 0.05)) as reader:
+        reader.start(out)
+        wait_for(out, lambda m: isinstance(m, ReaderHealth))
+        os.write(master, b"MPY: soft reboot\r\n" + p.encode_frame(p.Frame(p.TAG, 3, p.tag_body(5, bytes(7)))))
+        seen = wait_for(out, lambda m: isinstance(m, TagSeen))
+        assert isinstance(seen, TagSeen) and seen.uid == "00000000000000" and seen.reader == "usb"
+        deadline = time.monotonic() + WAIT
+        got: list[p.Frame] = []
+        decoder = p.FrameDecoder()
+        while not any(f.kind == p.ACK for f in got) and time.monotonic() < deadline:
+            got += decoder.feed(os.read(master, 4096))
+    assert [(f.seq, p.parse_ack(f.body)) for f in got if f.kind == p.ACK] == [(3, 5)]
