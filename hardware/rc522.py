@@ -279,7 +279,7 @@ class RC522Driver:
             )
             if tuple(check) != self._expected or level > 64:
                 raise ChipError("the RC522 answers nonsense (registers read back wrong)")
-            if irq & RX_IRQ:
+            if irq & (RX_IRQ | ERR_IRQ):  # an error without RxIRq is noise on the air, not a stuck chip
                 fifo = self._read_many([FIFO_DATA] * level) if level else []
                 last = control & 0x07
                 nbits = (level - 1) * 8 + (last or 8) if level else 0
