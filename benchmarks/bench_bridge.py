@@ -9,6 +9,7 @@ import argparse
 import os
 import platform
 import queue
+import random
 import statistics
 import sys
 import threading
@@ -117,6 +118,7 @@ def card_latency(count: int) -> list[float]:
 
     samples = []
     out: queue.Queue[ReaderMessage] = queue.Queue()
+    pause = random.Random(5)
     with SimulatedPico() as pico:
         reader = UsbReader(find_ports=pico.find_ports)
         reader.start(out)
@@ -124,6 +126,7 @@ def card_latency(count: int) -> list[float]:
         try:
             for index in range(count):
                 card = FakeCard.ntag213(bytes((0x04, 0x20, index >> 8 & 0xFF, index & 0xFF, 1, 2, 3)))
+                time.sleep(pause.uniform(0, 0.05))  # cards arrive at any point of the scan cycle
                 entered = time.perf_counter()
                 pico.chip.enter(card)
                 while True:

@@ -245,9 +245,26 @@ class RC522:
         return None
 
     def halt(self):
-        """HLTA: the selected card stays silent to REQA until it leaves the field."""
+        """HLTA: the selected card stays silent to REQA until it leaves the field.
+
+        A card never answers HLTA, so wait only for the end of transmission, not for the timer.
+        """
         frame = [0x50, 0x00]
-        self._transceive(frame + crc_a(frame))  # a halted card never answers
+        frame = frame + crc_a(frame)
+        self._write(COMMAND, IDLE)
+        self._write(COMM_IRQ, 0x7F)
+        self._write(FIFO_LEVEL, 0x80)
+        self._write(FIFO_DATA, *frame)
+        self._write(BIT_FRAMING, 0x00)
+        self._write(COMMAND, TRANSCEIVE)
+        self._write(BIT_FRAMING, 0x80)
+        deadline = ticks_add(ticks_ms(), TRANSCEIVE_DEADLINE_MS)
+        while not self._read(COMM_IRQ) & 0x40:  # TxIRq
+            if ticks_diff(deadline, ticks_ms()) < 0:
+                raise ChipError("the RC522 never finished sending HLTA")
+            sleep_us(50)
+        self._write(BIT_FRAMING, 0x00)
+        self._write(COMMAND, IDLE)
 
     def read_uid(self, command=REQA):
         """One scan: the UID of a card that answers `command`, selected then halted; None if none."""
