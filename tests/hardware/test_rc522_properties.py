@@ -1,0 +1,48 @@
+"""Properties: whatever cards lie in the field and whatever the radio does, exactly those cards are reported."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hardware import iso14443 as iso
+from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, Fault, VirtualClock, installed
+from hardware.reader import TagSeen
+from hardware.readers.rc522 import RC522Reader
+
+
+def card_for(uid: bytes) -> FakeCard:
+    if len(uid) == 4:
+        return FakeCard.classic1k(uid)
+    if len(uid) == 7:
+        return FakeCard.ntag213(uid)
+    return FakeCard(uid, "ntag213", (0x84, 0x00), 0x00, bytearray(180))  # a 10-byte UID: three cascade levels
+
+
+def valid_uid(uid: bytes) -> bool:
+    """ISO 14443-3: the cascade tag never starts a UID part (uid0, and uid3 and uid6 of longer UIDs)."""
+    return iso.CASCADE_TAG not in uid[0 : len(uid) - 1 : 3]
+
+
+uids = st.sampled_from([4, 7, 10]).flatmap(lambda n: st.binary(min_size=n, max_size=n)).filter(valid_uid)
+faults = st.lists(st.tuples(st.sampled_from(list(Fault)), st.sampled_from(["any", "reqa", "anticoll", "select"])))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(uids, min_size=1, max_size=5, unique=True), faults)
+def test_exactly_the_cards_in_the_field_are_reported(cards: list[bytes], injected: list[tuple[Fault, str]]) -> None:
+    clock = VirtualClock()
+    chip = FakeMFRC522(clock=clock)
+    chip.on_transfer.append(lambda n: clock.advance(30e-6))
+    with installed(chip, FakeGPIO(clock=clock)):
+        reader = RC522Reader(clock=clock, sleep=clock.sleep)
+        reader.step()
+        for fault, on in injected:
+            chip.inject(fault, on=on)
+        for uid in cards:
+            chip.enter(card_for(uid))
+        seen = []
+        for _ in range(20 + 3 * len(injected)):
+            seen += [m.uid for m in reader.step() if isinstance(m, TagSeen)]
+            clock.advance(0.01)
+    assert sorted(seen) == sorted(uid.hex() for uid in cards)
