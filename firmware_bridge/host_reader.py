@@ -166,7 +166,7 @@ class UsbReader:
             ("duplicates_dropped", str(facts.duplicates_dropped + facts.boot_repeats_dropped)),
             ("resets_seen", str(facts.resets_seen)),
         ]
-        return tuple(info)
+        return tuple((key, value) for key, value in info if value or key == "connected")
 
     def _report(self, force: bool = False) -> None:
         """Put a ReaderHealth on the queue when the verdict changes, or every health_interval."""
@@ -175,6 +175,11 @@ class UsbReader:
             now = self._clock()
             if not force and verdict == self._last_health and now - self._last_health_at < self._health_interval:
                 return
+            heard = self._session.facts.last_frame
+            if self._connected and not verdict[0] and (heard is None or heard < self._connected_at) and (
+                now - self._connected_at < self._heartbeat_timeout
+            ):
+                return  # just connected: give the board its heartbeat period before calling it down
             self._last_health = verdict
             self._last_health_at = now
             message = ReaderHealth(self.name, verdict[0], verdict[1], self._info())
@@ -236,7 +241,6 @@ class UsbReader:
         try:
             self._write_or_raise(self._session.connected())
             last_sync = last_ping = self._clock()
-            self._report(force=True)
             while not self._stop.is_set():
                 data = handle.read(max(1, handle.in_waiting))
                 if data:
