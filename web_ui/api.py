@@ -12,7 +12,7 @@ from companion.table import TableService
 from companion.tags import simulated_uid, tag_codes
 from web_ui.auth import authorized, csrf_token, pin_matches, require_pin
 from web_ui.settings import SettingsStore, parse_settings
-from web_ui.stream import event_stream, parse_last_id
+from web_ui.stream import event_stream, parse_last_id, rendered
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -114,13 +114,13 @@ def drop() -> Response:
 @api.post("/repeat")
 def repeat() -> Response:
     """Say the last announcement again (changes nothing, so no PIN)."""
-    return jsonify(service().render(service().repeat_last()))
+    return jsonify(rendered(service(), service().repeat_last()))
 
 
 @api.post("/where")
 def where() -> Response:
     """Say the whole state (changes nothing, so no PIN)."""
-    return jsonify(service().render(service().where_are_we()))
+    return jsonify(rendered(service(), service().where_are_we()))
 
 
 @api.get("/settings")

@@ -99,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(service, pin=pin, data_dir=data_dir)
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
-    speaker = Speaker(service).start() if args.speak else None
+    store = app.extensions["marmite.settings"]
+    speaker = Speaker(service, rate=lambda: store.current.rate).start() if args.speak else None
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
     try:

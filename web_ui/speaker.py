@@ -6,16 +6,20 @@ import queue
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable
 
 from companion.table import Message, TableService
 
 VOICES = {"fr": "fr", "en": "en-gb", "nl": "nl"}
+WORDS_PER_MINUTE = 165
+"""espeak-ng's speed at the table's speech rate 1.0."""
 
 
 class Speaker:
     """A table-service listener that queues each message's text for espeak-ng; it never blocks the game."""
 
-    def __init__(self, service: TableService, *, rate: int = 160, program: str = "espeak-ng") -> None:
+    def __init__(self, service: TableService, *, rate: Callable[[], float] = lambda: 1.0,
+                 program: str = "espeak-ng") -> None:
         self.service = service
         self.rate = rate
         self.program = shutil.which(program)
@@ -45,8 +49,9 @@ class Speaker:
             if self.program is None:
                 continue
             voice = VOICES.get(language, "fr")
+            words_per_minute = str(round(WORDS_PER_MINUTE * self.rate()))
             try:
-                subprocess.run([self.program, "-v", voice, "-s", str(self.rate), text],
+                subprocess.run([self.program, "-v", voice, "-s", words_per_minute, text],
                                check=False, timeout=60, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             except (OSError, subprocess.TimeoutExpired):
                 continue

@@ -6,6 +6,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from companion.table import Message, TableService
 
@@ -13,9 +14,16 @@ HEARTBEAT_SECONDS = 15.0
 POLL_SECONDS = 1.0
 
 
+def rendered(service: TableService, message: Message) -> dict[str, Any]:
+    """The message's data object, with the language it is rendered in (for the speech voice)."""
+    data = service.render(message)
+    data["lang"] = service.language
+    return data
+
+
 def format_message(service: TableService, message: Message) -> str:
     """One message in the SSE wire format; event messages carry their journal seq as `id:`."""
-    data = json.dumps(service.render(message), ensure_ascii=False, separators=(",", ":"))
+    data = json.dumps(rendered(service, message), ensure_ascii=False, separators=(",", ":"))
     head = f"id: {message.stream_id}\n" if message.stream_id is not None else ""
     return f"{head}event: message\ndata: {data}\n\n"
 

@@ -42,6 +42,7 @@ def test_resume_after_last_event_id(app: Flask, client: FlaskClient) -> None:
     messages = parse(finished_stream(app, client, "1"))
     assert [m[0] for m in messages] == [2, 3]
     assert str(messages[0][1]["text"]).endswith("Bruno a choisi son menu.")
+    assert messages[0][1]["lang"] == "fr"
     assert messages[1][1]["accepted"] is False and messages[1][1]["reason"] == "wrong_phase"
     assert parse(finished_stream(app, client, None)) == []
     assert [m[0] for m in parse(finished_stream(app, client, "0"))] == [1, 2, 3]

@@ -45,13 +45,13 @@ def test_demo_stops_when_asked(service: TableService) -> None:
 def test_speaker_queues_without_blocking(service: TableService, tmp_path: Path) -> None:
     spoken = tmp_path / "spoken.txt"
     script = tmp_path / "fake-espeak"
-    script.write_text(f'#!/bin/sh\nshift 4\necho "$@" >> {spoken}\n')
+    script.write_text(f'#!/bin/sh\necho "$@" >> {spoken}\n')
     script.chmod(0o755)
-    speaker = Speaker(service, program=str(script)).start()
+    speaker = Speaker(service, program=str(script), rate=lambda: 1.2).start()
     service.where_are_we()
     speaker.close()
     speaker._thread.join(timeout=10)
-    assert spoken.read_text().strip() == "Aucune partie en cours."
+    assert spoken.read_text().strip() == "-v fr -s 198 Aucune partie en cours."
 
 
 def test_pin_sources(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,10 +10,10 @@
   const log = document.getElementById("log");
   window.marmiteLog = [];
 
-  function speak(text) {
+  function speak(text, lang) {
     if (!voiceOn || !("speechSynthesis" in window) || !text) return;
     const utterance = new SpeechSynthesisUtterance(text);
-    utterance.lang = voices[body.dataset.lang] || "fr-FR";
+    utterance.lang = voices[lang || body.dataset.lang] || "fr-FR";
     utterance.rate = rate;
     window.speechSynthesis.speak(utterance);
   }
@@ -33,7 +33,7 @@
       if (data.accepted === false) { refusal.textContent = data.text; refusal.hidden = false; }
       else if (data.kind !== "repeat" && data.kind !== "where") { refusal.hidden = true; }
     }
-    speak(data.text);
+    speak(data.text, data.lang);
   }
 
   async function post(url, payload) {
