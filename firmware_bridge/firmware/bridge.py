@@ -39,6 +39,8 @@ RESEND_MS = 250
 RESENDS_PER_STEP = 4
 HEARTBEAT_MS = 1000
 HOST_TIMEOUT_MS = 3000
+QUIET_SEND_MS = 1000  # with no host listening, at most one frame a second
+BOOTSEL_CHECK_MS = 500
 MAX_PENDING = 32
 REINIT_AFTER_ERRORS = 3
 FLASH_MS = 150
@@ -114,6 +116,7 @@ class Board:
         self.recent = {}  # uid bytes -> ms of its last sighting
         self.decoder = protocol.FrameDecoder()
         self.last_host_ms = None
+        self._quiet_sent_ms = None
         self.last_scan_ms = None
         self.last_heartbeat_ms = None
         self.reader_errors = 0
@@ -127,7 +130,18 @@ class Board:
         self.seq = (self.seq + 1) % protocol.SEQ_MODULO
         return self.seq
 
+    def host_alive(self, now):
+        """True if the host sent a frame lately (a Marmite host pings every second)."""
+        return self.last_host_ms is not None and ticks_diff(now, self.last_host_ms) < HOST_TIMEOUT_MS
+
     def _send(self, frame_bytes):
+        # With no host listening, a port held open but unread makes every USB write wait for its timeout
+        # (500 ms on the RP2040): then send one frame a second, so scanning goes on at full pace.
+        now = self._clock()
+        if not self.host_alive(now):
+            if self._quiet_sent_ms is not None and ticks_diff(now, self._quiet_sent_ms) < QUIET_SEND_MS:
+                return
+            self._quiet_sent_ms = now
         try:
             self.link.write(frame_bytes)
         except Exception:  # noqa: BLE001 - cable gone or host not reading: the resend timer tries again
@@ -161,8 +175,7 @@ class Board:
             self.last_heartbeat_ms = now
             uptime = ticks_diff(now, self.boot_ms)
             self._send_frame(protocol.HEARTBEAT, protocol.heartbeat_body(self.boot_id, uptime, len(self.pending)))
-        host_alive = self.last_host_ms is not None and ticks_diff(now, self.last_host_ms) < HOST_TIMEOUT_MS
-        self.feedback.update(now, host_alive, len(self.pending))
+        self.feedback.update(now, self.host_alive(now), len(self.pending))
 
     def _init_reader(self):
         try:
@@ -234,6 +247,7 @@ class Board:
                 return
             if kind == protocol.SYNC:
                 self.hello()
+                self.last_heartbeat_ms = None  # and a heartbeat at the end of this turn
                 for entry in self.pending:  # a new host: do not make it wait for the resend timer
                     entry[2] = now
                     self._send(entry[1])
@@ -336,12 +350,15 @@ def run(machine=None, link=None, config=None, should_stop=None, boot_id=None, bo
         board_hook(board)
     board.start()
     bootsel = _bootsel()
+    bootsel_checked = ticks_ms()
     try:
         while not board.stopped:
             if should_stop is not None and should_stop():
                 break
-            if bootsel is not None and bootsel():
-                break
+            if bootsel is not None and ticks_diff(ticks_ms(), bootsel_checked) >= BOOTSEL_CHECK_MS:
+                bootsel_checked = ticks_ms()
+                if bootsel():  # reading the button pauses flash access: not on every turn
+                    break
             try:
                 board.step()
             except KeyboardInterrupt:
