@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 
@@ -12,7 +13,7 @@ def default_data_dir() -> Path:
         return Path(env)
     if os.name == "nt" and (appdata := os.environ.get("APPDATA")):
         return Path(appdata) / "marmite"
-    if (Path.home() / "Library").is_dir() and os.uname().sysname == "Darwin":
+    if sys.platform == "darwin":
         return Path.home() / "Library" / "Application Support" / "marmite"
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "marmite"
