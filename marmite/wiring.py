@@ -9,10 +9,12 @@ import queue
 import random
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from companion.simulate import random_game
-from companion.table import TableService
+from companion.table import Message, TableService
 from companion.tags import simulated_uid
+from hardware.panel import Panel, PanelPins
 from hardware.reader import Reader, ReaderHealth, ReaderMessage, TagSeen
 
 POLL_SECONDS = 0.25
@@ -87,3 +89,40 @@ def play_demo(service: TableService, drop: Callable[[str], None], *, seed: int |
             service.submit(event, source="demo")
         sent += 1
     return sent
+
+
+class ServiceActions:
+    """The panel's buttons, done by the table service (repeat, where are we, undo)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    def repeat_last(self) -> None:
+        self.service.repeat_last()
+
+    def where_are_we(self) -> None:
+        self.service.where_are_we()
+
+    def undo(self) -> None:
+        self.service.undo(source="panel")
+
+
+def panel_feedback(panel: Panel) -> Callable[[Message], None]:
+    """A table-service listener that beeps and lights the panel for each announcement."""
+
+    def on_message(message: Message) -> None:
+        if message.kind == "refused":
+            panel.card_refused()
+        elif message.kind == "card" and message.accepted:
+            panel.card_accepted()
+        elif message.kind == "reader":
+            panel.reader_health(bool(dict(message.detail).get("ok")))
+
+    return on_message
+
+
+def attach_panel(service: TableService, gpio: Any, pins: PanelPins | None = None, **options: Any) -> Panel:
+    """Wire a GPIO panel both ways: its buttons act on the table, the table's announcements drive it."""
+    panel = Panel(gpio, ServiceActions(service), pins, **options)
+    service.add_listener(panel_feedback(panel))
+    return panel

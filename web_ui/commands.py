@@ -30,6 +30,8 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--pin", default=None, help="table PIN (default: $MARMITE_PIN, else a random one)")
         p.add_argument("--reader", default="sim", help="pot reader (default: sim, the simulated reader)")
         p.add_argument("--speak", action="store_true", help="also speak on this computer with espeak-ng")
+        p.add_argument("--panel", action="store_true",
+                       help="Raspberry Pi: buzzer, LEDs and buttons on GPIO (see hardware/README.md)")
         p.add_argument("--pace", type=float, default=1.5, help="demo: seconds between cards (default 1.5)")
         p.add_argument("--seed", type=int, default=None, help="demo: random seed")
         if name == "run":
@@ -97,6 +99,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"marmite run: {error}", file=sys.stderr)
         return 2
     app = create_app(service, pin=pin, data_dir=data_dir)
+    panel = None
+    if getattr(args, "panel", False):
+        try:
+            import RPi.GPIO as gpio  # the rpi-lgpio shim provides the same module on a Pi 5
+        except (ImportError, RuntimeError) as error:
+            print(f"marmite run: --panel needs RPi.GPIO on a Raspberry Pi ({error}); install the hardware extra,"
+                  " and rpi-lgpio on a Pi 5", file=sys.stderr)
+            service.close()
+            return 2
+        from marmite.wiring import attach_panel
+
+        panel = attach_panel(service, gpio)
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
     store = app.extensions["marmite.settings"]
@@ -141,5 +155,7 @@ def run(args: argparse.Namespace) -> int:
         pump.close()
         if speaker is not None:
             speaker.close()
+        if panel is not None:
+            panel.close()
         service.close()
     return 0
