@@ -68,6 +68,11 @@ class UsbReader:
         """Build from `--reader usb` options: `port` (default: find the board by USB id), `name`."""
         return cls(options.get("port") or None, name=options.get("name", "usb"))
 
+    @property
+    def session(self) -> HostSession:
+        """The protocol state: board facts (firmware, boot id, counters) and the decoder's counters."""
+        return self._session
+
     # ------------------------------------------------------------------ Reader protocol
 
     def start(self, out: ReaderQueue) -> None:

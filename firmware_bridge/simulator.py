@@ -116,6 +116,7 @@ class Cable:
         self._random = random.Random(seed)
         self._flip_out = 0
         self._flip_in = 0
+        self._interrupts = 0
         self.frames_written = 0
 
     @property
@@ -155,6 +156,17 @@ class Cable:
             if self._master is not None:
                 os.write(self._master, garbage)
 
+    def inject_to_board(self, data: bytes) -> None:
+        """Bytes towards the board, as if the host (or a terminal program) had sent them."""
+        with self._lock:
+            if self._slave is not None:
+                os.write(self._slave, data)
+
+    def interrupt(self, times: int = 1) -> None:
+        """The board's next reads raise KeyboardInterrupt, as a console ^C would with interrupts on."""
+        with self._lock:
+            self._interrupts += times
+
     def _flip(self, data: bytes) -> bytes:
         damaged = bytearray(data)
         bit = self._random.randrange(len(damaged) * 8)
@@ -165,6 +177,9 @@ class Cable:
 
     def read(self) -> bytes:
         with self._lock:
+            if self._interrupts:
+                self._interrupts -= 1
+                raise KeyboardInterrupt
             if self._master is None:
                 return b""
             try:

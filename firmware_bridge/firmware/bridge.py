@@ -58,8 +58,8 @@ class Feedback:
     """The board's LED (and optional buzzer): blink while no host, steady with one, flash on each card."""
 
     def __init__(self, led=None, buzzer=None):
-        self._led = led
-        self._buzzer = buzzer
+        self.led = led
+        self.buzzer = buzzer
         self.mode = protocol.LED_AUTO
         self._flash_until = None
         self._beep_until = None
@@ -71,18 +71,18 @@ class Feedback:
 
     def beep(self, now, duration_ms, frequency_hz):
         """Sound the buzzer for `duration_ms` (no-op without one)."""
-        if self._buzzer is None or duration_ms <= 0 or frequency_hz <= 0:
+        if self.buzzer is None or duration_ms <= 0 or frequency_hz <= 0:
             return
-        self._buzzer.freq(frequency_hz)
-        self._buzzer.duty_u16(32768)
+        self.buzzer.freq(frequency_hz)
+        self.buzzer.duty_u16(32768)
         self._beep_until = ticks_add(now, duration_ms)
 
     def update(self, now, host_alive, pending):
         """Drive the LED and stop a finished beep."""
         if self._beep_until is not None and ticks_diff(now, self._beep_until) >= 0:
-            self._buzzer.duty_u16(0)
+            self.buzzer.duty_u16(0)
             self._beep_until = None
-        if self._led is None:
+        if self.led is None:
             return
         if self.mode == protocol.LED_ON:
             on = True
@@ -98,7 +98,7 @@ class Feedback:
             on = True
         else:
             on = (now // 500) % 2 == 0  # slow blink: no host
-        self._led.value(1 if on else 0)
+        self.led.value(1 if on else 0)
 
 
 class Board:
@@ -123,6 +123,7 @@ class Board:
         self.reader_ok = False
         self.stopped = False
         self.tags_read = 0
+        self.loop_errors = 0
 
     # --- sending ------------------------------------------------------------------------
 
@@ -361,11 +362,12 @@ def run(machine=None, link=None, config=None, should_stop=None, boot_id=None, bo
                     break
             try:
                 board.step()
+                sleep_ms(LOOP_MS)
             except KeyboardInterrupt:
                 pass  # a stray interrupt from the console: keep reading
             except Exception:  # noqa: BLE001 - whatever happens, the table keeps its reader
+                board.loop_errors += 1
                 sleep_ms(50)
-            sleep_ms(LOOP_MS)
     finally:
         if micropython is not None:
             micropython.kbd_intr(3)

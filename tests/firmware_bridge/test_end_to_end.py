@@ -112,7 +112,7 @@ def test_a_card_entering_the_field_is_one_tag(pico: SimulatedPico, table: Table)
     table.settle()
     assert table.codes() == ["pea-1a", "onion-10"]
     assert pico.board.pending == []
-    buzzer = pico.board.feedback._buzzer
+    buzzer = pico.board.feedback.buzzer
     assert buzzer.beeps == 2 and buzzer.duty == 0
 
 
@@ -140,6 +140,8 @@ def test_a_card_played_again_after_leaving_is_a_new_tag(pico: SimulatedPico, tab
 def test_unplug_and_replug_mid_game_loses_nothing(pico: SimulatedPico, table: Table) -> None:
     pico.chip.enter(card("04a1b2c3d4e5f6"))
     table.wait_tags(1)
+    ghost = p.Frame(p.TAG, 999, p.tag_body(pico.board.boot_id, bytes.fromhex("0a0b0c0d")))
+    pico.cable.inject(p.encode_frame(ghost)[:-5])  # the cable goes in the middle of a frame
     pico.unplug()
     table.until(lambda: not table.reader.health().ok, "the host to notice the unplug")
     pico.chip.enter(card("deadbeef"))  # read by the board while the cable is out
@@ -161,7 +163,7 @@ def test_lost_acks_mean_resends_never_a_second_card(pico: SimulatedPico, table: 
     table.until(lambda: pico.board.pending == [], "an ACK to get through")
     table.settle()
     assert table.tags == ["deadbeef"]
-    assert table.reader._session.facts.duplicates_dropped >= 1
+    assert table.reader.session.facts.duplicates_dropped >= 1
 
 
 def test_bit_flips_and_garbage_on_the_line_make_no_false_card(pico: SimulatedPico, table: Table) -> None:
@@ -175,7 +177,7 @@ def test_bit_flips_and_garbage_on_the_line_make_no_false_card(pico: SimulatedPic
         table.wait_tags(index + 1)
     table.settle()
     assert table.tags == played
-    decoder = table.reader._session.decoder
+    decoder = table.reader.session.decoder
     assert decoder.frames_bad + decoder.frames_oversize >= 4
 
 
@@ -195,7 +197,7 @@ def test_a_board_reset_neither_repeats_the_pile_nor_loses_a_new_card(pico: Simul
     table.wait_tags(4)
     table.settle(1.0)
     assert table.codes() == ["pea-1a", "onion-10", "pea-3a", "pepper-2a"]
-    facts = table.reader._session.facts
+    facts = table.reader.session.facts
     assert facts.resets_seen == 1 and facts.boot_repeats_dropped == 2
 
 
@@ -227,7 +229,7 @@ def test_health_tells_port_firmware_and_heartbeat(pico: SimulatedPico, table: Ta
 def test_commands_reach_the_board(pico: SimulatedPico, table: Table) -> None:
     assert table.reader.ping() is not None
     assert table.reader.beep(50, 1000)
-    assert pico.machine.pins[15] is not None and pico.board.feedback._buzzer.frequency == 1000
+    assert pico.machine.pins[15] is not None and pico.board.feedback.buzzer.frequency == 1000
     assert table.reader.led(p.LED_OFF)
     table.until(lambda: pico.machine.pins["LED"].level == 0, "the LED to go off")
     assert pico.board.feedback.mode == p.LED_OFF
@@ -253,3 +255,13 @@ def test_a_card_becomes_a_play_on_the_table(tmp_path: Path, pico: SimulatedPico)
     assert accepted_cards() == ["pea-1a", "pea-3a", "onion-10"]
     refused = [r.body for r in service.journal.records() if not r.accepted]
     assert refused == []
+
+
+def test_console_control_bytes_and_interrupts_do_not_stop_the_board(pico: SimulatedPico, table: Table) -> None:
+    pico.cable.inject_to_board(b"\x03\x03\x01\x04\r\nimport machine\r\n\x02")  # ^C ^C ^A ^D, REPL text, ^B
+    pico.cable.interrupt(3)
+    pico.chip.enter(card("deadbeef"))
+    table.wait_tags(1)
+    table.settle(0.3)
+    assert table.tags == ["deadbeef"]
+    assert not pico.board.stopped and pico.board.loop_errors == 0
