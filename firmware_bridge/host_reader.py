@@ -154,6 +154,8 @@ class UsbReader:
         silence = self._clock() - heard
         if silence > self._heartbeat_timeout:
             return False, f"no heartbeat from the board for {silence:.0f} s"
+        if facts.reader_ok is False:
+            return False, "the board does not find its RC522: check the wiring (see firmware_bridge/README.md)"
         return True, f"connected on {self._port_in_use}"
 
     def _info(self) -> tuple[tuple[str, str], ...]:

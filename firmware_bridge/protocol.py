@@ -28,6 +28,7 @@ KIND_NAMES = {
 }
 
 FLAG_AT_BOOT = 0x01  # TAG flag: read in the board's first moments after boot (it may have been lying there)
+STATE_READER_OK = 0x01  # HEARTBEAT state bit: the RC522 answers
 
 LED_OFF = 0
 LED_ON = 1
@@ -276,16 +277,16 @@ def parse_tag(body: bytes) -> tuple[int, int, bytes]:
     return _read_u32(body, 0), body[4], bytes(body[5:])
 
 
-def heartbeat_body(boot_id: int, uptime_ms: int, pending: int) -> bytes:
-    """HEARTBEAT: boot id (4 bytes), uptime in ms (4 bytes, wraps), tags awaiting an ACK (1 byte)."""
-    return _u32(boot_id) + _u32(uptime_ms & 0xFFFFFFFF) + bytes((min(pending, 255),))
+def heartbeat_body(boot_id: int, uptime_ms: int, pending: int, status: int = STATE_READER_OK) -> bytes:
+    """HEARTBEAT: boot id (4), uptime in ms (4, wraps), tags awaiting an ACK (1), state bits (1)."""
+    return _u32(boot_id) + _u32(uptime_ms & 0xFFFFFFFF) + bytes((min(pending, 255), status & 0xFF))
 
 
-def parse_heartbeat(body: bytes) -> tuple[int, int, int]:
-    """(boot id, uptime ms, pending tags) of a HEARTBEAT body."""
-    if len(body) != 9:
-        raise ProtocolError("HEARTBEAT body must be 9 bytes")
-    return _read_u32(body, 0), _read_u32(body, 4), body[8]
+def parse_heartbeat(body: bytes) -> tuple[int, int, int, int]:
+    """(boot id, uptime ms, pending tags, state bits) of a HEARTBEAT body."""
+    if len(body) != 10:
+        raise ProtocolError("HEARTBEAT body must be 10 bytes")
+    return _read_u32(body, 0), _read_u32(body, 4), body[8], body[9]
 
 
 def result_body(command_kind: int, status: int, data: bytes = b"") -> bytes:

@@ -34,6 +34,7 @@ class BoardFacts:
     last_heartbeat: float | None = None
     last_frame: float | None = None
     pending_on_board: int = 0
+    reader_ok: bool | None = None  # does the board's RC522 answer (from the heartbeat)
     tags_delivered: int = 0
     duplicates_dropped: int = 0
     boot_repeats_dropped: int = 0
@@ -87,9 +88,11 @@ class HostSession:
                     if uid is not None:
                         uids.append(uid)
                 elif frame.kind == p.HEARTBEAT:
-                    boot_id, _uptime, pending = p.parse_heartbeat(frame.body)
+                    boot_id, _uptime, pending, state = p.parse_heartbeat(frame.body)
+                    reader_ok = bool(state & p.STATE_READER_OK)
                     changed |= self._on_boot(boot_id)
-                    changed |= self.facts.last_heartbeat is None
+                    changed |= self.facts.last_heartbeat is None or reader_ok != self.facts.reader_ok
+                    self.facts.reader_ok = reader_ok
                     self.facts.last_heartbeat = now
                     self.facts.pending_on_board = pending
                 elif frame.kind == p.HELLO:

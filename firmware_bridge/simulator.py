@@ -37,6 +37,7 @@ class FakeMachine:
 
     def __init__(self, chip: FakeMFRC522, *, cs: int = 17, rst: int = 20) -> None:
         self.chip = chip
+        self.rc522_wired = True  # False: the RC522 is unplugged from the Pico's SPI pins
         self.pins: dict[object, FakePin] = {}
         machine = self
 
@@ -62,6 +63,9 @@ class FakeMachine:
                 select = machine.pins.get(cs)
                 if select is None or select.level != 0:
                     raise RuntimeError("SPI transfer with the RC522's chip select high")
+                if not machine.rc522_wired:
+                    read[:] = bytes(len(write))  # MISO floats low: every register reads 0
+                    return
                 read[:] = bytes(chip.transfer(list(write)))
 
         self.Pin = Pin

@@ -43,6 +43,7 @@ QUIET_SEND_MS = 1000  # with no host listening, at most one frame a second
 BOOTSEL_CHECK_MS = 500
 MAX_PENDING = 32
 REINIT_AFTER_ERRORS = 3
+REINIT_MS = 1000  # with no RC522 answering, try to bring it up once a second
 FLASH_MS = 150
 
 
@@ -121,6 +122,7 @@ class Board:
         self.last_heartbeat_ms = None
         self.reader_errors = 0
         self.reader_ok = False
+        self._init_tried_ms = None
         self.stopped = False
         self.tags_read = 0
         self.loop_errors = 0
@@ -175,10 +177,13 @@ class Board:
         if self.last_heartbeat_ms is None or ticks_diff(now, self.last_heartbeat_ms) >= HEARTBEAT_MS:
             self.last_heartbeat_ms = now
             uptime = ticks_diff(now, self.boot_ms)
-            self._send_frame(protocol.HEARTBEAT, protocol.heartbeat_body(self.boot_id, uptime, len(self.pending)))
+            state = protocol.STATE_READER_OK if self.reader_ok else 0
+            body = protocol.heartbeat_body(self.boot_id, uptime, len(self.pending), state)
+            self._send_frame(protocol.HEARTBEAT, body)
         self.feedback.update(now, self.host_alive(now), len(self.pending))
 
     def _init_reader(self):
+        self._init_tried_ms = self._clock()
         try:
             self.reader.init()
             self.reader_ok = True
@@ -190,6 +195,8 @@ class Board:
         if len(self.pending) >= MAX_PENDING:
             return  # the host is away; cards stay in the field until there is room
         if not self.reader_ok:
+            if self._init_tried_ms is not None and ticks_diff(now, self._init_tried_ms) < REINIT_MS:
+                return
             self._init_reader()
             if not self.reader_ok:
                 return

@@ -265,3 +265,18 @@ def test_console_control_bytes_and_interrupts_do_not_stop_the_board(pico: Simula
     table.settle(0.3)
     assert table.tags == ["deadbeef"]
     assert not pico.board.stopped and pico.board.loop_errors == 0
+
+
+def test_a_board_without_its_rc522_says_so_and_recovers_when_wired() -> None:
+    pico = SimulatedPico()
+    pico.machine.rc522_wired = False
+    with pico, UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2)) as reader:
+        host = Table(reader)
+        reader.start(host.queue)
+        host.until(lambda: any("RC522" in h.detail for h in host.health), "the missing RC522 to be reported")
+        assert not reader.health().ok
+        pico.machine.rc522_wired = True
+        host.wait_healthy()
+        pico.chip.enter(card("deadbeef"))
+        host.wait_tags(1)
+    assert host.tags == ["deadbeef"]

@@ -141,7 +141,8 @@ def test_bodies_round_trip() -> None:
     assert p.parse_hello(p.hello_body(0xCAFEF00D, "fw 1.2")) == (p.PROTOCOL_VERSION, 0xCAFEF00D, "fw 1.2")
     uid7 = bytes.fromhex("04a1b2c3d4e5f6")
     assert p.parse_tag(p.tag_body(7, uid7, p.FLAG_AT_BOOT)) == (7, p.FLAG_AT_BOOT, uid7)
-    assert p.parse_heartbeat(p.heartbeat_body(1, 2**32 + 5, 300)) == (1, 5, 255)
+    assert p.parse_heartbeat(p.heartbeat_body(1, 2**32 + 5, 300, 0)) == (1, 5, 255, 0)
+    assert p.parse_heartbeat(p.heartbeat_body(1, 5, 0))[3] == p.STATE_READER_OK
     assert p.parse_result(p.result_body(p.PING, p.STATUS_OK, b"echo")) == (p.PING, p.STATUS_OK, b"echo")
     assert p.parse_beep(p.beep_body(80, 2000)) == (80, 2000)
     assert p.parse_led(p.led_body(p.LED_BLINK)) == p.LED_BLINK
@@ -153,7 +154,7 @@ def test_bodies_round_trip() -> None:
     [
         (p.parse_tag, bytes(5 + 5)),
         (p.parse_hello, b"\x01\x00"),
-        (p.parse_heartbeat, bytes(8)),
+        (p.parse_heartbeat, bytes(9)),
         (p.parse_beep, bytes(3)),
         (p.parse_led, b"\x09"),
         (p.parse_ack, bytes(5)),
