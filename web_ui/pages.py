@@ -38,7 +38,15 @@ def _helpers(view: dict[str, Any]) -> dict[str, Any]:
         "card_name": card_name, "card_suit": card_suit, "suit_name": theme.suit, "menu_name": theme.menu,
         "symbol": SUIT_SYMBOLS, "unlocked": unlocked(), "csrf": csrf_token(), "settings": settings().current,
         "lang": service().language, "languages": LANGUAGES, "all_codes": ALL_CODES, "menus": MENUS,
+        "recent": _recent_announcements(),
     }
+
+
+def _recent_announcements(count: int = 10) -> list[str]:
+    """The last game announcements, newest first, so a page opened mid-game is not blank."""
+    table = service()
+    events = [m for m in table.messages_after(0) if m.is_event]
+    return [table.render(m)["text"] for m in reversed(events[-count:])]
 
 
 def _chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:

@@ -69,3 +69,13 @@ def test_session_survives_a_restart(client: FlaskClient, tmp_path: Path) -> None
     restarted = create_app(TableService.open(tmp_path), pin=HEADERS["X-Table-Pin"], data_dir=tmp_path).test_client()
     restarted.set_cookie("session", cookie.value)
     assert 'id="undo"' in restarted.get("/").get_data(as_text=True)
+
+
+def test_a_page_opened_mid_game_lists_the_latest_announcements(client: FlaskClient) -> None:
+    new_game(client)
+    for name, menu in zip(PLAYERS, ("pea", "onion", "mushroom", "none"), strict=True):
+        client.post("/api/events", json={"type": "menu", "player": name, "menu": menu}, headers=HEADERS)
+    client.post("/api/drop", json={"code": "pea-3a"}, headers=HEADERS)
+    page = client.get("/").get_data(as_text=True)
+    log = page[page.index('id="log"'):]
+    assert log.index("Pois 3 — 3. À Bruno.") < log.index("Virginie commence.")  # newest first
