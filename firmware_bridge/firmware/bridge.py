@@ -44,6 +44,7 @@ BOOTSEL_CHECK_MS = 500
 MAX_PENDING = 32
 REINIT_AFTER_ERRORS = 3
 REINIT_MS = 1000  # with no RC522 answering, try to bring it up once a second
+CHECK_MS = 1000  # how often the RC522's version register is read back as a sign of life
 FLASH_MS = 150
 
 
@@ -123,6 +124,7 @@ class Board:
         self.reader_errors = 0
         self.reader_ok = False
         self._init_tried_ms = None
+        self._checked_ms = None
         self.stopped = False
         self.tags_read = 0
         self.loop_errors = 0
@@ -201,9 +203,15 @@ class Board:
             if not self.reader_ok:
                 return
         try:
+            if self._checked_ms is None or ticks_diff(now, self._checked_ms) >= CHECK_MS:
+                self._checked_ms = now
+                self.reader.check()  # a chip answering noise would otherwise look like an empty field
             uid = self.reader.read_uid()
             self.reader_errors = 0
-        except Exception:  # noqa: BLE001 - SPI trouble or a stuck chip: reset it after a few
+        except rc522.ChipError:
+            self._init_reader()
+            return
+        except Exception:  # noqa: BLE001 - SPI trouble: reset the chip after a few in a row
             self.reader_errors += 1
             if self.reader_errors >= REINIT_AFTER_ERRORS:
                 self._init_reader()

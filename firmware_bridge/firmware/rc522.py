@@ -73,6 +73,7 @@ class RC522:
         self._spi = spi
         self._cs = cs
         self._rst = rst
+        self.version = None
         self._cs.value(1)
 
     # --- SPI ----------------------------------------------------------------------------
@@ -121,7 +122,9 @@ class RC522:
             sleep_us(200)
         version = self._read(VERSION)
         if version not in (0x88, 0x90, 0x91, 0x92, 0xB2, 0x12):
+            self.version = None
             raise ChipError("no RC522 on the SPI bus (version register reads 0x%02x)" % version)
+        self.version = version
         self._write(T_MODE, 0x80)  # TAuto: the timer starts at the end of each transmission
         self._write(T_PRESCALER, 0xA9)  # 13.56 MHz / (2 * 169 + 1): 25 µs ticks
         self._write(T_RELOAD_H, 0x00)
@@ -132,6 +135,12 @@ class RC522:
         self._write(RX_MODE, 0x00)
         self._set_bits(TX_CONTROL, 0x03)  # antenna on
         return version
+
+    def check(self):
+        """ChipError unless the chip still reads back the version it had at init (unplugged, reset, noise)."""
+        version = self._read(VERSION)
+        if self.version is None or version != self.version:
+            raise ChipError("the RC522 stopped answering (version register reads 0x%02x)" % version)
 
     def antenna_off(self):
         """Switch the field off (cards in it forget they were halted)."""
@@ -271,6 +280,8 @@ class RC522:
         if not self.request(command):
             return None
         uid = self.select()
-        if uid is not None:
-            self.halt()
+        if uid is None:
+            return None
+        self.check()  # a UID read from a chip gone mad is no UID
+        self.halt()
         return uid

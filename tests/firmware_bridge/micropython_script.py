@@ -40,6 +40,9 @@ class Reader:
     def init(self):
         return 0x92
 
+    def check(self):
+        pass
+
     def read_uid(self):
         return self.uids.pop(0) if self.uids else None
 

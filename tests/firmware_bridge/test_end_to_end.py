@@ -22,6 +22,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.host_reader import UsbReader
 from firmware_bridge.simulator import SimulatedPico
 from hardware.fakes.cards import FakeCard
+from hardware.fakes.mfrc522_chip import Fault, LockUp
 from hardware.reader import ReaderHealth, ReaderMessage, TagSeen
 from marmite.wiring import ReaderPump
 from tests.companion.rulebook import started
@@ -280,3 +281,22 @@ def test_a_board_without_its_rc522_says_so_and_recovers_when_wired() -> None:
         pico.chip.enter(card("deadbeef"))
         host.wait_tags(1)
     assert host.tags == ["deadbeef"]
+
+
+def test_radio_faults_and_a_chip_gone_wrong_make_no_false_card(pico: SimulatedPico, table: Table) -> None:
+    played = ["04a1b2c3d4e5f6", "deadbeef", "04112233445566", "0a0b0c0d", "04778899aabbcc"]
+    faults = [
+        (Fault.CRC, "anticoll"), (Fault.PARITY, "any"), (Fault.COLLISION, "anticoll"),
+        (Fault.NO_ANSWER, "select"), (Fault.CRC, "select"),
+    ]
+    for index, (uid, (fault, on)) in enumerate(zip(played, faults, strict=True)):
+        pico.chip.inject(fault, on=on, count=2)
+        if index == 2:
+            pico.chip.lock_up(LockUp.STUCK)  # cured by a SoftReset
+        if index == 4:
+            pico.chip.lock_up(LockUp.GARBAGE)  # SPI answers noise until the reset line is pulsed
+        pico.chip.enter(card(uid))
+        table.wait_tags(index + 1)
+    table.settle()
+    assert table.tags == played
+    assert pico.chip.locked_up is None
