@@ -57,6 +57,7 @@ class UsbReader:
         self._port_in_use = ""
         self._connected = False
         self._connected_at = 0.0
+        self._bytes_since_connect = 0
         self._last_heartbeat_wall: float | None = None
         self._last_health: tuple[bool, str] | None = None
         self._last_health_at = 0.0
@@ -150,6 +151,11 @@ class UsbReader:
             )
         heard = facts.last_frame
         if heard is None or heard < self._connected_at:
+            if self._bytes_since_connect > p.MAX_ENCODED + 2:  # more than a frame cut short: not our firmware
+                return False, (
+                    f"the board on {self._port_in_use} does not speak Marmite's protocol: "
+                    "run `marmite firmware install`"
+                )
             return False, f"connected to {self._port_in_use}, waiting for the board"
         silence = self._clock() - heard
         if silence > self._heartbeat_timeout:
@@ -206,7 +212,7 @@ class UsbReader:
                 try:
                     handle = self._open_port(port)
                 except (serial.SerialException, OSError) as error:
-                    self._report_absent(f"cannot open {port}: {error}")
+                    self._report_absent(f"cannot open {port}: {error}{_open_hint(str(error))}")
                 else:
                     heard = self._serve(port, handle)
                     if heard:
@@ -243,22 +249,26 @@ class UsbReader:
             self._port_in_use = port
             self._connected = True
             self._connected_at = self._clock()
+            self._bytes_since_connect = 0
             self.connections += 1
         heard = False
         try:
-            self._write_or_raise(self._session.connected())
+            with self._lock:
+                opening = self._session.connected()
+            self._write_or_raise(opening)
             last_sync = last_ping = self._clock()
             while not self._stop.is_set():
                 data = handle.read(max(1, handle.in_waiting))
                 if data:
+                    self._bytes_since_connect += len(data)
                     heard |= self._handle_bytes(data)
                 now = self._clock()
                 facts = self._session.facts
                 if not facts.firmware_version and now - last_sync > 1.0:
-                    self._write_or_raise(self._session.command(p.SYNC)[1])
+                    self._send_command(p.SYNC)
                     last_sync = now
                 if now - last_ping >= KEEPALIVE_SECONDS:  # lets the board show on its LED that a host listens
-                    self._write_or_raise(self._session.command(p.PING)[1])
+                    self._send_command(p.PING)
                     last_ping = now
                 silence = now - max(facts.last_frame or 0.0, self._connected_at)
                 if silence > self._silence_reconnect:
@@ -297,6 +307,11 @@ class UsbReader:
             self._report(force=True)
         return self._session.decoder.frames_ok > before
 
+    def _send_command(self, kind: int) -> None:
+        with self._lock:
+            data = self._session.command(kind)[1]
+        self._write_or_raise(data)
+
     def _write(self, data: bytes) -> bool:
         try:
             self._write_or_raise(data)
@@ -317,6 +332,15 @@ class UsbReader:
         if handle is not None:
             with contextlib.suppress(serial.SerialException, OSError):
                 handle.close()
+
+
+def _open_hint(error: str) -> str:
+    """Advice for the usual reasons a serial port will not open."""
+    if "ermission denied" in error:
+        return " (on Linux, add yourself to the dialout group: see firmware_bridge/README.md)"
+    if "exclusively lock" in error or "busy" in error.lower() or "ccess is denied" in error:
+        return " (another program is using the port: close it)"
+    return ""
 
 
 def _factory(options: dict[str, str]) -> UsbReader:

@@ -17,6 +17,14 @@ from hardware.reader import ReaderHealth, ReaderMessage, TagSeen, make_reader
 WAIT = 10.0
 
 
+def connected(reader: UsbReader) -> None:
+    """Wait until the reader has the port open (bytes written before that are flushed by the open)."""
+    deadline = time.monotonic() + WAIT
+    while not reader.health().info or dict(reader.health().info)["connected"] != "yes":
+        assert time.monotonic() < deadline, "the reader never opened the port"
+        time.sleep(0.01)
+
+
 def wait_for(out: queue.Queue[ReaderMessage], match: Callable[[ReaderMessage], bool]) -> ReaderMessage:
     """The first queued message that matches; fail after WAIT seconds."""
     deadline = time.monotonic() + WAIT
@@ -86,7 +94,7 @@ def test_a_board_speaking_another_protocol_is_refused(line: tuple[int, str]) -> 
     future = bytes((p.PROTOCOL_VERSION + 1,)) + p.hello_body(9, "marmite-pico 9.0")[1:]
     with UsbReader(port, backoff=(0.01, 0.05)) as reader:
         reader.start(out)
-        wait_for(out, lambda m: isinstance(m, ReaderHealth))
+        connected(reader)
         os.write(master, p.encode_frame(p.Frame(p.HELLO, 1, future)))
         os.write(master, p.encode_frame(p.Frame(p.TAG, 2, p.tag_body(9, bytes.fromhex("deadbeef")))))
         health = wait_for(out, lambda m: isinstance(m, ReaderHealth) and "firmware install" in m.detail)
@@ -100,7 +108,7 @@ def test_a_scripted_board_tag_is_delivered_then_acknowledged(line: tuple[int, st
     out: queue.Queue[ReaderMessage] = queue.Queue()
     with UsbReader(port, backoff=(0.01, 0.05)) as reader:
         reader.start(out)
-        wait_for(out, lambda m: isinstance(m, ReaderHealth))
+        connected(reader)
         os.write(master, b"MPY: soft reboot\r\n" + p.encode_frame(p.Frame(p.TAG, 3, p.tag_body(5, bytes(7)))))
         seen = wait_for(out, lambda m: isinstance(m, TagSeen))
         assert isinstance(seen, TagSeen) and seen.uid == "00000000000000" and seen.reader == "usb"
@@ -110,3 +118,14 @@ def test_a_scripted_board_tag_is_delivered_then_acknowledged(line: tuple[int, st
         while not any(f.kind == p.ACK for f in got) and time.monotonic() < deadline:
             got += decoder.feed(os.read(master, 4096))
     assert [(f.seq, p.parse_ack(f.body)) for f in got if f.kind == p.ACK] == [(3, 5)]
+
+
+def test_a_board_without_the_firmware_is_told_to_get_it(line: tuple[int, str]) -> None:
+    master, port = line
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    with UsbReader(port, backoff=(0.01, 0.05), heartbeat_timeout=0.3) as reader:
+        reader.start(out)
+        connected(reader)
+        os.write(master, b"MicroPython v1.24.1 on 2024-11-29; Raspberry Pi Pico with RP2040\r\n" * 2 + b">>> ")
+        health = wait_for(out, lambda m: isinstance(m, ReaderHealth) and "does not speak" in m.detail)
+    assert isinstance(health, ReaderHealth) and "marmite firmware install" in health.detail and not health.ok
