@@ -50,10 +50,15 @@ FLASH_MS = 150
 
 def new_boot_id():
     """A random 32-bit id for this boot, so the host can tell a reset board from a resent message."""
-    import os
+    try:
+        import os
 
-    raw = os.urandom(4)
-    return (raw[0] << 24) | (raw[1] << 16) | (raw[2] << 8) | raw[3]
+        raw = os.urandom(4)
+        return (raw[0] << 24) | (raw[1] << 16) | (raw[2] << 8) | raw[3]
+    except (ImportError, AttributeError):  # a MicroPython without os.urandom: its RNG is seeded from hardware
+        import random
+
+        return random.getrandbits(32)
 
 
 class Feedback:
@@ -113,6 +118,7 @@ class Board:
         self.boot_id = new_boot_id() if boot_id is None else boot_id
         self._clock = clock
         self.boot_ms = clock()
+        self.booting = True  # until BOOT_GRACE_MS have passed: tags read now get FLAG_AT_BOOT
         self.seq = 0
         self.pending = []  # [seq, frame bytes, last sent ms], oldest first
         self.recent = {}  # uid bytes -> ms of its last sighting
@@ -216,16 +222,18 @@ class Board:
             if self.reader_errors >= REINIT_AFTER_ERRORS:
                 self._init_reader()
             return
+        if self.booting and ticks_diff(now, self.boot_ms) >= BOOT_GRACE_MS:
+            self.booting = False
+        if self.recent:  # forget old sightings now, before the tick counter wraps and makes them look new
+            for old in [k for k, t in self.recent.items() if ticks_diff(now, t) >= DEBOUNCE_MS]:
+                del self.recent[old]
         if uid is None:
             return
         last = self.recent.get(uid)
         self.recent[uid] = now
-        if last is not None and ticks_diff(now, last) < DEBOUNCE_MS:
-            return
-        if len(self.recent) > 64:
-            for old in [k for k, t in self.recent.items() if ticks_diff(now, t) >= DEBOUNCE_MS]:
-                del self.recent[old]
-        flags = protocol.FLAG_AT_BOOT if ticks_diff(now, self.boot_ms) < BOOT_GRACE_MS else 0
+        if last is not None:
+            return  # the same pass over the antenna (debounce)
+        flags = protocol.FLAG_AT_BOOT if self.booting else 0
         seq = self._next_seq()
         frame = protocol.encode_frame(protocol.Frame(protocol.TAG, seq, protocol.tag_body(self.boot_id, uid, flags)))
         self.pending.append([seq, frame, now])
