@@ -300,3 +300,42 @@ def test_radio_faults_and_a_chip_gone_wrong_make_no_false_card(pico: SimulatedPi
     table.settle()
     assert table.tags == played
     assert pico.chip.locked_up is None
+
+
+def test_a_whole_rough_game_every_card_exactly_once(pico: SimulatedPico, table: Table) -> None:
+    """Twelve cards piling up in the pot, with every disruption mixed in at random (fixed seed)."""
+    rng = random.Random(2026)
+    uids = [f"04{index:02x}a1b2c3d4e5" for index in range(8)] + [f"c0{index:02x}beef" for index in range(4)]
+    rng.shuffle(uids)
+    disruptions = ["unplug", "reset", "noise", "flips", "lost acks", "host restart", "none", "none"]
+    for uid in uids:
+        disruption = rng.choice(disruptions)
+        if disruption == "unplug":
+            pico.unplug()
+            table.until(lambda: not table.reader.health().ok, "the unplug to be noticed")
+            pico.chip.enter(card(uid))
+            time.sleep(0.1)
+            pico.replug()
+        elif disruption == "reset":
+            pico.power_off()
+            pico.chip.enter(card(uid))
+            pico.cable.unplug()
+            pico.power_on()
+        elif disruption == "host restart":
+            table.reader.close()
+            pico.chip.enter(card(uid))
+            table.reader = UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2))
+            table.reader.start(table.queue)
+        else:
+            if disruption == "noise":
+                pico.cable.inject(bytes(rng.randrange(256) for _ in range(300)))
+            elif disruption == "flips":
+                pico.cable.flip_bits(2)
+            elif disruption == "lost acks":
+                pico.cable.flip_bits(2, incoming=True)
+            pico.chip.enter(card(uid))
+        table.until(lambda uid=uid: uid in table.tags, f"card {uid} after {disruption}")
+    table.settle(1.0)
+    assert sorted(table.tags) == sorted(uids)
+    assert len(table.tags) == len(set(table.tags))
+    table.reader.close()
