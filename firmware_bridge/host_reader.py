@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import serial
 
@@ -38,6 +41,7 @@ class UsbReader:
         heartbeat_timeout: float = 3.0,
         silence_reconnect: float = 6.0,
         health_interval: float = 5.0,
+        memory: Path | None = None,
     ) -> None:
         self.name = name
         self._port = port
@@ -49,6 +53,9 @@ class UsbReader:
         self._silence_reconnect = silence_reconnect
         self._health_interval = health_interval
         self._session = HostSession(clock)
+        self._memory = memory
+        if memory is not None:
+            self._session.remember(_load_memory(memory))
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -66,8 +73,14 @@ class UsbReader:
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> UsbReader:
-        """Build from `--reader usb` options: `port` (default: find the board by USB id), `name`."""
-        return cls(options.get("port") or None, name=options.get("name", "usb"))
+        """Build from `--reader usb` options: `port` (default: find the board by USB id), `name`, `memory`.
+
+        `memory` is a JSON file where the reader keeps the UIDs it delivered, so that a restarted Marmite
+        does not deliver again the cards lying in the pot when the board resets.
+        """
+        memory = options.get("memory")
+        port = options.get("port") or None
+        return cls(port, name=options.get("name", "usb"), memory=Path(memory) if memory else None)
 
     @property
     def session(self) -> HostSession:
@@ -295,6 +308,8 @@ class UsbReader:
         if out is not None:
             for uid in received.uids:
                 out.put(TagSeen(uid, self.name))
+        if received.uids and self._memory is not None:
+            _save_memory(self._memory, self._session.delivered())
         if received.reply:
             self._write_or_raise(received.reply)
         for frame in received.results:
@@ -332,6 +347,29 @@ class UsbReader:
         if handle is not None:
             with contextlib.suppress(serial.SerialException, OSError):
                 handle.close()
+
+
+def _load_memory(path: Path) -> list[tuple[str, int]]:
+    """The delivered UIDs saved by an earlier run; nothing if the file is missing or unreadable."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return [(str(uid), int(boot)) for uid, boot in raw["delivered"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def _save_memory(path: Path, delivered: list[tuple[str, int]]) -> None:
+    """Write the delivered UIDs atomically (temp file, fsync, rename); a failure only costs the memory."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump({"delivered": delivered}, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def _open_hint(error: str) -> str:

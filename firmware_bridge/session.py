@@ -58,6 +58,15 @@ class HostSession:
         """The frame decoder (its counters: frames_ok, frames_bad, frames_oversize)."""
         return self._decoder
 
+    def delivered(self) -> list[tuple[str, int]]:
+        """The UIDs delivered lately, with the boot id each came from (what a restarted host needs)."""
+        return list(self._delivered)
+
+    def remember(self, delivered: list[tuple[str, int]]) -> None:
+        """Take back `delivered()` from an earlier run, so a reset board's pile is not delivered again."""
+        for uid, boot_id in delivered[-DELIVERED_REMEMBERED:]:
+            self._delivered.append((uid.lower(), boot_id))
+
     def connected(self) -> bytes:
         """A new connection: forget any partial frame; return the SYNC to send (the board answers HELLO)."""
         self._decoder.reset()

@@ -339,3 +339,25 @@ def test_a_whole_rough_game_every_card_exactly_once(pico: SimulatedPico, table: 
     assert sorted(table.tags) == sorted(uids)
     assert len(table.tags) == len(set(table.tags))
     table.reader.close()
+
+
+def test_a_restarted_host_with_memory_does_not_redeliver_the_pile(tmp_path: Path, pico: SimulatedPico) -> None:
+    memory = tmp_path / "usb-reader.json"
+    first = Table(UsbReader(find_ports=pico.find_ports, memory=memory))
+    first.reader.start(first.queue)
+    for uid in ("04a1b2c3d4e5f6", "deadbeef"):
+        pico.chip.enter(card(uid))
+        first.wait_tags(len(first.tags) + 1)
+    first.reader.close()
+    second = Table(UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2), memory=memory))
+    second.reader.start(second.queue)
+    try:
+        second.wait_healthy()
+        pico.reset()  # the pile answers again after the reset
+        pico.chip.enter(card("04112233445566"))
+        second.wait_tags(1)
+        second.settle(1.0)
+        assert second.tags == ["04112233445566"]
+        assert second.reader.session.facts.boot_repeats_dropped == 2
+    finally:
+        second.reader.close()

@@ -7,6 +7,7 @@ import queue
 import time
 import tty
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -53,6 +54,15 @@ def test_the_usb_reader_is_registered() -> None:
     assert isinstance(reader, UsbReader) and reader.name == "usb"
     reader.close()
     reader.close()
+
+
+def test_the_memory_option_loads_what_an_earlier_run_saved(tmp_path: Path) -> None:
+    memory = tmp_path / "usb.json"
+    memory.write_text('{"delivered": [["DEADBEEF", 7]]}', encoding="utf-8")
+    reader = make_reader("usb", {"memory": str(memory)})
+    assert isinstance(reader, UsbReader) and reader.session.delivered() == [("deadbeef", 7)]
+    memory.write_text("{not json", encoding="utf-8")
+    assert UsbReader(memory=memory).session.delivered() == []
 
 
 def test_no_board_is_reported_and_closing_is_idempotent() -> None:
