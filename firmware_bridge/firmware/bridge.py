@@ -7,7 +7,7 @@ loop runs under CPython in tests with a fake `machine` and a pseudo-terminal for
 try:
     from time import sleep_ms, ticks_add, ticks_diff, ticks_ms
 except ImportError:  # CPython (tests, benchmarks)
-    from clock import sleep_ms, ticks_add, ticks_diff, ticks_ms
+    from cpython_ticks import sleep_ms, ticks_add, ticks_diff, ticks_ms
 
 try:
     import protocol  # on the Pico: copied next to this file

@@ -7,7 +7,7 @@ card lying on the antenna answers once. Runs unchanged under CPython against a f
 try:
     from time import sleep_us, ticks_add, ticks_diff, ticks_ms
 except ImportError:  # CPython (tests, benchmarks)
-    from clock import sleep_us, ticks_add, ticks_diff, ticks_ms
+    from cpython_ticks import sleep_us, ticks_add, ticks_diff, ticks_ms
 
 # Registers.
 COMMAND = 0x01
