@@ -12,7 +12,15 @@ from typing import Any
 
 from companion.paths import default_data_dir
 from companion.tags import TagMap, tag_codes
-from hardware.reader import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen, make_reader, reader_names
+from hardware.reader import (
+    ReaderHealth,
+    ReaderMessage,
+    ReaderQueue,
+    TagSeen,
+    make_reader,
+    parse_reader_option,
+    reader_names,
+)
 
 
 def add_commands(sub: Any) -> None:
@@ -121,7 +129,7 @@ def describe(message: ReaderMessage, tags: TagMap) -> str:
 def _open(args: argparse.Namespace) -> tuple[Any, ReaderQueue, TagMap] | None:
     """Tag map, reader and queue; a clear message (and None) when the options or tags.json are wrong."""
     try:
-        options = dict(_pair(text) for text in args.option)
+        options = dict(parse_reader_option(text) for text in args.option)
         tags = TagMap.load(args.data or default_data_dir())
         reader = make_reader(args.reader, options)
     except ValueError as error:
@@ -130,13 +138,6 @@ def _open(args: argparse.Namespace) -> tuple[Any, ReaderQueue, TagMap] | None:
     out: ReaderQueue = queue.Queue()
     reader.start(out)
     return reader, out, tags
-
-
-def _pair(text: str) -> tuple[str, str]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise ValueError(f"--option wants KEY=VALUE, not {text!r}")
-    return key.strip(), value.strip()
 
 
 def _next(out: ReaderQueue, timeout: float) -> ReaderMessage | None:

@@ -74,6 +74,14 @@ def make_reader(name: str, options: dict[str, str] | None = None) -> Reader:
     return factory(dict(options or {}))
 
 
+def parse_reader_option(text: str) -> tuple[str, str]:
+    """One `KEY=VALUE` reader setting from the command line; ValueError naming the bad text."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise ValueError(f"a reader option is KEY=VALUE, not {text!r}")
+    return key.strip(), value.strip()
+
+
 def _load_builtin_readers() -> None:
     """Import the modules that register the built-in readers (explicit list, no string tricks)."""
     from hardware import readers  # noqa: F401  (registers sim, rc522, usb)

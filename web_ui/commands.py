@@ -28,7 +28,9 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
         p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
         p.add_argument("--pin", default=None, help="table PIN (default: $MARMITE_PIN, else a random one)")
-        p.add_argument("--reader", default="sim", help="pot reader (default: sim, the simulated reader)")
+        p.add_argument("--reader", default="sim", help="pot reader: sim (default), rc522 or usb")
+        p.add_argument("--reader-option", action="append", default=[], metavar="KEY=VALUE",
+                       help="reader setting, e.g. gain_db=43 (rc522) or port=/dev/ttyACM0 (usb); repeatable")
         p.add_argument("--speak", action="store_true", help="also speak on this computer with espeak-ng")
         p.add_argument("--panel", action="store_true",
                        help="Raspberry Pi: buzzer, LEDs and buttons on GPIO (see hardware/README.md)")
@@ -84,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
     from companion.table import TableService
-    from hardware.reader import make_reader
+    from hardware.reader import make_reader, parse_reader_option
     from marmite.wiring import ReaderPump, play_demo
     from web_ui.app import create_app, stop_streams
     from web_ui.speaker import Speaker
@@ -93,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
     data_dir.mkdir(parents=True, exist_ok=True)
     pin, _ = resolve_pin(args.pin)
     try:
-        reader = make_reader(args.reader)
+        options = dict(parse_reader_option(text) for text in args.reader_option)
+        if args.reader == "usb":  # the board's sequence memory, so a restart never replays a card
+            options.setdefault("memory", str(data_dir / "usb-reader.json"))
+        reader = make_reader(args.reader, options)
         service = TableService.open(data_dir)
     except ValueError as error:
         print(f"marmite run: {error}", file=sys.stderr)
