@@ -11,6 +11,7 @@ from companion.events import MalformedEvent
 from companion.table import TableService
 from companion.tags import simulated_uid, tag_codes
 from web_ui.auth import authorized, csrf_token, pin_matches, require_pin
+from web_ui.seats import visible_seat_view
 from web_ui.settings import SettingsStore, parse_settings
 from web_ui.stream import event_stream, parse_last_id, rendered
 
@@ -64,8 +65,8 @@ def table() -> Response:
 
 @api.get("/seat/<name>")
 def seat(name: str) -> tuple[Response, int] | Response:
-    """One player's own view (their secret menu included)."""
-    view = service().seat_view(name)
+    """One player's view; their secret menu and hand only with their seat key (`?k=`) or the PIN."""
+    view = visible_seat_view(name)
     if view is None:
         return jsonify(error=f"no player named {name!r} in this game"), 404
     return jsonify(view)

@@ -12,6 +12,7 @@ from companion.cards import ALL_CODES, DECK, MENUS
 from companion.phrases import LANGUAGES
 from web_ui.api import service, settings
 from web_ui.auth import csrf_token, pin_matches, unlocked
+from web_ui.seats import base_url, seat_links, visible_seat_view
 
 pages = Blueprint("pages", __name__)
 
@@ -82,7 +83,7 @@ def table_fragment() -> str:
 @pages.get("/seat/<name>")
 def seat_page(name: str) -> str:
     """A player's phone view."""
-    view = service().seat_view(name)
+    view = visible_seat_view(name)
     if view is None:
         abort(404, f"no player named {name} in this game")
     return render_template("seat.html", view=view, name=name, **_helpers(service().table_view()))
@@ -91,7 +92,7 @@ def seat_page(name: str) -> str:
 @pages.get("/fragment/seat/<name>")
 def seat_fragment(name: str) -> str:
     """The state part of a seat view."""
-    view = service().seat_view(name)
+    view = visible_seat_view(name)
     if view is None:
         abort(404, f"no player named {name} in this game")
     return render_template("_seat_state.html", view=view, name=name, **_helpers(service().table_view()))
@@ -108,7 +109,9 @@ def history_page() -> str:
 def setup_page() -> str:
     """New game, display settings, past games."""
     table = service().table_view()
-    return render_template("setup.html", games=service().past_games(), view=table, **_helpers(table))
+    links = seat_links(base_url()) if unlocked() else []
+    return render_template("setup.html", games=service().past_games(), view=table, seat_links=links,
+                           **_helpers(table))
 
 
 @pages.route("/unlock", methods=["GET", "POST"])

@@ -128,11 +128,17 @@ def test_seat_view_on_a_phone(page: Any, server: Server) -> None:
     while events[index]["type"] != "card":
         server.post("/api/events", events[index])
         index += 1
-    page.goto(f"{server.url}/seat/{me}")
+    page.goto(f"{server.url}/seat/{me}")  # without the player's link: no secrets
+    assert "Votre menu" not in page.inner_text("#state")
+    unlock(page, server, "/setup")  # the organiser hands out the seat links
+    link = page.get_attribute(f".seat-links a:text-is('{me}')", "href")
+    page.context.clear_cookies()  # the player's phone: not unlocked
+    page.goto(link)
     wait_stream(page)
     own = next(e["menu"] for e in events[:index] if e["type"] == "menu" and e["player"] == me)
     assert "Votre menu" in page.inner_text("#state")
-    assert own in server.get(f"/api/seat/{me}")["my_menu"]
+    assert own == server.get(f"{link.removeprefix(server.url).replace('/seat/', '/api/seat/')}")["my_menu"]
+    assert server.get(f"/api/seat/{me}")["my_menu"] is None
     while server.get("/api/state")["turn"] != me:
         server.post("/api/drop", {"code": events[index]["card"]})
         index += 1

@@ -28,7 +28,7 @@ def test_table_display_during_play(client: FlaskClient) -> None:
     assert 'id="pot-sum"' in page and ">3</p>" in page
     assert "Couleur demandée" in page and "Pois" in page and "●" in page
     assert "pas de soupe" in page  # menus revealed
-    seat = client.get("/seat/Virginie").get_data(as_text=True)
+    seat = client.get("/seat/Virginie", headers=HEADERS).get_data(as_text=True)
     assert "Votre menu" in seat and "Pois" in seat
 
 

@@ -9,6 +9,7 @@ from flask.testing import FlaskClient
 
 from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
 from web_ui.app import stop_streams
+from web_ui.seats import seat_key
 
 SECRETS = {"Bruno": "none", "Virginie": "pepper"}
 # Codes as whole words (not the card code pepper-1a), French names as the display would say them.
@@ -40,9 +41,16 @@ def test_chosen_menus_are_secret_until_the_reveal(app: Flask, client: FlaskClien
     stream = client.get("/api/stream", headers={"Last-Event-ID": "0"}).get_data(as_text=True)
     assert "Bruno a choisi son menu" in stream
     assert leaks(stream) == []
-    # The chooser's own seat does show it: the check above can see a leak.
-    assert leaks(client.get("/api/seat/Bruno").get_data(as_text=True)) != []
-    assert "pas de soupe" in client.get("/seat/Bruno").get_data(as_text=True)
+    # Bruno's own page without his seat link shows nothing either; with it, it does (so the check can see).
+    assert leaks(client.get("/api/seat/Bruno").get_data(as_text=True)) == []
+    assert leaks(client.get("/seat/Bruno").get_data(as_text=True)) == []
+    phone = app.test_client()
+    with app.test_request_context():
+        key = seat_key("Bruno")
+    assert leaks(phone.get(f"/api/seat/Bruno?k={key}").get_data(as_text=True)) != []
+    assert "pas de soupe" in phone.get("/fragment/seat/Bruno").get_data(as_text=True)  # remembered
+    assert leaks(phone.get("/api/seat/Virginie").get_data(as_text=True)) == []  # one link, one seat
+    assert app.test_client().get("/api/seat/Bruno?k=0123456789abcdef0123").get_json()["my_menu"] is None
     # Once everyone has chosen, the menus are public.
     for name, menu in (("Valentine", "onion"), ("Nicolas", "mushroom")):
         client.post("/api/events", json={"type": "menu", "player": name, "menu": menu}, headers=HEADERS)
