@@ -5,6 +5,7 @@ Usage: .venv/bin/python benchmarks/run_all.py [NAME ...]   (names like `replay`,
 
 from __future__ import annotations
 
+import os
 import platform
 import subprocess
 import sys
@@ -23,9 +24,8 @@ def machine() -> str:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    import os
-
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    system = f"{platform.system()} {platform.release()}"
+    return f"{model}, {os.cpu_count()} cores, {system}, Python {platform.python_version()}"
 
 
 def main(names: list[str]) -> int:
