@@ -1,4 +1,4 @@
-"""Pico bridge figures: frames per second the host decodes, and line → reader-queue latency over a pty.
+"""Pico bridge figures: frames/s the host decodes; line → reader queue and line → table event latency.
 
 Run: `python benchmarks/bench_bridge.py [--quick]`. Prints the machine, then one line per figure.
 """
@@ -111,6 +111,65 @@ def line_latency(count: int) -> list[float]:
     return samples
 
 
+def table_latency(count: int) -> list[float]:
+    """Seconds from a TAG frame written on the pty to the table service announcing the journaled card event.
+
+    The whole host path of a real table: usb reader, reader pump, tag map, referee, durable journal write.
+    """
+    import tempfile
+
+    from companion.cards import ALL_CODES
+    from companion.table import Message, TableService
+    from companion.tags import TagMap
+    from marmite.wiring import ReaderPump
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    stop = threading.Event()
+    announced: queue.Queue[Message] = queue.Queue()
+    samples = []
+    with tempfile.TemporaryDirectory() as data:
+        uids = {code: bytes((0x04, 0x30, index, 0xA1, 0xB2, 0xC3, 0xD4)) for index, code in enumerate(ALL_CODES)}
+        tags = TagMap({uid.hex(): code for code, uid in uids.items()})
+        service = TableService.open(Path(data))
+        service.tags = tags
+        service.add_listener(lambda message: announced.put(message) if message.kind in ("card", "refused") else None)
+        pump = ReaderPump(service, UsbReader(os.ttyname(slave))).start()
+
+        def drain_acks() -> None:
+            while not stop.is_set():
+                try:
+                    os.read(master, 4096)
+                except OSError:
+                    return
+
+        threading.Thread(target=drain_acks, daemon=True).start()
+        time.sleep(0.3)
+        deck: list[str] = []
+        try:
+            for index in range(count):
+                if service.state()["phase"] != "play":  # a fresh 3-player round, outside the timing
+                    service.submit({"type": "new_game", "players": ["A", "B", "C"], "dealer": "C"})
+                    for name, menu in (("A", "pea"), ("B", "onion"), ("C", "none")):
+                        service.submit({"type": "menu", "player": name, "menu": menu})
+                    deck = list(ALL_CODES)
+                code = deck.pop(0)
+                frame = p.encode_frame(p.Frame(p.TAG, index + 1, p.tag_body(7, uids[code])))
+                written = time.perf_counter()
+                os.write(master, frame)
+                message = announced.get(timeout=5)
+                samples.append(time.perf_counter() - written)
+                if message.kind != "card":
+                    raise RuntimeError(f"{code} was refused: {message.reason}")
+        finally:
+            stop.set()
+            pump.close()
+            service.close()
+            os.close(master)
+            os.close(slave)
+    return samples
+
+
 def card_latency(count: int) -> list[float]:
     """Seconds from a card entering the fake RC522's field to its TagSeen (firmware loop included)."""
     from firmware_bridge.simulator import SimulatedPico
@@ -152,6 +211,10 @@ def main() -> None:
     latency = line_latency(tags)
     print(f"TAG on the line -> TagSeen on the queue, over a pty: p50 {percentile(latency, 0.5) * 1e3:.2f} ms, "
           f"p99 {percentile(latency, 0.99) * 1e3:.2f} ms, mean {statistics.fmean(latency) * 1e3:.2f} ms, n={tags}")
+    latency = table_latency(tags // 2)
+    print(f"TAG on the line -> card event journaled and announced by the table service: "
+          f"p50 {percentile(latency, 0.5) * 1e3:.2f} ms, p99 {percentile(latency, 0.99) * 1e3:.2f} ms, "
+          f"mean {statistics.fmean(latency) * 1e3:.2f} ms, n={len(latency)}")
     latency = card_latency(cards)
     print(f"card enters the fake field -> TagSeen (firmware loop, 25 ms scan period): "
           f"p50 {percentile(latency, 0.5) * 1e3:.1f} ms, p99 {percentile(latency, 0.99) * 1e3:.1f} ms, n={cards}")
