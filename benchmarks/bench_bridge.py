@@ -71,6 +71,15 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def drain_acks(master: int, stop: threading.Event) -> None:
+    """The board's side reads what the host sends (ACKs), as the firmware does."""
+    while not stop.is_set():
+        try:
+            os.read(master, 4096)
+        except OSError:
+            return
+
+
 def line_latency(count: int) -> list[float]:
     """Seconds from a TAG frame written on the pty to its TagSeen taken off the reader queue."""
     master, slave = os.openpty()
@@ -81,15 +90,7 @@ def line_latency(count: int) -> list[float]:
     reader.start(out)
     stop = threading.Event()
 
-    def drain_acks() -> None:  # the board's side reads what the host sends, as the firmware does
-        while not stop.is_set():
-            try:
-                os.read(master, 4096)
-            except OSError:
-                return
-
-    drainer = threading.Thread(target=drain_acks, daemon=True)
-    drainer.start()
+    threading.Thread(target=drain_acks, args=(master, stop), daemon=True).start()
     time.sleep(0.3)  # let the host open the port
     samples = []
     try:
@@ -136,14 +137,7 @@ def table_latency(count: int) -> list[float]:
         service.add_listener(lambda message: announced.put(message) if message.kind in ("card", "refused") else None)
         pump = ReaderPump(service, UsbReader(os.ttyname(slave))).start()
 
-        def drain_acks() -> None:
-            while not stop.is_set():
-                try:
-                    os.read(master, 4096)
-                except OSError:
-                    return
-
-        threading.Thread(target=drain_acks, daemon=True).start()
+        threading.Thread(target=drain_acks, args=(master, stop), daemon=True).start()
         time.sleep(0.3)
         deck: list[str] = []
         try:

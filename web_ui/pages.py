@@ -83,19 +83,20 @@ def table_fragment() -> str:
 @pages.get("/seat/<name>")
 def seat_page(name: str) -> str:
     """A player's phone view."""
-    view = visible_seat_view(name)
-    if view is None:
-        abort(404, f"no player named {name} in this game")
-    return render_template("seat.html", view=view, name=name, **_helpers(service().table_view()))
+    return _render_seat("seat.html", name)
 
 
 @pages.get("/fragment/seat/<name>")
 def seat_fragment(name: str) -> str:
     """The state part of a seat view."""
+    return _render_seat("_seat_state.html", name)
+
+
+def _render_seat(template: str, name: str) -> str:
     view = visible_seat_view(name)
     if view is None:
         abort(404, f"no player named {name} in this game")
-    return render_template("_seat_state.html", view=view, name=name, **_helpers(service().table_view()))
+    return render_template(template, view=view, name=name, **_helpers(service().table_view()))
 
 
 @pages.get("/history")

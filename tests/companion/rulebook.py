@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.cards import ALL_CODES
 from companion.referee import Referee
 from companion.replay import replay
 
@@ -64,3 +65,16 @@ def referee_after(*events: dict[str, Any]) -> Referee:
     for event in events:
         referee.apply(event)
     return referee
+
+
+def play_out_round(referee: Referee, order: list[str] | tuple[str, ...] = ALL_CODES) -> list[str]:
+    """Feed cards (hidden hands: any unplayed card is accepted) until the round ends; returns them."""
+    game = referee.game
+    assert game is not None
+    played = []
+    for code in order:
+        if game.state.phase != "play":
+            break
+        assert referee.apply(card(code)).accepted
+        played.append(code)
+    return played

@@ -12,6 +12,7 @@ from tests.companion.rulebook import (
     hand,
     menu,
     new_game,
+    play_out_round,
     referee_after,
     refusal,
     started,
@@ -82,12 +83,9 @@ def test_already_played_this_round() -> None:
 
 def test_menu_used_in_an_earlier_round() -> None:
     referee = referee_after(*started(players=("A", "B", "C"), choices=("pea", "onion", "none")))
+    play_out_round(referee)
     game = referee.game
     assert game is not None
-    for code in ALL_CODES:
-        if game.state.phase != "play":
-            break
-        referee.apply(card(code))
     assert game.state.phase == "menu"
     assert str(referee.apply(menu("A", "pea")).reason) == "menu_used"
     assert referee.apply(menu("A", "onion")).accepted
@@ -181,12 +179,9 @@ def test_precedence_already_played_before_out_of_turn() -> None:
 def test_precedence_menu_used_before_not_your_turn() -> None:
     referee = referee_after(new_game(("A", "B", "C"), menu_reveal="sequential"),
                             menu("A", "pea"), menu("B", "onion"), menu("C", "none"))
+    play_out_round(referee)
     game = referee.game
     assert game is not None
-    for code in ALL_CODES:
-        if game.state.phase != "play":
-            break
-        referee.apply(card(code))
     # Round 2: B leads the reveal; C tries a menu it already used.
     assert str(referee.apply(menu("C", "none")).reason) == "menu_used"
     assert str(referee.apply(menu("C", "pea")).reason) == "not_your_turn"

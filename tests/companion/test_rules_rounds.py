@@ -6,23 +6,19 @@ import pytest
 
 from companion.cards import ALL_CODES, DECK
 from companion.game import score_round
-from companion.referee import Referee
 from companion.rules import parse_setup
 from companion.views import public_state
-from tests.companion.rulebook import PLAYERS, UNDO, card, menu, new_game, referee_after, started, state_after
-
-
-def play_out_round(referee: Referee, order: list[str] | tuple[str, ...] = ALL_CODES) -> list[str]:
-    """Feed cards (hidden hands: any unplayed card is accepted) until the round ends; returns them."""
-    game = referee.game
-    assert game is not None
-    played = []
-    for code in order:
-        if game.state.phase != "play":
-            break
-        assert referee.apply(card(code)).accepted
-        played.append(code)
-    return played
+from tests.companion.rulebook import (
+    PLAYERS,
+    UNDO,
+    card,
+    menu,
+    new_game,
+    play_out_round,
+    referee_after,
+    started,
+    state_after,
+)
 
 
 @pytest.mark.parametrize(("count", "edition", "sizes"), [

@@ -13,6 +13,14 @@ from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
 from web_ui.app import create_app
 
 
+def first_card_played(client: FlaskClient) -> None:
+    """A four-player game whose menus are revealed and whose first card, Pois 3, is in the pot."""
+    new_game(client)
+    for name, menu in zip(PLAYERS, ("pea", "onion", "mushroom", "none"), strict=True):
+        client.post("/api/events", json={"type": "menu", "player": name, "menu": menu}, headers=HEADERS)
+    client.post("/api/drop", json={"code": "pea-3a"}, headers=HEADERS)
+
+
 def test_pages_without_a_game(client: FlaskClient) -> None:
     assert "Aucune partie en cours" in client.get("/").get_data(as_text=True)
     assert "Nouvelle partie" in client.get("/setup").get_data(as_text=True)
@@ -20,10 +28,7 @@ def test_pages_without_a_game(client: FlaskClient) -> None:
 
 
 def test_table_display_during_play(client: FlaskClient) -> None:
-    new_game(client)
-    for name, menu in zip(PLAYERS, ("pea", "onion", "mushroom", "none"), strict=True):
-        client.post("/api/events", json={"type": "menu", "player": name, "menu": menu}, headers=HEADERS)
-    client.post("/api/drop", json={"code": "pea-3a"}, headers=HEADERS)
+    first_card_played(client)
     page = client.get("/fragment/table").get_data(as_text=True)
     assert 'id="pot-sum"' in page and ">3</p>" in page
     assert "Couleur demandée" in page and "Pois" in page and "●" in page
@@ -72,10 +77,7 @@ def test_session_survives_a_restart(client: FlaskClient, tmp_path: Path) -> None
 
 
 def test_a_page_opened_mid_game_lists_the_latest_announcements(client: FlaskClient) -> None:
-    new_game(client)
-    for name, menu in zip(PLAYERS, ("pea", "onion", "mushroom", "none"), strict=True):
-        client.post("/api/events", json={"type": "menu", "player": name, "menu": menu}, headers=HEADERS)
-    client.post("/api/drop", json={"code": "pea-3a"}, headers=HEADERS)
+    first_card_played(client)
     page = client.get("/").get_data(as_text=True)
     log = page[page.index('id="log"'):]
     assert log.index("Pois 3 — 3. À Bruno.") < log.index("Virginie commence.")  # newest first
