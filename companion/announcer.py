@@ -77,7 +77,7 @@ def _render_part(part: Part, theme: Theme) -> str:
     if "menu" in f:
         f["menu"] = theme.menu(f["menu"])
     if "menus" in f:
-        f["menus"] = "; ".join(f"{name}, {theme.menu(menu)}" for name, menu in f["menus"])
+        f["menus"] = theme.phrase("list_sep").join(f"{name}, {theme.menu(menu)}" for name, menu in f["menus"])
     if "players" in f and isinstance(f["players"], list):
         f["players"] = theme.names(f["players"])
     for key, value in f.items():
@@ -86,7 +86,7 @@ def _render_part(part: Part, theme: Theme) -> str:
         elif value is None:
             f[key] = ""
     if "scores" in f:
-        f["scores"] = "; ".join(
+        f["scores"] = theme.phrase("list_sep").join(
             theme.phrase("round_score").format(player=p, points=pts, stars=s) for p, pts, s in f["scores"]
         )
     if "winners" in f:

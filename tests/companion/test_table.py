@@ -163,3 +163,12 @@ def test_secret_menus_leave_nothing_behind_before_the_reveal(table: TableService
         assert secret not in public
     own = table.seat_view("Bruno")
     assert own is not None and own["my_menu"] == "mushroom"
+
+
+def test_french_lists_use_a_spaced_semicolon(table: TableService) -> None:
+    for event in started():
+        table.submit(event)
+    reveal = table.render(table.messages_after(5)[0])["text"]
+    assert "Menus : Virginie, Pois ; Bruno, pas de soupe ; Valentine, Piment ; Nicolas, Oignon." in reveal
+    table.language = "en"
+    assert "Menus: Virginie, Pea; Bruno, no soup;" in table.render(table.messages_after(5)[0])["text"]
