@@ -168,7 +168,7 @@ def test_secret_menus_leave_nothing_behind_before_the_reveal(table: TableService
 def test_french_lists_use_a_spaced_semicolon(table: TableService) -> None:
     for event in started():
         table.submit(event)
-    reveal = table.render(table.messages_after(5)[0])["text"]
+    reveal = table.render(table.messages_after(4)[0])["text"]
     assert "Menus : Virginie, Pois ; Bruno, pas de soupe ; Valentine, Piment ; Nicolas, Oignon." in reveal
     table.language = "en"
-    assert "Menus: Virginie, Pea; Bruno, no soup;" in table.render(table.messages_after(5)[0])["text"]
+    assert "Menus: Virginie, Pea; Bruno, no soup;" in table.render(table.messages_after(4)[0])["text"]
