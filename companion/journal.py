@@ -163,6 +163,12 @@ class Journal:
         for seq, game_id, received_at, body, accepted, reason, source in rows:
             yield Record(seq, game_id, received_at, json.loads(body), bool(accepted), reason, source)
 
+    def game_of(self, seq: int) -> int | None:
+        """The game the event `seq` belongs to (None for events before any game, or no such event)."""
+        with self._lock:
+            row = self._db.execute("SELECT game FROM events WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else row[0]
+
     def games(self) -> list[GameSummary]:
         """Every game in the journal, oldest first."""
         with self._lock:

@@ -105,12 +105,19 @@ class TableService:
         return cls(Journal.open(data_dir), tags=TagMap.load(data_dir), **options)
 
     def _fold_journal(self) -> None:
-        """Rebuild the current game, and its announcements, from the journal."""
-        game_id = self.journal.current_game
-        if game_id is None:
+        """Rebuild the current game, and the last MAX_MESSAGES announcements, from the journal.
+
+        Folding starts at the game holding the oldest event kept, so a stream client resuming from
+        any of those ids (even in an earlier game) gets every message after it.
+        """
+        if self.journal.last_seq == 0:
             return
-        for record in self.journal.records(game=game_id):
-            self._announce_outcome(record.seq, record.body, self._referee.apply(record.body), notify=False)
+        oldest_kept = max(1, self.journal.last_seq - MAX_MESSAGES + 1)
+        game = self.journal.game_of(oldest_kept)
+        for record in self.journal.records(after=0 if game is None else game - 1):
+            outcome = self._referee.apply(record.body)
+            if record.seq >= oldest_kept:
+                self._announce_outcome(record.seq, record.body, outcome, notify=False)
 
     # ------------------------------------------------------------------ settings
 

@@ -172,3 +172,15 @@ def test_french_lists_use_a_spaced_semicolon(table: TableService) -> None:
     assert "Menus : Virginie, Pois ; Bruno, pas de soupe ; Valentine, Piment ; Nicolas, Oignon." in reveal
     table.language = "en"
     assert "Menus: Virginie, Pea; Bruno, no soup;" in table.render(table.messages_after(4)[0])["text"]
+
+
+def test_after_a_restart_a_client_resumes_from_an_id_in_an_earlier_game(tmp_path: Path, clock: Clock) -> None:
+    first = TableService(Journal.open(tmp_path), clock=clock)
+    for event in [*started(), card("pea-1a"), card("pea-2a"), new_game(("A", "B", "C")), card("pea-3a")]:
+        first.submit(event)
+    first.close()
+    second = TableService(Journal.open(tmp_path), clock=clock)
+    later = second.messages_after(5)
+    assert [m.stream_id for m in later] == [6, 7, 8, 9]
+    assert [m.kind for m in later] == ["card", "card", "new_game", "refused"]
+    assert second.state()["stars"] == {"A": 5, "B": 5, "C": 5}
