@@ -40,10 +40,13 @@ def make_script(games: int, seed: int = 2026) -> Script:
     return script
 
 
-def start_writer(data_dir: Path, script_file: Path, stop_after: int | None = None) -> subprocess.Popen[str]:
+def start_writer(data_dir: Path, script_file: Path, stop_after: int | None = None,
+                 hold: bool = False) -> subprocess.Popen[str]:
     args = [sys.executable, "-m", "tests.companion.crash_writer", str(data_dir), str(script_file)]
     if stop_after is not None:
         args.append(str(stop_after))
+        if hold:
+            args.append("hold")
     return subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
@@ -116,18 +119,16 @@ def test_sigkill_at_random_instants_loses_no_acknowledged_event(tmp_path: Path) 
 
 
 def write_then_kill(data_dir: Path, script_file: Path, clean: int, more: int) -> None:
-    """`clean` events written and checkpointed by a clean close, then at least `more` left in the
-    WAL by a writer killed while appending."""
+    """`clean` events written and checkpointed by a clean close, then `more` committed to the WAL by
+    a writer killed with the journal open (so the WAL ends on a committed frame, not a torn one)."""
     assert finish(start_writer(data_dir, script_file, stop_after=clean), kill=False)[-1] == str(clean)
     assert not (data_dir / f"{JOURNAL_FILE}-wal").exists(), "a clean close checkpoints the WAL"
-    writer = start_writer(data_dir, script_file)
+    writer = start_writer(data_dir, script_file, stop_after=clean + more, hold=True)
     assert writer.stdout is not None
-    lines: list[str] = []
-    while len(acknowledged(lines)) < more:
-        line = writer.stdout.readline()
+    while (line := writer.stdout.readline().strip()) != "held":
         assert line, "the writer died"
-        lines.append(line.strip())
-    finish(writer, kill=True)
+    lines = finish(writer, kill=True)
+    assert not lines
 
 
 def held_by_copy(data_dir: Path, into: Path) -> int:
