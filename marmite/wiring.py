@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import queue
 import random
 import threading
@@ -18,6 +20,8 @@ from hardware.panel import Panel, PanelPins
 from hardware.reader import Reader, ReaderHealth, ReaderMessage, TagSeen
 
 POLL_SECONDS = 0.25
+
+log = logging.getLogger(__name__)
 
 
 class ReaderPump:
@@ -45,7 +49,12 @@ class ReaderPump:
                 item = self.queue.get(timeout=POLL_SECONDS)
             except queue.Empty:
                 continue
-            self.handle(item)
+            try:
+                self.handle(item)
+            except Exception as error:  # one failure (a locked journal) must not stop the pot reader
+                log.exception("reader pump: %s", error)
+                with contextlib.suppress(Exception):
+                    self.service.reader_health(self.reader.name, False, f"read not recorded: {error}")
 
     def handle(self, item: ReaderMessage) -> None:
         """Pass one reader value to the table service."""

@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve the table with waitress until Ctrl-C (or SIGTERM); the journal makes a restart resume."""
     from waitress.server import create_server
 
+    from companion.journal import JournalError
     from companion.table import TableService
     from hardware.reader import make_reader, parse_reader_option
     from marmite.wiring import ReaderPump, play_demo
@@ -98,10 +99,15 @@ def run(args: argparse.Namespace) -> int:
         options = dict(parse_reader_option(text) for text in args.reader_option)
         if args.reader == "usb":  # the board's sequence memory, so a restart never replays a card
             options.setdefault("memory", str(data_dir / "usb-reader.json"))
-        reader = make_reader(args.reader, options)
         service = TableService.open(data_dir)
+    except (ValueError, OSError, JournalError) as error:  # bad option, corrupt journal or tags.json
+        print(f"marmite run: {error}", file=sys.stderr)
+        return 2
+    try:
+        reader = make_reader(args.reader, options)
     except ValueError as error:
         print(f"marmite run: {error}", file=sys.stderr)
+        service.close()
         return 2
     app = create_app(service, pin=pin, data_dir=data_dir)
     panel = None

@@ -6,6 +6,7 @@ on the queue. Repeated chip errors lead to a soft reset, then a pulse on the res
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import threading
 import time
@@ -71,7 +72,13 @@ class RC522Reader:
         period = self.config.poll_ms / 1000
         while not self._stop.is_set():
             began = self._clock()
-            for message in self.step():
+            try:
+                messages = self.step()
+            except OSError as error:  # SPI gone (a loose cable): report it and reopen later
+                self._release()
+                self._retry_at = self._clock() + RETRY_S
+                messages = self._health(False, _explain(error))
+            for message in messages:
                 out.put(message)
             self._stop.wait(max(0.0, period - (self._clock() - began)))
 
@@ -121,6 +128,7 @@ class RC522Reader:
             driver = RC522Driver(self._mfrc522, cfg, clock=self._clock, sleep=self._sleep)
             driver.configure()
         except (ImportError, OSError, ValueError, RuntimeError, ChipError) as error:
+            self._release()  # a half-opened chip: give its SPI handle back before the next try
             self._retry_at = now + RETRY_S
             return self._health(False, _explain(error))
         self._driver = driver
@@ -154,7 +162,8 @@ class RC522Reader:
     def _release(self) -> None:
         self._driver = None
         if self._mfrc522 is not None:
-            self._mfrc522.spi.close()
+            with contextlib.suppress(OSError):
+                self._mfrc522.spi.close()
             self._mfrc522 = None
             self._gpio.cleanup(self.config.reset_pin)  # only our pin: the panel's pins stay set up
 

@@ -197,3 +197,35 @@ def test_the_thread_puts_tags_on_the_queue() -> None:
             reader.close()
     assert isinstance(first, ReaderHealth) and first.ok
     assert isinstance(second, TagSeen) and second.uid == NTAG and second.reader == "rc522"
+
+
+def test_a_chip_that_does_not_answer_gives_its_spi_handle_back(chip: FakeMFRC522, gpio: FakeGPIO,
+                                                               clock: VirtualClock) -> None:
+    chip.version = 0  # nothing answers on SPI
+    reader = RC522Reader(clock=clock, sleep=clock.sleep)
+    first = reader.step()
+    assert [m.ok for m in first if isinstance(m, ReaderHealth)] == [False]
+    assert reader._mfrc522 is None, "a failed open must release SPI before the next try"
+
+
+def test_an_spi_error_is_reported_and_the_thread_keeps_going(chip: FakeMFRC522, gpio: FakeGPIO,
+                                                             clock: VirtualClock) -> None:
+    reader = RC522Reader(clock=clock, sleep=clock.sleep)
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    reader.start(out)
+    try:
+        opened = out.get(timeout=5)
+        assert isinstance(opened, ReaderHealth) and opened.ok
+
+        def unplugged(nbytes: int) -> None:
+            raise OSError(5, "Input/output error")
+
+        chip.on_transfer.append(unplugged)
+        while True:
+            message = out.get(timeout=5)
+            if isinstance(message, ReaderHealth) and not message.ok:
+                break
+        assert message.detail  # says what went wrong, for the table display
+        assert reader._thread is not None and reader._thread.is_alive()
+    finally:
+        reader.close()

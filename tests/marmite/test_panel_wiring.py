@@ -62,3 +62,31 @@ def test_the_repeat_button_makes_the_table_repeat(service: TableService, panel: 
     fresh = service.wait_after(before, timeout=5)
     assert [m.kind for m in fresh] == ["repeat"]
     assert service.render(fresh[0])["text"].endswith("Virginie commence.")
+
+
+def test_the_reader_pump_survives_a_failed_event(service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.tags import simulated_uid
+    from hardware.readers.sim import SimReader
+    from marmite.wiring import ReaderPump
+
+    real = service.tag_seen
+    calls: list[str] = []
+
+    def flaky(uid: str, source: str = "reader") -> object:
+        calls.append(uid)
+        if len(calls) == 1:
+            raise RuntimeError("database is locked")
+        return real(uid, source)
+
+    monkeypatch.setattr(service, "tag_seen", flaky)
+    reader = SimReader()
+    with ReaderPump(service, reader):
+        before = service.last_serial
+        reader.drop(simulated_uid("pea-1a"))
+        first = service.wait_after(before, timeout=5)
+        assert [m.kind for m in first][-1] == "reader" and first[-1].detail == (("ok", False),)
+        before = service.last_serial
+        reader.drop(simulated_uid("pea-2a"))
+        second = service.wait_after(before, timeout=5)
+    assert [m.kind for m in second] == ["refused"]  # no game yet: but the read reached the table
+    assert service.journal.last_seq == 1

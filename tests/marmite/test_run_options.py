@@ -26,3 +26,11 @@ def test_run_with_an_unknown_reader_exits_2(tmp_path: Path, capsys: pytest.Captu
     assert main(["run", "--data", str(tmp_path), "--pin", "1", "--reader", "telepathy"]) == 2
     error = capsys.readouterr().err
     assert "telepathy" in error and "sim" in error and "usb" in error and "rc522" in error
+
+
+def test_run_on_a_corrupt_journal_exits_2_without_a_traceback(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "marmite.sqlite3").write_bytes(b"not a database" * 300)
+    assert main(["run", "--data", str(tmp_path), "--pin", "1"]) == 2
+    error = capsys.readouterr().err
+    assert "marmite.sqlite3" in error and "Traceback" not in error
