@@ -6,6 +6,7 @@ leave through `companion.views` observers only, so secret menus cannot leak from
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -25,6 +26,8 @@ DOUBLE_READ_SECONDS = 3.0
 """A card read again this soon after it was accepted is the same play, not a new event."""
 
 MAX_MESSAGES = 20_000
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +120,7 @@ class TableService:
         for record in self.journal.records(after=0 if game is None else game - 1):
             outcome = self._referee.apply(record.body)
             if record.seq >= oldest_kept:
-                self._announce_outcome(record.seq, record.body, outcome, notify=False)
+                self._announce_outcome(record.seq, record.body, outcome)
 
     # ------------------------------------------------------------------ settings
 
@@ -153,34 +156,35 @@ class TableService:
             outcome = self._referee.apply(checked)
             if outcome.accepted and checked["type"] == "card":
                 self._accepted_at[checked["card"]] = self._clock()
-            message = self._announce_outcome(seq, checked, outcome, notify=True)
-            return Submission(outcome.accepted, _str(outcome.reason), seq, message)
+            message = self._announce_outcome(seq, checked, outcome)
+        self._tell_listeners(message)  # outside the lock: a slow buzzer never holds up the table
+        return Submission(outcome.accepted, _str(outcome.reason), seq, message)
 
     def tag_seen(self, uid: str, source: str = "reader") -> Submission | None:
         """A reader saw a tag: submit the card (or menu card) it names; None for a double read."""
+        event = self._tag_event(uid)
+        return None if event is None else self.submit(event, source)
+
+    def _tag_event(self, uid: str) -> dict[str, Any] | None:
+        """The event a tag stands for, or None when it is the same card read again."""
         with self._lock:
             code = self.tags.lookup(uid)
             if code is None:
-                return self.submit({"type": "card", "card": f"tag:{uid.lower()}"}, source)
-            if code.startswith("menu-"):
-                return self._menu_tag(code, source)
-            seen = self._accepted_at.get(code)
+                return {"type": "card", "card": f"tag:{uid.lower()}"}
             game = self._referee.game
+            if code.startswith("menu-"):  # a physical menu card: set N belongs to the N-th seat
+                menu, _, copy = code.removeprefix("menu-").partition("@")
+                seat = int(copy) - 1
+                player = game.players[seat] if game is not None and seat < len(game.players) else f"seat {copy}"
+                return {"type": "menu", "player": player, "menu": menu}
+            seen = self._accepted_at.get(code)
             if (
                 seen is not None and self._clock() - seen < DOUBLE_READ_SECONDS
                 and game is not None and game.state.open_round is not None
                 and code in game.state.open_round.played
             ):
                 return None
-            return self.submit({"type": "card", "card": code}, source)
-
-    def _menu_tag(self, code: str, source: str) -> Submission:
-        """A physical menu card: set N belongs to the N-th seat, so the tag names both."""
-        menu, _, copy = code.removeprefix("menu-").partition("@")
-        game = self._referee.game
-        seat = int(copy) - 1
-        player: object = game.players[seat] if game is not None and seat < len(game.players) else f"seat {copy}"
-        return self.submit({"type": "menu", "player": player, "menu": menu}, source)
+            return {"type": "card", "card": code}
 
     def undo(self, source: str = "api") -> Submission:
         """Take back the last accepted play, menu or hand."""
@@ -193,11 +197,14 @@ class TableService:
             self._health[reader] = {"reader": reader, "ok": ok, "detail": detail, "info": dict(info or {})}
             if previous is None or previous["ok"] != ok:
                 part = Part("reader_ok" if ok else "reader_down", {"reader": reader, "detail": detail})
-                self._publish("reader", (part,), is_event=False, detail=(("ok", ok),))
+                message = self._publish("reader", (part,), is_event=False, detail=(("ok", ok),))
+            else:
+                return
+        self._tell_listeners(message)
 
     # ------------------------------------------------------------------ announcements
 
-    def _announce_outcome(self, seq: int, event: dict[str, Any], outcome: Outcome, notify: bool) -> Message:
+    def _announce_outcome(self, seq: int, event: dict[str, Any], outcome: Outcome) -> Message:
         game = self._referee.game
         kind = event_type(event)
         if outcome.accepted:
@@ -206,17 +213,17 @@ class TableService:
             if kind == "card":
                 detail.append(("card", event["card"]))
             return self._publish(kind, tuple(parts), is_event=True, seq=seq, accepted=True,
-                                 detail=tuple(detail), notify=notify)
+                                 detail=tuple(detail))
         part = describe_refusal(game, event, outcome.reason or "")
         detail = [("event", kind)]
         if kind == "card" and isinstance(event.get("card"), str):
             detail.append(("card", event["card"]))
         return self._publish("refused", (part,), is_event=True, seq=seq, accepted=False,
-                             reason=str(outcome.reason), detail=tuple(detail), notify=notify)
+                             reason=str(outcome.reason), detail=tuple(detail))
 
     def _publish(self, kind: str, parts: tuple[Part, ...], *, is_event: bool, seq: int | None = None,
                  accepted: bool | None = None, reason: str | None = None,
-                 detail: tuple[tuple[str, Any], ...] = (), notify: bool = True) -> Message:
+                 detail: tuple[tuple[str, Any], ...] = ()) -> Message:
         with self._lock:
             self._serial += 1
             message = Message(self._serial, self.journal.last_seq if seq is None else seq, kind, parts,
@@ -225,10 +232,19 @@ class TableService:
             if len(self._messages) > MAX_MESSAGES:
                 del self._messages[: len(self._messages) - MAX_MESSAGES]
             self._changed.notify_all()
-            listeners = list(self._listeners) if notify else []
-        for listener in listeners:
-            listener(message)
         return message
+
+    def _tell_listeners(self, message: Message) -> None:
+        """Hand a new message to the listeners (buzzer, speaker), outside the table lock; one that
+        fails is logged and does not stop the others, nor undo what is already journaled."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(message)
+            except Exception:
+                log.exception("announcement listener %r failed", listener)
+
 
     def last_announcement(self) -> Message | None:
         """The last message that said something about the game."""
@@ -242,13 +258,17 @@ class TableService:
         """Announce the last announcement again."""
         last = self.last_announcement()
         parts = last.parts if last is not None else (Part("nothing_yet"),)
-        return self._publish("repeat", parts, is_event=False)
+        message = self._publish("repeat", parts, is_event=False)
+        self._tell_listeners(message)
+        return message
 
     def where_are_we(self) -> Message:
         """Announce the whole state: sum, led suit, spoiled, whose turn, stars."""
         with self._lock:
             part = describe_where(self._referee.game)
-        return self._publish("where", (part,), is_event=False)
+        message = self._publish("where", (part,), is_event=False)
+        self._tell_listeners(message)
+        return message
 
     def messages_after(self, last_id: int | None, serial: int | None = None) -> list[Message]:
         """Messages a stream client has not had: after its Last-Event-ID, or after a live serial."""

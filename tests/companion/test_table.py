@@ -184,3 +184,16 @@ def test_after_a_restart_a_client_resumes_from_an_id_in_an_earlier_game(tmp_path
     assert [m.stream_id for m in later] == [6, 7, 8, 9]
     assert [m.kind for m in later] == ["card", "card", "new_game", "refused"]
     assert second.state()["stars"] == {"A": 5, "B": 5, "C": 5}
+
+
+def test_a_failing_listener_neither_loses_the_play_nor_stops_the_others(table: TableService) -> None:
+    heard: list[str] = []
+
+    def broken(message: Message) -> None:
+        raise RuntimeError("buzzer unplugged")
+
+    table.add_listener(broken)
+    table.add_listener(lambda message: heard.append(message.kind))
+    answer = table.submit(new_game())
+    assert answer.accepted and table.journal.last_seq == 1
+    assert heard == ["new_game"]
