@@ -312,10 +312,11 @@ class TableService:
             view["language"] = self._language
             return view
 
-    def seat_view(self, player: str) -> dict[str, Any] | None:
-        """One player's own view (their secret menu included); None for an unknown name."""
+    def seat_view(self, player: str, *, owner: bool = False) -> dict[str, Any] | None:
+        """A seat's view, with the player's secrets only when `owner` (their own phone); None for an
+        unknown name."""
         with self._lock:
-            return views.seat_view(self._referee.game, player)
+            return views.seat_view(self._referee.game, player, owner=owner)
 
     def history(self) -> dict[str, Any]:
         """Every round trick by trick, with the sum after each card."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.cards import DECK
 from companion.game import Game, score_round, won_cards
 from companion.rules import STARTING_STARS
 from companion.state import Play, Pot, RoundState
@@ -82,7 +83,7 @@ def table_view(game: Game | None) -> dict[str, Any]:
     """What the table display shows: the contract state plus seats, pot plays and history."""
     view = public_state(game)
     if game is None:
-        view.update({"game": None, "players": [], "pot_plays": [], "last_trick": None,
+        view.update({"game": None, "players": [], "pot_plays": [], "last_trick": None, "pot_overflowed": False,
                      "stars_by_round": [], "next_to_reveal": None, "rules": None})
         return view
     state = game.state
@@ -113,6 +114,7 @@ def table_view(game: Game | None) -> dict[str, Any]:
                       "number": len(current.tricks)}
     reveal = game.next_to_reveal()
     view.update({
+        "pot_overflowed": any(DECK[code].is_overflow for code in state.pot.cards),
         "rules": game.setup.rules.as_json(),
         "players": seats,
         "pot_plays": plays,
@@ -166,8 +168,9 @@ def history(game: Game | None) -> dict[str, Any]:
     return {"rounds": rounds, "revokes": public_state(game)["revokes"]}
 
 
-def seat_view(game: Game | None, player: str) -> dict[str, Any] | None:
-    """One player's own view: the public state plus their own menu choice and known hand."""
+def seat_view(game: Game | None, player: str, *, owner: bool = False) -> dict[str, Any] | None:
+    """A seat's view: public facts, plus the player's own menu choice and known hand for the owner
+    only (anyone else asking about that seat gets them as None)."""
     if game is None:
         return None
     seat = game.seat_of(player)
@@ -175,11 +178,13 @@ def seat_view(game: Game | None, player: str) -> dict[str, Any] | None:
         return None
     state = game.state
     in_round = state.open_round
-    own_menu = in_round.choices.get(seat) if in_round is not None else None
-    hand = sorted(in_round.hands[seat]) if in_round is not None and seat in in_round.hands else None
+    own_menu = in_round.choices.get(seat) if in_round is not None and owner else None
+    known = owner and in_round is not None and seat in in_round.hands
+    hand = sorted(in_round.hands[seat]) if known and in_round is not None else None
     table = table_view(game)
     return {
         "player": player,
+        "own_seat": owner,
         "phase": state.phase,
         "round": game.round_number,
         "stars": state.stars[seat],

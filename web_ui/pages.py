@@ -35,7 +35,6 @@ def _helpers(view: dict[str, Any]) -> dict[str, Any]:
         return str(played.suit) if played is not None else ""
 
     return {
-        "overflowed": lambda cards: any(DECK[c].is_overflow for c in cards if c in DECK),
         "card_name": card_name, "card_suit": card_suit, "suit_name": theme.suit, "menu_name": theme.menu,
         "symbol": SUIT_SYMBOLS, "unlocked": unlocked(), "csrf": csrf_token(), "settings": settings().current,
         "lang": service().language, "languages": LANGUAGES, "all_codes": ALL_CODES, "menus": MENUS,

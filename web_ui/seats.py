@@ -48,16 +48,8 @@ def owns_seat(name: str) -> bool:
 
 
 def visible_seat_view(name: str) -> dict[str, Any] | None:
-    """The seat view this request may see: with the player's secrets only on their own phone."""
-    view = _service().seat_view(name)
-    if view is None:
-        return None
-    mine = owns_seat(name)
-    view["own_seat"] = mine
-    if not mine:
-        view["my_menu"] = None
-        view["hand"] = None
-    return view
+    """The seat view this request may see: the player's secrets only on their own phone."""
+    return _service().seat_view(name, owner=owns_seat(name))
 
 
 def seat_links(base_url: str) -> list[dict[str, str]]:

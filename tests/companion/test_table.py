@@ -161,7 +161,8 @@ def test_secret_menus_leave_nothing_behind_before_the_reveal(table: TableService
                          [table.render(m) for m in table.messages_after(0)]], ensure_ascii=False)
     for secret in ("pepper", "mushroom", "Piment", "Champignons"):
         assert secret not in public
-    own = table.seat_view("Bruno")
+    assert "mushroom" not in json.dumps(table.seat_view("Bruno"))  # asked by anyone: no secret
+    own = table.seat_view("Bruno", owner=True)
     assert own is not None and own["my_menu"] == "mushroom"
 
 
