@@ -9,7 +9,6 @@ from companion.game import score_round
 from companion.rules import parse_setup
 from companion.views import public_state
 from tests.companion.rulebook import (
-    PLAYERS,
     UNDO,
     card,
     menu,
@@ -98,18 +97,20 @@ def test_the_round_ends_when_the_turn_reaches_an_empty_hand_and_the_open_pot_goe
     assert public_state(game)["pot"] == {"cards": [], "sum": 0, "led": None, "spoiled": False}
 
 
-def test_a_trick_winner_with_an_empty_hand_ends_the_round() -> None:
-    # Three players, 13 cards each; Virginie leads zeros so nobody wins until the very end.
+def test_the_round_ends_on_the_seat_the_turn_would_pass_to_and_that_seat_has_no_card() -> None:
+    # Low cards first, so the round runs long and its last play may or may not win a trick.
     referee = referee_after(*started(players=("A", "B", "C"), choices=("pea", "onion", "none")))
     game = referee.game
     assert game is not None
     low = [c for c in ALL_CODES if DECK[c].value <= 1 and not DECK[c].is_overflow]
-    order = low + [c for c in ALL_CODES if c not in low]
-    play_out_round(referee, order)
+    play_out_round(referee, low + [c for c in ALL_CODES if c not in low])
     current = game.state.rounds[0]
-    last_winner = current.tricks[-1].winner if current.tricks else None
+    last = current.plays[-1]
+    won_last = bool(current.tricks) and current.tricks[-1].cards[-1] == last.card
+    next_seat = last.seat if won_last else (last.seat + 1) % 3  # the winner leads, else clockwise
     assert game.state.phase == "menu"
-    assert last_winner is None or current.left[last_winner] == 0 or current.unclaimed
+    assert current.left[next_seat] == 0
+    assert bool(current.unclaimed) != won_last  # an unfinished pot exactly when the last card won nothing
 
 
 def test_scoring_soup_menu_counts_its_suit_and_loses_per_pepper() -> None:
@@ -188,4 +189,3 @@ def test_undo_repeatedly_walks_back() -> None:
 def test_a_new_game_starts_over() -> None:
     state = state_after(*started(), card("pea-1a"), new_game(("X", "Y", "Z")))
     assert state["rounds"] == [] and state["stars"] == {"X": 5, "Y": 5, "Z": 5}
-    assert PLAYERS
