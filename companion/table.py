@@ -135,6 +135,11 @@ class TableService:
         self._language = value
 
     @property
+    def current_game(self) -> int | None:
+        """The current game's id (the seq of its new_game), None before any game."""
+        return self.journal.current_game
+
+    @property
     def theme(self) -> Theme:
         game = self._referee.game
         edition = game.setup.rules.edition if game is not None else "2005"

@@ -8,26 +8,14 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session, stream_with_context
 
 from companion.events import MalformedEvent
-from companion.table import TableService
 from companion.tags import simulated_uid, tag_codes
 from web_ui.auth import authorized, csrf_token, pin_matches, require_pin
+from web_ui.context import service, settings
 from web_ui.seats import visible_seat_view
-from web_ui.settings import SettingsStore, parse_settings
+from web_ui.settings import parse_settings
 from web_ui.stream import event_stream, parse_last_id, rendered
 
 api = Blueprint("api", __name__, url_prefix="/api")
-
-
-def service() -> TableService:
-    """The app's table service."""
-    table: TableService = current_app.extensions["marmite.service"]
-    return table
-
-
-def settings() -> SettingsStore:
-    """The app's display settings."""
-    store: SettingsStore = current_app.extensions["marmite.settings"]
-    return store
 
 
 def json_body() -> Any:

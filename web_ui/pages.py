@@ -7,11 +7,10 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from companion.announcer import Theme
 from companion.cards import ALL_CODES, DECK, MENUS
 from companion.phrases import LANGUAGES
-from web_ui.api import service, settings
 from web_ui.auth import csrf_token, pin_matches, unlocked
+from web_ui.context import service, settings
 from web_ui.seats import base_url, seat_links, visible_seat_view
 
 pages = Blueprint("pages", __name__)
@@ -19,13 +18,8 @@ pages = Blueprint("pages", __name__)
 SUIT_SYMBOLS = {"pea": "●", "onion": "◆", "mushroom": "▲", "pepper": "✱", "none": "∅"}
 
 
-def _theme(view: dict[str, Any]) -> Theme:
-    rules = view.get("rules") or {}
-    return Theme(service().language, str(rules.get("edition", "2005")))
-
-
-def _helpers(view: dict[str, Any]) -> dict[str, Any]:
-    theme = _theme(view)
+def _helpers() -> dict[str, Any]:
+    theme = service().theme
 
     def card_name(code: str) -> str:
         return theme.card(code)
@@ -68,7 +62,7 @@ def table_display() -> str:
     """The table display for the tablet."""
     view = service().table_view()
     return render_template("table.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
-                           **_helpers(view))
+                           **_helpers())
 
 
 @pages.get("/fragment/table")
@@ -76,7 +70,7 @@ def table_fragment() -> str:
     """The state part of the table display, re-fetched after each event."""
     view = service().table_view()
     return render_template("_table_state.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
-                           **_helpers(view))
+                           **_helpers())
 
 
 @pages.get("/seat/<name>")
@@ -95,23 +89,21 @@ def _render_seat(template: str, name: str) -> str:
     view = visible_seat_view(name)
     if view is None:
         abort(404, f"no player named {name} in this game")
-    return render_template(template, view=view, name=name, **_helpers(service().table_view()))
+    return render_template(template, view=view, name=name, **_helpers())
 
 
 @pages.get("/history")
 def history_page() -> str:
     """Round history, trick by trick."""
-    table = service().table_view()
-    return render_template("history.html", history=service().history(), **_helpers(table))
+    return render_template("history.html", history=service().history(), **_helpers())
 
 
 @pages.get("/setup")
 def setup_page() -> str:
     """New game, display settings, past games."""
-    table = service().table_view()
     links = seat_links(base_url()) if unlocked() else []
-    return render_template("setup.html", games=service().past_games(), view=table, seat_links=links,
-                           **_helpers(table))
+    return render_template("setup.html", games=service().past_games(), seat_links=links,
+                           **_helpers())
 
 
 @pages.route("/unlock", methods=["GET", "POST"])
@@ -129,7 +121,7 @@ def unlock_page() -> str | WerkzeugResponse:
             session["unlocked"] = True
             return redirect(target)
         error = True
-    return render_template("unlock.html", error=error, target=target, **_helpers(service().table_view()))
+    return render_template("unlock.html", error=error, target=target, **_helpers())
 
 
 @pages.post("/lock")

@@ -13,20 +13,15 @@ from typing import Any
 
 from flask import current_app, request, session
 
-from companion.table import TableService
 from web_ui.auth import PIN_HEADER, pin_matches
+from web_ui.context import service
 
 SEAT_PARAM = "k"
 
 
-def _service() -> TableService:
-    table: TableService = current_app.extensions["marmite.service"]
-    return table
-
-
 def seat_key(name: str) -> str:
     """The key in `name`'s seat link for the current game."""
-    game = _service().journal.current_game
+    game = service().current_game
     secret = str(current_app.config["SECRET_KEY"]).encode("utf-8")
     return hmac.new(secret, f"seat:{game}:{name}".encode(), hashlib.sha256).hexdigest()[:20]
 
@@ -49,7 +44,7 @@ def owns_seat(name: str) -> bool:
 
 def visible_seat_view(name: str) -> dict[str, Any] | None:
     """The seat view this request may see: the player's secrets only on their own phone."""
-    return _service().seat_view(name, owner=owns_seat(name))
+    return service().seat_view(name, owner=owns_seat(name))
 
 
 def seat_links(base_url: str) -> list[dict[str, str]]:
@@ -58,7 +53,7 @@ def seat_links(base_url: str) -> list[dict[str, str]]:
     import qrcode.image.svg
 
     links = []
-    for player in _service().table_view()["players"]:
+    for player in service().table_view()["players"]:
         name = player["name"]
         url = f"{base_url.rstrip('/')}/seat/{name}?{SEAT_PARAM}={seat_key(name)}"
         image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)

@@ -1,0 +1,20 @@
+"""The app's resources, for any blueprint: the table service and the display settings."""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from companion.table import TableService
+from web_ui.settings import SettingsStore
+
+
+def service() -> TableService:
+    """The app's table service."""
+    table: TableService = current_app.extensions["marmite.service"]
+    return table
+
+
+def settings() -> SettingsStore:
+    """The app's display settings."""
+    store: SettingsStore = current_app.extensions["marmite.settings"]
+    return store
