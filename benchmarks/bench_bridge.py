@@ -19,10 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.reads import ReaderMessage, TagSeen
 from firmware_bridge import protocol as p
 from firmware_bridge.host_reader import UsbReader
 from firmware_bridge.session import HostSession
-from hardware.reader import ReaderMessage, TagSeen
+from marmite.games import GAMES
 
 
 def machine() -> str:
@@ -119,7 +120,7 @@ def table_latency(count: int) -> list[float]:
     """
     import tempfile
 
-    from companion.cards import ALL_CODES
+    from companion.chaud_devant.cards import ALL_CODES
     from companion.table import Message, TableService
     from companion.tags import TagMap
     from marmite.wiring import ReaderPump
@@ -131,8 +132,8 @@ def table_latency(count: int) -> list[float]:
     samples = []
     with tempfile.TemporaryDirectory() as data:
         uids = {code: bytes((0x04, 0x30, index, 0xA1, 0xB2, 0xC3, 0xD4)) for index, code in enumerate(ALL_CODES)}
-        tags = TagMap({uid.hex(): code for code, uid in uids.items()})
-        service = TableService.open(Path(data))
+        tags = TagMap(GAMES.tag_codes(), {uid.hex(): code for code, uid in uids.items()})
+        service = TableService.open(Path, GAMES(data))
         service.tags = tags
         service.add_listener(lambda message: announced.put(message) if message.kind in ("card", "refused") else None)
         pump = ReaderPump(service, UsbReader(os.ttyname(slave))).start()

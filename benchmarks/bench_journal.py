@@ -27,9 +27,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.chaud_devant.simulate import TABLE_NOISE, random_game
 from companion.journal import Journal, encode_event
 from companion.referee import Referee
-from companion.simulate import TABLE_NOISE, random_game
+from marmite.games import GAMES
 
 TARGET_P99_MS = 5.0
 
@@ -37,7 +38,7 @@ TARGET_P99_MS = 5.0
 def table_events(count: int) -> list[tuple[dict[str, Any], bool, str | None]]:
     """`count` realistic events (whole simulated games) with the referee's outcomes."""
     rng = random.Random(1)
-    referee = Referee()
+    referee = Referee(GAMES)
     events: list[tuple[dict[str, Any], bool, str | None]] = []
     while len(events) < count:
         for event in random_game(rng, players=4, noise=TABLE_NOISE):

@@ -1,7 +1,7 @@
 """Replay throughput: events per second folded by the referee over 1,000 random whole games.
 
 Run: `.venv/bin/python benchmarks/bench_replay.py [--games N] [--repeat R]`. Single core (one
-process, one thread). Games are generated first (not timed) by `companion.simulate`; the timed
+process, one thread). Games are generated first (not timed) by `companion.chaud_devant.simulate`; the timed
 part is the pure fold (`Referee.apply` on every event), then the whole `marmite replay` path
 (JSON parsing, fold, state object) for comparison. Target: >= 50,000 events/s for the fold.
 """
@@ -19,9 +19,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.chaud_devant.simulate import NO_NOISE, TABLE_NOISE, Noise, random_game
 from companion.referee import Referee
 from companion.replay import parse_log, replay
-from companion.simulate import NO_NOISE, TABLE_NOISE, Noise, random_game
+from marmite.games import GAMES
 
 TARGET = 50_000
 
@@ -41,14 +42,14 @@ def make_games(count: int, noise: Noise, seed: int = 1) -> list[list[dict[str, A
 
 def fold_all(games: list[list[dict[str, Any]]]) -> None:
     for events in games:
-        referee = Referee()
+        referee = Referee(GAMES)
         for event in events:
             referee.apply(event)
 
 
 def replay_all(logs: list[list[str]]) -> None:
     for lines in logs:
-        replay(parse_log(lines))
+        replay(parse_log(lines, GAMES), GAMES)
 
 
 def rate(run: Any, data: Any, events: int, repeat: int) -> tuple[float, float]:

@@ -21,7 +21,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from companion.simulate import random_game
+from companion.chaud_devant.simulate import random_game
 
 PIN = "0000"
 

@@ -19,9 +19,10 @@ from pathlib import Path
 
 from waitress.server import create_server
 
-from companion.simulate import random_game
+from companion.chaud_devant.simulate import random_game
 from companion.table import TableService
 from companion.tags import simulated_uid
+from marmite.games import GAMES
 from web_ui.app import create_app, stop_streams
 
 
@@ -69,7 +70,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="marmite-bench-"))
-    service = TableService.open(data)
+    service = TableService.open(data, GAMES)
     app = create_app(service, pin="0000", data_dir=data)
     server = create_server(app, host="127.0.0.1", port=0, threads=32)
     threading.Thread(target=server.run, daemon=True).start()

@@ -1,52 +1,75 @@
-"""Table events as the contract writes them (JSON objects), and the check that one is well formed."""
+"""The event envelope: JSON objects with a `type`, and the check that one is well formed.
+
+`new_game` and `undo` belong to the table; every other type comes from the games it hosts
+(each `GameKind.event_fields`), so a second game adds its events without touching this module.
+"""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-EVENT_TYPES: tuple[str, ...] = ("new_game", "hand", "menu", "card", "undo")
+from companion.seam import Games
 
-# Fields each event type needs, with the JSON type a well-formed event gives them.
-_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "new_game": {"players": list, "dealer": str},
-    "hand": {"player": str, "cards": list},
-    "menu": {"player": str, "menu": str},
-    "card": {"card": str},
-    "undo": {},
-}
+TABLE_EVENT_TYPES: tuple[str, ...] = ("new_game", "undo")
 
 
 class MalformedEvent(ValueError):
     """Not one event: not a JSON object, or no known `type` (or, strictly, a field of the wrong type)."""
 
 
-def event_type(event: object) -> str:
-    """The event's type; MalformedEvent if it is not an object with a known `type`."""
-    if not isinstance(event, dict):
-        raise MalformedEvent("an event must be a JSON object")
-    kind = event.get("type")
-    if kind not in EVENT_TYPES:
+class EventShapes:
+    """The event types and field types of a table hosting these games."""
+
+    def __init__(self, games: Games) -> None:
+        self.games = games
+        self.fields: dict[str, dict[str, type | tuple[type, ...]]] = {"new_game": {"players": list}, "undo": {}}
+        for kind in games.kinds.values():
+            for name, fields in kind.event_fields.items():
+                self.fields.setdefault(name, {}).update(fields)
+        self.types: tuple[str, ...] = tuple(self.fields)
+
+    def event_type(self, event: object) -> str:
+        """The event's type; MalformedEvent if it is not an object with a known `type`."""
+        if not isinstance(event, dict):
+            raise MalformedEvent("an event must be a JSON object")
+        kind = event.get("type")
+        if kind not in self.types:
+            raise MalformedEvent(f"unknown event type {kind!r}; expected one of {', '.join(self.types)}")
+        return str(kind)
+
+    def check_well_formed(self, event: object) -> dict[str, Any]:
+        """The event itself if it has every field its type needs with the right JSON type.
+
+        Used where one well-formed event is required (the HTTP API); a log file replays
+        leniently instead, and a missing field there is a refusal.
+        """
+        kind = self.event_type(event)
+        event = cast(dict[str, Any], event)  # event_type has checked it is an object
+        needed = dict(self.fields[kind])
+        if kind == "new_game":
+            name = event.get("game", self.games.default)
+            game = self.games.kinds.get(name) if isinstance(name, str) else None
+            if game is not None:
+                needed.update(game.setup_fields)
+        for name, expected in needed.items():
+            if name not in event:
+                raise MalformedEvent(f"a {kind} event needs a {name!r} field")
+            if not isinstance(event[name], expected):
+                raise MalformedEvent(f"{kind}.{name} has the wrong type")
+        for name, value in event.items():
+            strings = not isinstance(value, list) or all(isinstance(item, str) for item in value)
+            if kind != "new_game" and name in needed and not strings:
+                raise MalformedEvent(f"{kind}.{name} must be a list of strings")
+        if kind == "new_game" and not isinstance(event.get("rules", {}), dict | None):
+            raise MalformedEvent("new_game.rules must be an object")
+        return event
+
+
+def event_type(event: object, types: tuple[str, ...]) -> str:
+    """The event's type among `types`; MalformedEvent if it is not an object with one of them."""
+    if not isinstance(event, dict) or event.get("type") not in types:
         raise MalformedEvent(
-            f"unknown event type {kind!r}; expected one of {', '.join(EVENT_TYPES)}"
+            "an event must be a JSON object" if not isinstance(event, dict)
+            else f"unknown event type {event.get('type')!r}; expected one of {', '.join(types)}"
         )
-    return str(kind)
-
-
-def check_well_formed(event: object) -> dict[str, Any]:
-    """The event itself if it has every field its type needs with the right JSON type.
-
-    Used where one well-formed event is required (the HTTP API); a log file replays
-    leniently instead, and a missing field there is a refusal.
-    """
-    kind = event_type(event)
-    event = cast(dict[str, Any], event)  # event_type has checked it is an object
-    for name, expected in _FIELDS[kind].items():
-        if name not in event:
-            raise MalformedEvent(f"a {kind} event needs a {name!r} field")
-        if not isinstance(event[name], expected):
-            raise MalformedEvent(f"{kind}.{name} has the wrong type")
-    if kind == "hand" and not all(isinstance(code, str) for code in event["cards"]):
-        raise MalformedEvent("hand.cards must be a list of card codes")
-    if kind == "new_game" and not isinstance(event.get("rules", {}), dict | None):
-        raise MalformedEvent("new_game.rules must be an object")
-    return event
+    return str(event["type"])

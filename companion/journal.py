@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 JOURNAL_FILE = "marmite.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS events (
     body        TEXT NOT NULL,        -- the event as received, compact JSON
     accepted    INTEGER NOT NULL CHECK (accepted IN (0, 1)),
     reason      TEXT,
-    source      TEXT NOT NULL
+    source      TEXT NOT NULL,
+    tag         TEXT                  -- the physical card a reader saw, for reads (schema 2)
 );
 CREATE INDEX IF NOT EXISTS events_by_game ON events (game, seq);
 CREATE INDEX IF NOT EXISTS new_games ON events (seq) WHERE type = 'new_game' AND accepted = 1;
@@ -53,6 +54,7 @@ class Record:
     accepted: bool
     reason: str | None
     source: str
+    tag: str | None = None
 
     @property
     def line(self) -> str:
@@ -89,10 +91,9 @@ class Journal:
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.executescript(_SCHEMA)
             self._check_version()
-            row = self._db.execute(
-                "SELECT MAX(seq) FROM events"
-            ).fetchone()
-            self._last_seq: int = row[0] or 0
+            row = self._db.execute("SELECT seq, received_at FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+            self._last_seq: int = row[0] if row else 0
+            self._last_received_at: str | None = row[1] if row else None
             game_row = self._db.execute(_CURRENT_GAME).fetchone()
             self._game: int | None = game_row[0]
         except sqlite3.Error as error:
@@ -107,6 +108,11 @@ class Journal:
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] == "1":  # schema 1 had no tag column: add it, in one transaction
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("ALTER TABLE events ADD COLUMN tag TEXT")
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+            self._db.execute("COMMIT")
         elif row[0] != str(SCHEMA_VERSION):
             raise JournalError(f"{self.path}: journal schema {row[0]}, expected {SCHEMA_VERSION}")
 
@@ -115,12 +121,18 @@ class Journal:
         return self._last_seq
 
     @property
+    def last_received_at(self) -> str | None:
+        """When the newest event was received (UTC, ISO 8601), None for an empty journal."""
+        return self._last_received_at
+
+    @property
     def current_game(self) -> int | None:
         """The id of the game events are now attributed to (None before any game)."""
         return self._game
 
     def append(
-        self, event: dict[str, Any], accepted: bool, reason: str | None, source: str = "api"
+        self, event: dict[str, Any], accepted: bool, reason: str | None, source: str = "api",
+        *, tag: str | None = None,
     ) -> int:
         """Durably record one event; returns its seq. An accepted new_game starts a new game."""
         body = encode_event(event)
@@ -134,9 +146,9 @@ class Journal:
                     self._game = self._db.execute(_CURRENT_GAME).fetchone()[0]
                 game = seq if accepted and kind == "new_game" else self._game
                 self._db.execute(
-                    "INSERT INTO events (seq, game, received_at, type, body, accepted, reason, source)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (seq, game, now, kind, body, int(accepted), reason, source),
+                    "INSERT INTO events (seq, game, received_at, type, body, accepted, reason, source, tag)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (seq, game, now, kind, body, int(accepted), reason, source, tag),
                 )
                 self._db.execute("COMMIT")
             except sqlite3.Error as error:
@@ -145,11 +157,12 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot record event: {error}") from error
             self._last_seq = seq
             self._game = game
+            self._last_received_at = now
             return seq
 
     def records(self, game: int | None = None, after: int = 0) -> Iterator[Record]:
         """Records in seq order: all, or one game's; only those after `after`."""
-        query = "SELECT seq, game, received_at, body, accepted, reason, source FROM events WHERE seq > ?"
+        query = "SELECT seq, game, received_at, body, accepted, reason, source, tag FROM events WHERE seq > ?"
         params: list[Any] = [after]
         if game is not None:
             query += " AND game = ?"
@@ -160,8 +173,8 @@ class Journal:
                 rows = self._db.execute(query, params).fetchall()
             except sqlite3.Error as error:
                 raise JournalError(f"{self.path}: cannot read the journal: {error}") from error
-        for seq, game_id, received_at, body, accepted, reason, source in rows:
-            yield Record(seq, game_id, received_at, json.loads(body), bool(accepted), reason, source)
+        for seq, game_id, received_at, body, accepted, reason, source, tag in rows:
+            yield Record(seq, game_id, received_at, json.loads(body), bool(accepted), reason, source, tag)
 
     def game_of(self, seq: int) -> int | None:
         """The game the event `seq` belongs to (None for events before any game, or no such event)."""

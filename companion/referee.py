@@ -1,15 +1,17 @@
-"""The referee: folds a stream of events into the current game, refusing what is illegal."""
+"""The referee: folds a stream of events into the current match of whichever game it names.
+
+Game-agnostic: a `new_game` picks the game (its `game` key, Chaud Devant by default), the game's
+State decides and applies everything else, and undo replays the accepted actions on a fresh
+state, so it is an exact inverse for every game. Refusals change nothing.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import effects as fx
-from companion.events import event_type
-from companion.game import Game
-from companion.reasons import Reason
-from companion.rules import parse_setup
+from companion.events import EventShapes
+from companion.seam import BAD_SETUP, NO_GAME, NOTHING_TO_UNDO, Game, GameKind, Games, GameStarted, State, Undone
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,25 +19,37 @@ class Outcome:
     """The referee's answer to one event."""
 
     accepted: bool
-    reason: Reason | None = None
-    effects: list[fx.Effect] = field(default_factory=list)
+    reason: str | None = None
+    effects: list[Any] = field(default_factory=list)
 
 
 class Referee:
-    """Holds the current game; a valid `new_game` starts over. Refusals change nothing."""
+    """Holds the current match; a valid `new_game` starts over."""
 
-    def __init__(self) -> None:
+    def __init__(self, games: Games) -> None:
+        self.games = games
+        self.shapes = EventShapes(games)
+        self.kind: GameKind | None = None
         self.game: Game | None = None
+        self.state: State | None = None
+        self.actions: list[dict[str, Any]] = []
 
-    def decide(self, event: dict[str, Any]) -> Reason | None:
+    def kind_of(self, event: dict[str, Any]) -> GameKind | None:
+        """The game a `new_game` names (its `game` key, else the default); None for an unknown one."""
+        name = event.get("game", self.games.default)
+        return self.games.kinds.get(name) if isinstance(name, str) else None
+
+    def decide(self, event: dict[str, Any]) -> str | None:
         """Why this event would be refused now, or None. Changes nothing."""
-        kind = event_type(event)
+        kind = self.shapes.event_type(event)
         if kind == "new_game":
-            setup = parse_setup(event.get("players"), event.get("dealer"), event.get("rules"))
-            return Reason.BAD_SETUP if setup is None else None
-        if self.game is None:
-            return Reason.NO_GAME
-        return self.game.decide(event)
+            game_kind = self.kind_of(event)
+            return BAD_SETUP if game_kind is None or game_kind.new_game(event) is None else None
+        if self.state is None:
+            return NO_GAME
+        if kind == "undo":
+            return None if self.actions else NOTHING_TO_UNDO
+        return self.state.decide(event)
 
     def apply(self, event: dict[str, Any]) -> Outcome:
         """Decide the event and, if legal, apply it."""
@@ -43,11 +57,35 @@ class Referee:
         if reason is not None:
             return Outcome(False, reason)
         if event["type"] == "new_game":
-            setup = parse_setup(event["players"], event["dealer"], event.get("rules"))
-            if setup is None:  # decide() has just accepted it; kept for the type checker
-                return Outcome(False, Reason.BAD_SETUP)
-            self.game = Game(setup)
-            return Outcome(True, None, [fx.GameStarted(setup.players, setup.first_dealer)])
-        if self.game is None:
-            return Outcome(False, Reason.NO_GAME)
-        return Outcome(True, None, self.game.apply(event, decided=True))
+            self.kind = self.kind_of(event)
+            self.game = self.kind.new_game(event) if self.kind is not None else None
+            if self.game is None:  # decide() has just accepted it; kept for the type checker
+                return Outcome(False, BAD_SETUP)
+            self.state = self.game.new_initial_state()
+            self.actions = []
+            return Outcome(True, None, [GameStarted()])
+        if self.state is None or self.game is None:
+            return Outcome(False, NO_GAME)
+        if event["type"] == "undo":
+            return Outcome(True, None, [self._undo()])
+        self.actions.append(event)
+        return Outcome(True, None, self.state.apply(event))
+
+    def _undo(self) -> Undone:
+        """Take back the last accepted action: replay the others on a fresh state (exact, and cheap:
+        a whole game is a few hundred actions, and undo is rare)."""
+        assert self.game is not None and self.state is not None
+        undone = self.actions.pop()
+        before = self.state
+        state = self.game.new_initial_state()
+        for action in self.actions:
+            state.apply(action)
+        self.state = state
+        return Undone(undone, before)
+
+    @property
+    def public_state(self) -> dict[str, Any]:
+        """The contract's state object (without `refused`), the default game's empty one before any game."""
+        if self.state is None:
+            return self.games.kinds[self.games.default].empty_public_state()
+        return self.state.public_state()

@@ -6,9 +6,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from companion.events import MalformedEvent, event_type
+from companion.events import EventShapes, MalformedEvent
 from companion.referee import Referee
-from companion.views import public_state
+from companion.seam import Games
 
 
 class MalformedLog(ValueError):
@@ -19,8 +19,9 @@ class MalformedLog(ValueError):
         self.line = line
 
 
-def parse_log(lines: Iterable[str | bytes]) -> list[tuple[int, dict[str, Any]]]:
+def parse_log(lines: Iterable[str | bytes], games: Games) -> list[tuple[int, dict[str, Any]]]:
     """The events of a log with their line numbers; blank lines skipped; MalformedLog if any is bad."""
+    shapes = EventShapes(games)
     events: list[tuple[int, dict[str, Any]]] = []
     for number, raw in enumerate(lines, start=1):
         try:
@@ -34,23 +35,23 @@ def parse_log(lines: Iterable[str | bytes]) -> list[tuple[int, dict[str, Any]]]:
         except json.JSONDecodeError as error:
             raise MalformedLog(number, f"not JSON ({error.msg})") from None
         try:
-            event_type(event)
+            shapes.event_type(event)
         except MalformedEvent as error:
             raise MalformedLog(number, str(error)) from None
         events.append((number, event))
     return events
 
 
-def replay(events: Iterable[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+def replay(events: Iterable[tuple[int, dict[str, Any]]], games: Games) -> dict[str, Any]:
     """The contract's state object after folding these numbered events, with `refused`."""
-    referee = Referee()
+    referee = Referee(games)
     refused: list[dict[str, Any]] = []
     for number, event in events:
         outcome = referee.apply(event)
         if not outcome.accepted:
             refused.append({"line": number, "reason": str(outcome.reason)})
-    state = public_state(referee.game)
+    state = referee.public_state
     state["refused"] = refused
-    revokes = state.pop("revokes")
-    state["revokes"] = revokes
+    if "revokes" in state:  # Chaud Devant's contract lists revokes after refused
+        state["revokes"] = state.pop("revokes")
     return state

@@ -1,67 +1,29 @@
 """The table service: the one place that turns a tag or a request into a journaled game event.
 
-Order for every event: decide → journal (durable) → apply → announce. Views of the game
-leave through `companion.views` observers only, so secret menus cannot leak from here.
+Order for every event: decide → journal (durable) → apply → announce. It knows games only
+through `companion.seam` (a second game is one more entry in `games`); views of a game leave
+through the game's observers only, so secrets cannot leak from here.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from companion import views
-from companion.announcer import Part, Theme, describe_effects, describe_refusal, describe_where, render
-from companion.events import check_well_formed, event_type
+from companion.hub import MAX_MESSAGES, Hub, Listener, Message
 from companion.journal import Journal
-from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES
+from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
+from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
 from companion.referee import Outcome, Referee
+from companion.seam import Games, Part, State, Voice
 from companion.tags import TagMap
 
-DOUBLE_READ_SECONDS = 3.0
-"""A card read again this soon after it was accepted is the same play, not a new event."""
-
-MAX_MESSAGES = 20_000
-
-log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """One announcement. Event messages carry the journal seq as their stream id; others none."""
-
-    serial: int
-    seq: int
-    kind: str
-    parts: tuple[Part, ...]
-    is_event: bool
-    accepted: bool | None = None
-    reason: str | None = None
-    detail: tuple[tuple[str, Any], ...] = ()
-
-    @property
-    def stream_id(self) -> int | None:
-        """The server-sent-event id: the journal seq for event messages, None for the rest."""
-        return self.seq if self.is_event else None
-
-    def as_json(self, theme: Theme) -> dict[str, Any]:
-        """The stream's `data:` object, rendered in the theme's language."""
-        data: dict[str, Any] = {
-            "kind": self.kind,
-            "seq": self.seq,
-            "text": render(list(self.parts), theme),
-            "parts": [{"key": part.key, "text": render([part], theme)} for part in self.parts],
-        }
-        if self.accepted is not None:
-            data["accepted"] = self.accepted
-        if self.reason is not None:
-            data["reason"] = self.reason
-        data.update(dict(self.detail))
-        return data
+__all__ = ["Message", "Submission", "TableService"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,47 +42,59 @@ class Submission:
         return {"accepted": False, "reason": self.reason, "seq": self.seq}
 
 
-Listener = Callable[[Message], None]
-
-
 class TableService:
-    """One table: a journal, the referee folded from it, and the announcement log."""
+    """One table: a journal, the referee folded from it, and the announcement hub."""
 
-    def __init__(self, journal: Journal, *, tags: TagMap | None = None, language: str = DEFAULT_LANGUAGE,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, journal: Journal, games: Games, *, tags: TagMap | None = None,
+                 language: str = DEFAULT_LANGUAGE, clock: Callable[[], float] = time.monotonic) -> None:
         self.journal = journal
-        self.tags = tags or TagMap()
+        self.games = games
+        self.tags = tags or TagMap(games.tag_codes())
         self._language = language if language in LANGUAGES else DEFAULT_LANGUAGE
-        self._clock = clock
         self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
-        self._referee = Referee()
-        self._messages: list[Message] = []
-        self._serial = 0
-        self._listeners: list[Listener] = []
-        self._accepted_at: dict[str, float] = {}
+        self._hub = Hub(self._lock)
+        self._referee = Referee(games)
+        self._reads = ReadGuard(clock)
+        self._action_seqs: list[int] = []
         self._health: dict[str, dict[str, Any]] = {}
         self._fold_journal()
 
     @classmethod
-    def open(cls, data_dir: Path, **options: Any) -> TableService:
+    def open(cls, data_dir: Path, games: Games, **options: Any) -> TableService:
         """The table of a data dir: its journal and its tag map."""
-        return cls(Journal.open(data_dir), tags=TagMap.load(data_dir), **options)
+        return cls(Journal.open(data_dir), games, tags=TagMap.load(data_dir, games.tag_codes()), **options)
 
     def _fold_journal(self) -> None:
-        """Rebuild the current game, and the last MAX_MESSAGES announcements, from the journal.
+        """Rebuild the current game, the recent announcements and the read guard from the journal.
 
-        Folding starts at the game holding the oldest event kept, so a stream client resuming from
+        Folding starts at the game holding the oldest message kept, so a stream client resuming from
         any of those ids (even in an earlier game) gets every message after it.
         """
         if self.journal.last_seq == 0:
             return
-        oldest_kept = max(1, self.journal.last_seq - MAX_MESSAGES + 1)
+        oldest_kept = max(1, self.journal.last_seq - self._hub_capacity() + 1)
         game = self.journal.game_of(oldest_kept)
+        last_reads: list[tuple[str, int, str]] = []
         for record in self.journal.records(after=0 if game is None else game - 1):
-            outcome = self._referee.apply(record.body)
+            outcome = self._apply(record.seq, record.body)
             if record.seq >= oldest_kept:
-                self._announce_outcome(record.seq, record.body, outcome)
+                self._announce(record.seq, record.body, outcome)
+            if outcome.accepted and record.tag is not None:
+                last_reads.append((record.tag, record.seq, record.received_at))
+        self._restore_reads(last_reads)
+
+    def _restore_reads(self, reads: list[tuple[str, int, str]]) -> None:
+        """Guard the reads accepted in the last DOUBLE_READ_SECONDS before the journal's last event."""
+        if not reads:
+            return
+        newest = datetime.fromisoformat(self.journal.last_received_at or reads[-1][2])
+        recent = [(tag, seq) for tag, seq, at in reads
+                  if (newest - datetime.fromisoformat(at)).total_seconds() <= DOUBLE_READ_SECONDS]
+        self._reads.restore((tag, seq) for tag, seq in recent if self._stands(seq))
+
+    @staticmethod
+    def _hub_capacity() -> int:
+        return MAX_MESSAGES
 
     # ------------------------------------------------------------------ settings
 
@@ -140,59 +114,75 @@ class TableService:
         return self.journal.current_game
 
     @property
-    def theme(self) -> Theme:
-        game = self._referee.game
-        edition = game.setup.rules.edition if game is not None else "2005"
-        return Theme(self._language, edition)
+    def game_state(self) -> State | None:
+        """The current match's state (for the pages' game-specific helpers; read it under no lock)."""
+        return self._referee.state
+
+    @property
+    def game_name(self) -> str:
+        """The name of the current match's game, the default game before any."""
+        kind = self._referee.kind
+        return kind.name if kind is not None else self.games.default
+
+    def voice(self) -> Voice:
+        """The current game's voice (the table's own before any game)."""
+        state = self._referee.state
+        return state.voice() if state is not None else TABLE_VOICE
 
     def add_listener(self, listener: Listener) -> None:
         """Call `listener` with every new message (buzzer, speaker); it must not block."""
-        with self._lock:
-            self._listeners.append(listener)
+        self._hub.add_listener(listener)
 
     # ------------------------------------------------------------------ events in
 
-    def submit(self, event: object, source: str = "api") -> Submission:
+    def submit(self, event: object, source: str = "api", *, tag: str | None = None) -> Submission:
         """Referee, journal and announce one event. MalformedEvent if it is not one well-formed event."""
-        checked = check_well_formed(event)
+        checked = self._referee.shapes.check_well_formed(event)
         with self._lock:
-            outcome_reason = self._referee.decide(checked)
-            seq = self.journal.append(checked, outcome_reason is None, _str(outcome_reason), source)
-            outcome = self._referee.apply(checked)
-            if outcome.accepted and checked["type"] == "card":
-                self._accepted_at[checked["card"]] = self._clock()
-            message = self._announce_outcome(seq, checked, outcome)
-        self._tell_listeners(message)  # outside the lock: a slow buzzer never holds up the table
-        return Submission(outcome.accepted, _str(outcome.reason), seq, message)
+            reason = self._referee.decide(checked)
+            seq = self.journal.append(checked, reason is None, reason, source, tag=tag)
+            outcome = self._apply(seq, checked)
+            if outcome.accepted and tag is not None:
+                self._reads.accepted(tag, seq)
+            message = self._announce(seq, checked, outcome)
+        self._hub.tell(message)  # outside the lock: a slow buzzer never holds up the table
+        return Submission(outcome.accepted, outcome.reason, seq, message)
+
+    def _apply(self, seq: int, event: dict[str, Any]) -> Outcome:
+        """Fold one journaled event into the referee, keeping the seq of each accepted action."""
+        outcome = self._referee.apply(event)
+        if outcome.accepted:
+            if event["type"] == "new_game":
+                self._action_seqs = []
+                self._reads.clear()
+            elif event["type"] == "undo":
+                self._action_seqs.pop()
+            else:
+                self._action_seqs.append(seq)
+        return outcome
+
+    def _stands(self, seq: int) -> bool:
+        """True while the accepted action `seq` is part of the current match (not undone)."""
+        return seq in self._action_seqs
 
     def tag_seen(self, uid: str, source: str = "reader") -> Submission | None:
-        """A reader saw a tag: submit the card (or menu card) it names; None for a double read."""
-        event = self._tag_event(uid)
-        return None if event is None else self.submit(event, source)
+        """A reader saw a tag: submit the event its card stands for; None for a double read.
 
-    def _tag_event(self, uid: str) -> dict[str, Any] | None:
-        """The event a tag stands for, or None when it is the same card read again."""
+        The double-read check and the submit happen under one lock, so two reads of one card at
+        once are journaled once.
+        """
         with self._lock:
             code = self.tags.lookup(uid)
             if code is None:
-                return {"type": "card", "card": f"tag:{uid.lower()}"}
-            game = self._referee.game
-            if code.startswith("menu-"):  # a physical menu card: set N belongs to the N-th seat
-                menu, _, copy = code.removeprefix("menu-").partition("@")
-                seat = int(copy) - 1
-                player = game.players[seat] if game is not None and seat < len(game.players) else f"seat {copy}"
-                return {"type": "menu", "player": player, "menu": menu}
-            seen = self._accepted_at.get(code)
-            if (
-                seen is not None and self._clock() - seen < DOUBLE_READ_SECONDS
-                and game is not None and game.state.open_round is not None
-                and code in game.state.open_round.played
-            ):
+                return self.submit({"type": "card", "card": f"tag:{uid.lower()}"}, source)
+            state = self._referee.state
+            if state is not None and state.repeats_read(code) and self._reads.is_double_read(code, self._stands):
                 return None
-            return {"type": "card", "card": code}
+            event = state.tag_event(code) if state is not None else {"type": "card", "card": code}
+            return self.submit(event, source, tag=code)
 
     def undo(self, source: str = "api") -> Submission:
-        """Take back the last accepted play, menu or hand."""
+        """Take back the last accepted action."""
         return self.submit({"type": "undo"}, source)
 
     def reader_health(self, reader: str, ok: bool, detail: str = "", info: dict[str, str] | None = None) -> None:
@@ -200,153 +190,129 @@ class TableService:
         with self._lock:
             previous = self._health.get(reader)
             self._health[reader] = {"reader": reader, "ok": ok, "detail": detail, "info": dict(info or {})}
-            if previous is None or previous["ok"] != ok:
-                part = Part("reader_ok" if ok else "reader_down", {"reader": reader, "detail": detail})
-                message = self._publish("reader", (part,), is_event=False, detail=(("ok", ok),))
-            else:
+            if previous is not None and previous["ok"] == ok:
                 return
-        self._tell_listeners(message)
+            part = Part("reader_ok" if ok else "reader_down", {"reader": reader, "detail": detail})
+            message = self._hub.publish("reader", (part,), TABLE_VOICE, seq=self.journal.last_seq,
+                                        is_event=False, detail=(("ok", ok),))
+        self._hub.tell(message)
 
     # ------------------------------------------------------------------ announcements
 
-    def _announce_outcome(self, seq: int, event: dict[str, Any], outcome: Outcome) -> Message:
-        game = self._referee.game
-        kind = event_type(event)
-        if outcome.accepted:
-            parts = describe_effects(game, outcome.effects)
-            detail: list[tuple[str, Any]] = [("event", kind)]
-            if kind == "card":
-                detail.append(("card", event["card"]))
-            return self._publish(kind, tuple(parts), is_event=True, seq=seq, accepted=True,
-                                 detail=tuple(detail))
-        part = describe_refusal(game, event, outcome.reason or "")
-        detail = [("event", kind)]
+    def _announce(self, seq: int, event: dict[str, Any], outcome: Outcome) -> Message:
+        state = self._referee.state
+        kind = str(event["type"])
+        detail: list[tuple[str, Any]] = [("event", kind)]
         if kind == "card" and isinstance(event.get("card"), str):
             detail.append(("card", event["card"]))
-        return self._publish("refused", (part,), is_event=True, seq=seq, accepted=False,
-                             reason=str(outcome.reason), detail=tuple(detail))
-
-    def _publish(self, kind: str, parts: tuple[Part, ...], *, is_event: bool, seq: int | None = None,
-                 accepted: bool | None = None, reason: str | None = None,
-                 detail: tuple[tuple[str, Any], ...] = ()) -> Message:
-        with self._lock:
-            self._serial += 1
-            message = Message(self._serial, self.journal.last_seq if seq is None else seq, kind, parts,
-                              is_event, accepted, reason, detail)
-            self._messages.append(message)
-            if len(self._messages) > MAX_MESSAGES:
-                del self._messages[: len(self._messages) - MAX_MESSAGES]
-            self._changed.notify_all()
-        return message
-
-    def _tell_listeners(self, message: Message) -> None:
-        """Hand a new message to the listeners (buzzer, speaker), outside the table lock; one that
-        fails is logged and does not stop the others, nor undo what is already journaled."""
-        with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            try:
-                listener(message)
-            except Exception:
-                log.exception("announcement listener %r failed", listener)
-
+        if state is None:  # refused before any game: the table words it with the default game
+            default = self.games.kinds[self.games.default]
+            part = default.describe_refusal(event, outcome.reason or "")
+            return self._hub.publish("refused", (part,), default.voice(), seq=seq, is_event=True,
+                                     accepted=False, reason=outcome.reason, detail=tuple(detail))
+        if outcome.accepted:
+            return self._hub.publish(kind, tuple(state.describe(outcome.effects)), state.voice(), seq=seq,
+                                     is_event=True, accepted=True, detail=tuple(detail))
+        part = state.describe_refusal(event, outcome.reason or "")
+        return self._hub.publish("refused", (part,), state.voice(), seq=seq, is_event=True, accepted=False,
+                                 reason=outcome.reason, detail=tuple(detail))
 
     def last_announcement(self) -> Message | None:
         """The last message that said something about the game."""
-        with self._lock:
-            for message in reversed(self._messages):
-                if message.kind not in ("repeat", "reader") and message.parts:
-                    return message
-            return None
+        return self._hub.last(skip=("repeat", "reader"))
 
     def repeat_last(self) -> Message:
         """Announce the last announcement again."""
         last = self.last_announcement()
-        parts = last.parts if last is not None else (Part("nothing_yet"),)
-        message = self._publish("repeat", parts, is_event=False)
-        self._tell_listeners(message)
+        with self._lock:
+            if last is not None:
+                message = self._hub.publish("repeat", last.parts, last.voice, seq=self.journal.last_seq,
+                                            is_event=False)
+            else:
+                message = self._hub.publish("repeat", (Part("nothing_yet"),), TABLE_VOICE,
+                                            seq=self.journal.last_seq, is_event=False)
+        self._hub.tell(message)
         return message
 
     def where_are_we(self) -> Message:
-        """Announce the whole state: sum, led suit, spoiled, whose turn, stars."""
+        """Announce the whole state of the current match."""
         with self._lock:
-            part = describe_where(self._referee.game)
-        message = self._publish("where", (part,), is_event=False)
-        self._tell_listeners(message)
+            state = self._referee.state
+            parts: tuple[Part, ...]
+            voice: Voice
+            if state is None:
+                parts, voice = (Part("where_no_game"),), TABLE_VOICE
+            else:
+                parts, voice = tuple(state.describe_where()), state.voice()
+            message = self._hub.publish("where", parts, voice, seq=self.journal.last_seq, is_event=False)
+        self._hub.tell(message)
         return message
 
     def messages_after(self, last_id: int | None, serial: int | None = None) -> list[Message]:
         """Messages a stream client has not had: after its Last-Event-ID, or after a live serial."""
-        with self._lock:
-            if serial is not None:
-                return [m for m in self._messages if m.serial > serial]
-            if last_id is None:
-                return []
-            for index, message in enumerate(self._messages):
-                if message.is_event and message.seq > last_id:
-                    return self._messages[index:]
-            return []
+        return self._hub.after(last_id, serial)
 
     def wait_after(self, serial: int, timeout: float) -> list[Message]:
         """Block until a message newer than `serial` exists (or timeout); return the new ones."""
-        with self._changed:
-            self._changed.wait_for(lambda: self._serial > serial, timeout=timeout)
-            return [m for m in self._messages if m.serial > serial]
+        return self._hub.wait_after(serial, timeout)
 
     @property
     def last_serial(self) -> int:
-        with self._lock:
-            return self._serial
+        return self._hub.serial
 
     def render(self, message: Message) -> dict[str, Any]:
         """A message as the stream sends it, in the table's current language."""
-        return message.as_json(self.theme)
+        return message.as_json(self._language)
 
     # ------------------------------------------------------------------ views out
 
     def state(self) -> dict[str, Any]:
         """The contract's `GET /api/state` object."""
         with self._lock:
-            return views.public_state(self._referee.game)
+            return self._referee.public_state
 
     def table_view(self) -> dict[str, Any]:
         """Everything the table display shows (public information only)."""
         with self._lock:
-            view = views.table_view(self._referee.game)
+            state = self._referee.state
+            view = state.table_view() if state is not None else self._empty_table_view()
+            view["game_kind"] = self.game_name
             view["readers"] = list(self._health.values())
             view["language"] = self._language
             return view
+
+    def _empty_table_view(self) -> dict[str, Any]:
+        view = self._referee.public_state
+        view.update({"game": None, "players": [], "pot_plays": [], "last_trick": None, "pot_overflowed": False,
+                     "stars_by_round": [], "next_to_reveal": None, "rules": None})
+        return view
 
     def seat_view(self, player: str, *, owner: bool = False) -> dict[str, Any] | None:
         """A seat's view, with the player's secrets only when `owner` (their own phone); None for an
         unknown name."""
         with self._lock:
-            return views.seat_view(self._referee.game, player, owner=owner)
+            state = self._referee.state
+            return state.seat_view(player, owner=owner) if state is not None else None
 
     def history(self) -> dict[str, Any]:
-        """Every round trick by trick, with the sum after each card."""
+        """The current match's history (for Chaud Devant, every round trick by trick)."""
         with self._lock:
-            return views.history(self._referee.game)
+            state = self._referee.state
+            return state.history() if state is not None else {"rounds": []}
 
     def past_games(self) -> list[dict[str, Any]]:
-        """Every game in the journal with its players, date, phase, stars and winners."""
+        """Every game in the journal with its players, date, phase, score and winners."""
         summaries = []
         for summary in self.journal.games():
-            referee = Referee()
+            referee = Referee(self.games)
             for record in self.journal.records(game=summary.game):
                 referee.apply(record.body)
-            state = views.public_state(referee.game)
-            summaries.append({
-                "game": summary.game, "started_at": summary.started_at, "players": summary.players,
-                "phase": state["phase"], "round": state["round"], "stars": state["stars"],
-                "winners": state["winners"],
-            })
+            facts = referee.state.summary() if referee.state is not None else {}
+            summaries.append({"game": summary.game, "started_at": summary.started_at,
+                              "players": summary.players, **facts})
         return summaries
 
     def close(self) -> None:
         """Close the journal; idempotent."""
         self.journal.close()
 
-
-def _str(reason: object) -> str | None:
-    return None if reason is None else str(reason)

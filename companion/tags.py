@@ -1,20 +1,16 @@
-"""Which NFC tag is which card: a UID → card-code map kept in the data dir as tags.json."""
+"""Which NFC tag is which card: a UID → card-code map kept in the data dir as tags.json.
+
+Game-agnostic: the codes a tag may carry are those of the games the table hosts.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Collection
 from pathlib import Path
 
-from companion.cards import ALL_CODES, MENUS
-
 TAGS_FILE = "tags.json"
-
-
-def tag_codes() -> tuple[str, ...]:
-    """Everything a tag can name: the 52 soup cards and the 25 physical menu cards."""
-    menus = tuple(f"menu-{menu}@{copy}" for copy in range(1, 6) for menu in MENUS)
-    return ALL_CODES + menus
 
 
 def simulated_uid(code: str) -> str:
@@ -25,14 +21,16 @@ def simulated_uid(code: str) -> str:
 class TagMap:
     """UID (lower-case hex) → card code; the simulated deck's UIDs are always known."""
 
-    def __init__(self, mapping: dict[str, str] | None = None) -> None:
-        self._by_uid: dict[str, str] = {simulated_uid(code): code for code in tag_codes()}
+    def __init__(self, codes: Collection[str], mapping: dict[str, str] | None = None) -> None:
+        self.codes = frozenset(codes)
+        self._simulated: dict[str, str] = {simulated_uid(code): code for code in codes}
+        self._by_uid: dict[str, str] = dict(self._simulated)
         for uid, code in (mapping or {}).items():
             self.add(uid, code)
 
     def add(self, uid: str, code: str) -> None:
         """Tie `uid` to `code`; ValueError for a code no tag can carry."""
-        if code not in tag_codes():
+        if code not in self.codes:
             raise ValueError(f"{code!r} is not a card or menu-card code")
         self._by_uid[uid.lower()] = code
 
@@ -42,22 +40,21 @@ class TagMap:
 
     def learned(self) -> dict[str, str]:
         """The map without the simulated deck (what tags.json holds)."""
-        sim = {simulated_uid(code) for code in tag_codes()}
-        return {uid: code for uid, code in self._by_uid.items() if uid not in sim}
+        return {uid: code for uid, code in self._by_uid.items() if uid not in self._simulated}
 
     @classmethod
-    def load(cls, data_dir: Path) -> TagMap:
+    def load(cls, data_dir: Path, codes: Collection[str]) -> TagMap:
         """Read data_dir/tags.json if present; ValueError naming the file if it is corrupt."""
         path = data_dir / TAGS_FILE
         if not path.exists():
-            return cls()
+            return cls(codes)
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
             if not isinstance(raw, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in raw.items()
             ):
                 raise ValueError("expected an object of uid → code strings")
-            return cls(raw)
+            return cls(codes, raw)
         except (ValueError, UnicodeDecodeError) as error:
             raise ValueError(f"{path}: not a valid tag map: {error}") from error
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import serial
 
+from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from firmware_bridge import protocol as p
 from firmware_bridge.ports import PortOpener, SerialPort, find_board_ports, open_port
 from firmware_bridge.session import HostSession
-from hardware.reader import ReaderHealth, ReaderQueue, TagSeen, register_reader
 
 KEEPALIVE_SECONDS = 1.0
 
@@ -383,6 +383,3 @@ def _open_hint(error: str) -> str:
 
 def _factory(options: dict[str, str]) -> UsbReader:
     return UsbReader.from_options(options)
-
-
-register_reader("usb", _factory)

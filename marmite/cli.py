@@ -1,40 +1,37 @@
-"""`marmite` command line: each package contributes its subcommands through `add_commands`."""
+"""The `marmite` command: serve a table, replay and export its logs, set up its reader."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from importlib.metadata import PackageNotFoundError, version
+
+from marmite import contract_commands, firmware_commands, reader_commands, serve
+
+DESCRIPTION = (
+    "Marmite, a table companion for Chaud Devant ! (Too Many Cooks): the pot reader, the referee, "
+    "the scores and the voice of the table."
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The full parser, with every package's subcommands."""
-    from companion import commands as companion_commands
-
-    parser = argparse.ArgumentParser(prog="marmite", description=__doc__)
+    """The full parser: every command, composed here."""
+    parser = argparse.ArgumentParser(prog="marmite", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    companion_commands.add_commands(sub)
-    for module_name in _OPTIONAL_COMMANDS:
-        module = _import_optional(module_name)
-        if module is not None:
-            module.add_commands(sub)
+    serve.add_commands(sub)
+    contract_commands.add_commands(sub)
+    reader_commands.add_commands(sub)
+    firmware_commands.add_commands(sub)
     return parser
 
 
-# Packages that add subcommands; imported by name from this fixed list.
-_OPTIONAL_COMMANDS = ("web_ui.commands", "hardware.commands", "firmware_bridge.commands")
-
-
-def _import_optional(name: str) -> Any:
-    import importlib
-
+def _version() -> str:
     try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name == name:
-            return None
-        raise
+        return version("marmite")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,11 +13,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from companion.simulate import random_game
+from companion.chaud_devant.simulate import random_game
+from companion.reads import Reader, ReaderHealth, ReaderMessage, TagSeen
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
 from hardware.panel import Panel, PanelPins
-from hardware.reader import Reader, ReaderHealth, ReaderMessage, TagSeen
 
 POLL_SECONDS = 0.25
 
@@ -60,6 +60,8 @@ class ReaderPump:
         """Pass one reader value to the table service."""
         if isinstance(item, TagSeen):
             self.service.tag_seen(item.uid, source=f"reader:{item.reader}")
+            if item.done is not None:  # journaled (or a double read): the reader may acknowledge it now
+                item.done()
         elif isinstance(item, ReaderHealth):
             self.service.reader_health(item.reader, item.ok, item.detail, dict(item.info))
 

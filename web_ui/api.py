@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session, stream_with_context
 
 from companion.events import MalformedEvent
-from companion.tags import simulated_uid, tag_codes
+from companion.tags import simulated_uid
 from web_ui.auth import authorized, csrf_token, pin_matches, require_pin
 from web_ui.context import service, settings
 from web_ui.seats import visible_seat_view
@@ -92,7 +92,7 @@ def drop() -> Response:
     """The virtual pot: a card (or menu card) passes the simulated reader's antenna."""
     body = json_body()
     code = body.get("code") if isinstance(body, dict) else None
-    if not isinstance(code, str) or code not in tag_codes():
+    if not isinstance(code, str) or code not in service().tags.codes:
         raise BadRequestBody("drop needs {\"code\": C} with C a card code or menu-<menu>@<set>")
     result = service().tag_seen(simulated_uid(code), source="virtual-pot")
     if result is None:

@@ -7,7 +7,9 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from companion.cards import ALL_CODES, DECK, MENUS
+from companion.chaud_devant.announcer import Theme
+from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
+from companion.chaud_devant.state import State as ChaudDevantState
 from companion.phrases import LANGUAGES
 from web_ui.auth import csrf_token, pin_matches, unlocked
 from web_ui.context import service, settings
@@ -19,7 +21,9 @@ SUIT_SYMBOLS = {"pea": "●", "onion": "◆", "mushroom": "▲", "pepper": "✱"
 
 
 def _helpers() -> dict[str, Any]:
-    theme = service().theme
+    state = service().game_state
+    edition = state.game.rules.edition if isinstance(state, ChaudDevantState) else "2005"
+    theme = Theme(service().language, edition)
 
     def card_name(code: str) -> str:
         return theme.card(code)

@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
 from hardware.rc522 import ChipError, RC522Config, RC522Driver
-from hardware.reader import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen, register_reader
 
 RETRY_S = 2.0  # between attempts to bring back a chip that does not answer
 AFTER_RESET_S = 0.5  # a known card read this soon after a reset was resting in the field
@@ -190,6 +190,3 @@ def _explain(error: Exception) -> str:
     if isinstance(error, PermissionError):
         return "no permission for SPI/GPIO: add the user to the spi and gpio groups"
     return str(error)
-
-
-register_reader("rc522", lambda options: RC522Reader(RC522Config.from_options(options)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from hardware.reader import ReaderHealth, ReaderQueue, TagSeen, register_reader
+from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 
 
 class SimReader:
@@ -31,6 +31,3 @@ class SimReader:
     def close(self) -> None:
         with self._lock:
             self._out = None
-
-
-register_reader("sim", lambda options: SimReader())

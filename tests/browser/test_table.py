@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from companion.chaud_devant.simulate import Noise, random_game, simulate
 from companion.referee import Referee
-from companion.simulate import Noise, random_game, simulate
+from marmite.games import GAMES
 from tests.browser.conftest import CuttingProxy, Server, audit, shot, unlock, wait_log, wait_stream
 
 pytestmark = pytest.mark.browser
@@ -38,11 +39,11 @@ def test_whole_game_through_the_virtual_pot(page: Any, server: Server) -> None:
     page.wait_for_selector("#summary-title")
     shot(page, "table-final-standings")
     state = server.get("/api/state")
-    referee = Referee()
+    referee = Referee(GAMES)
     for event in events:
         referee.apply(event)
     assert state["phase"] == "game_over"
-    assert state["stars"] == {name: referee.game.state.stars[seat] for seat, name in enumerate(setup["players"])}
+    assert state["stars"] == {name: referee.state.progress.stars[seat] for seat, name in enumerate(setup["players"])}
     text = page.inner_text("#state")
     assert "Classement final" in text
     standings = page.locator(".standings li").all_inner_texts()
@@ -60,7 +61,7 @@ def test_whole_game_through_the_virtual_pot(page: Any, server: Server) -> None:
 def _until_refusal() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """A known-hands game up to its first must_follow_suit refusal: the events before, and the refused one."""
     events = simulate(random.Random(5), players=3, known_hands={0, 1, 2}, noise=Noise(revoke=1.0)).events
-    referee = Referee()
+    referee = Referee(GAMES)
     for index, event in enumerate(events):
         if referee.decide(event) is not None:
             assert str(referee.decide(event)) == "must_follow_suit"

@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
+from companion.chaud_devant.simulate import TABLE_NOISE, simulate
 from companion.journal import JOURNAL_FILE, Journal, JournalError
 from companion.referee import Referee
-from companion.simulate import TABLE_NOISE, simulate
+from marmite.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 100
@@ -31,7 +32,7 @@ Script = list[tuple[dict[str, Any], bool, str | None]]
 def make_script(games: int, seed: int = 2026) -> Script:
     """Simulated games back to back, each event with the referee's outcome (the writer repeats them)."""
     rng = random.Random(seed)
-    referee = Referee()
+    referee = Referee(GAMES)
     script: Script = []
     for _ in range(games):
         for event in simulate(rng, players=rng.choice((3, 4, 5)), noise=TABLE_NOISE).events:

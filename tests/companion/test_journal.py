@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from companion.journal import Journal
-from tests.companion.rulebook import card, menu, new_game
+from tests.companion.chaud_devant.rulebook import card, menu, new_game
 
 
 def test_journal_is_wal_with_full_synchronous(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ from companion.events import MalformedEvent
 from companion.journal import Journal
 from companion.table import DOUBLE_READ_SECONDS, Message, TableService
 from companion.tags import TagMap, simulated_uid
-from tests.companion.rulebook import card, menu, new_game, started
+from marmite.games import GAMES
+from tests.companion.chaud_devant.rulebook import card, menu, new_game, started
 
 
 class Clock:
@@ -31,7 +32,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def table(tmp_path: Path, clock: Clock) -> TableService:
-    return TableService(Journal.open(tmp_path), clock=clock)
+    return TableService(Journal.open(tmp_path), GAMES, clock=clock)
 
 
 def test_an_accepted_play_is_durable_before_it_is_announced(tmp_path: Path, table: TableService) -> None:
@@ -86,8 +87,8 @@ def test_an_unknown_tag_is_refused_and_recorded(table: TableService) -> None:
 
 
 def test_a_learned_tag_plays_its_card(tmp_path: Path, clock: Clock) -> None:
-    tags = TagMap({"04a1b2c3d4e5f6": "onion-10"})
-    table = TableService(Journal.open(tmp_path), tags=tags, clock=clock)
+    tags = TagMap(GAMES.tag_codes(), {"04a1b2c3d4e5f6": "onion-10"})
+    table = TableService(Journal.open(tmp_path), GAMES, tags=tags, clock=clock)
     for event in started():
         table.submit(event)
     table.tag_seen("04A1B2C3D4E5F6")
@@ -103,12 +104,12 @@ def test_a_menu_card_names_its_seat_by_its_set(table: TableService) -> None:
 
 
 def test_a_restart_resumes_exactly_and_replays_announcements(tmp_path: Path, clock: Clock) -> None:
-    first = TableService(Journal.open(tmp_path), clock=clock)
+    first = TableService(Journal.open(tmp_path), GAMES, clock=clock)
     for event in [*started(), card("pea-1a"), card("pea-9z"), card("pea-2a")]:
         first.submit(event)
     state, texts = first.state(), [first.render(m)["text"] for m in first.messages_after(0)]
     first.close()
-    second = TableService(Journal.open(tmp_path), clock=clock)
+    second = TableService(Journal.open(tmp_path), GAMES, clock=clock)
     assert second.state() == state
     assert [second.render(m)["text"] for m in second.messages_after(0)] == texts
 
@@ -142,7 +143,7 @@ def test_the_language_can_be_switched_and_messages_rerendered(table: TableServic
 
 
 def test_refusals_are_announced_with_the_rule(tmp_path: Path, table: TableService) -> None:
-    from companion.cards import ALL_CODES
+    from companion.chaud_devant.cards import ALL_CODES
     bruno = ["pea-2a", *ALL_CODES[16:28]]
     events = [new_game(), {"type": "hand", "player": "Bruno", "cards": bruno}, *started()[1:], card("pea-1a")]
     for event in events:
@@ -176,11 +177,11 @@ def test_french_lists_use_a_spaced_semicolon(table: TableService) -> None:
 
 
 def test_after_a_restart_a_client_resumes_from_an_id_in_an_earlier_game(tmp_path: Path, clock: Clock) -> None:
-    first = TableService(Journal.open(tmp_path), clock=clock)
+    first = TableService(Journal.open(tmp_path), GAMES, clock=clock)
     for event in [*started(), card("pea-1a"), card("pea-2a"), new_game(("A", "B", "C")), card("pea-3a")]:
         first.submit(event)
     first.close()
-    second = TableService(Journal.open(tmp_path), clock=clock)
+    second = TableService(Journal.open(tmp_path), GAMES, clock=clock)
     later = second.messages_after(5)
     assert [m.stream_id for m in later] == [6, 7, 8, 9]
     assert [m.kind for m in later] == ["card", "card", "new_game", "refused"]

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion.journal import Journal
+from companion.reads import ReaderHealth, ReaderMessage, TagSeen
 from companion.table import TableService
 from companion.tags import TagMap
 from firmware_bridge import protocol as p
@@ -23,9 +24,9 @@ from firmware_bridge.host_reader import UsbReader
 from firmware_bridge.simulator import SimulatedPico
 from hardware.fakes.cards import FakeCard
 from hardware.fakes.mfrc522_chip import Fault, LockUp
-from hardware.reader import ReaderHealth, ReaderMessage, TagSeen
+from marmite.games import GAMES
 from marmite.wiring import ReaderPump
-from tests.companion.rulebook import started
+from tests.companion.chaud_devant.rulebook import started
 
 WAIT = 10.0
 CARDS = {
@@ -50,7 +51,7 @@ class Table:
         self.queue: queue.Queue[ReaderMessage] = queue.Queue()
         self.tags: list[str] = []
         self.health: list[ReaderHealth] = []
-        self.tag_map = TagMap(CARDS)
+        self.tag_map = TagMap(GAMES.tag_codes(), CARDS)
 
     def pump(self, seconds: float = 0.05) -> None:
         """Move what the reader queued into `tags` and `health`, for up to `seconds`."""
@@ -237,7 +238,7 @@ def test_commands_reach_the_board(pico: SimulatedPico, table: Table) -> None:
 
 
 def test_a_card_becomes_a_play_on_the_table(tmp_path: Path, pico: SimulatedPico) -> None:
-    service = TableService(Journal.open(tmp_path), tags=TagMap(CARDS))
+    service = TableService(Journal.open(tmp_path), GAMES, tags=TagMap(GAMES.tag_codes(), CARDS))
     for event in started():
         service.submit(event)
     reader = UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2))

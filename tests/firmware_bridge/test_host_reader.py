@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.reads import ReaderHealth, ReaderMessage, TagSeen
 from firmware_bridge import protocol as p
 from firmware_bridge.host_reader import UsbReader
-from hardware.reader import ReaderHealth, ReaderMessage, TagSeen, make_reader
+from marmite.readers import make_reader
 
 WAIT = 10.0
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.reads import TagSeen
 from hardware import iso14443 as iso
 from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, Fault, VirtualClock, installed
-from hardware.reader import TagSeen
 from hardware.readers.rc522 import RC522Reader
 
 

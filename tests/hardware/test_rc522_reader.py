@@ -6,9 +6,10 @@ import queue
 
 import pytest
 
+from companion.reads import ReaderHealth, ReaderMessage, TagSeen
 from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, Fault, LockUp, VirtualClock
-from hardware.reader import ReaderHealth, ReaderMessage, TagSeen, make_reader
 from hardware.readers.rc522 import RC522Reader
+from marmite.readers import make_reader
 
 NTAG = "04a1b2c3d4e5f6"
 NTAG_TWIN = "04a1b2c3998877"  # same first three bytes: the same cascade-level-1 answer as NTAG

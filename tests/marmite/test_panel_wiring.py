@@ -11,15 +11,16 @@ from companion.journal import Journal
 from companion.table import TableService
 from hardware.fakes import FakeGPIO, VirtualClock
 from hardware.panel import Panel, PanelPins
+from marmite.games import GAMES
 from marmite.wiring import attach_panel
-from tests.companion.rulebook import card, started
+from tests.companion.chaud_devant.rulebook import card, started
 
 PINS = PanelPins()
 
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[TableService]:
-    table = TableService(Journal.open(tmp_path))
+    table = TableService(Journal.open(tmp_path), GAMES)
     yield table
     table.close()
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hardware.reader import parse_reader_option
 from marmite.cli import main
+from marmite.readers import parse_reader_option
 
 
 def test_reader_options_are_key_value() -> None:

@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.table import TableService
+from marmite.games import GAMES
 from web_ui.app import create_app
 
 PIN = "2468"
@@ -19,7 +20,7 @@ PLAYERS = ["Virginie", "Bruno", "Valentine", "Nicolas"]
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[TableService]:
-    table = TableService.open(tmp_path)
+    table = TableService.open(tmp_path, GAMES)
     yield table
     table.close()
 

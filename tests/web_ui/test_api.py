@@ -8,10 +8,11 @@ import random
 
 from flask.testing import FlaskClient
 
+from companion.chaud_devant.simulate import random_game
 from companion.replay import parse_log, replay
-from companion.simulate import random_game
 from companion.table import TableService
 from companion.tags import simulated_uid
+from marmite.games import GAMES
 from tests.web_ui.conftest import HEADERS, PIN, PLAYERS, new_game
 
 
@@ -44,7 +45,7 @@ def test_a_whole_game_through_the_api_matches_replay(client: FlaskClient) -> Non
         client.post("/api/events", json=event, headers=HEADERS)
     state = client.get("/api/state").get_json()
     log = io.BytesIO("\n".join(json.dumps(e) for e in events).encode())
-    expected = replay(parse_log(log))
+    expected = replay(parse_log(log, GAMES), GAMES)
     expected.pop("refused")
     assert state == expected
     assert state["phase"] == "game_over" and state["winners"]

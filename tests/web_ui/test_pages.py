@@ -7,8 +7,9 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from companion.simulate import random_game
+from companion.chaud_devant.simulate import random_game
 from companion.table import TableService
+from marmite.games import GAMES
 from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
 from web_ui.app import create_app
 
@@ -71,7 +72,8 @@ def test_session_survives_a_restart(client: FlaskClient, tmp_path: Path) -> None
     client.post("/api/unlock", json={"pin": HEADERS["X-Table-Pin"]})
     cookie = client.get_cookie("session")
     assert cookie is not None
-    restarted = create_app(TableService.open(tmp_path), pin=HEADERS["X-Table-Pin"], data_dir=tmp_path).test_client()
+    service = TableService.open(tmp_path, GAMES)
+    restarted = create_app(service, pin=HEADERS["X-Table-Pin"], data_dir=tmp_path).test_client()
     restarted.set_cookie("session", cookie.value)
     assert 'id="undo"' in restarted.get("/").get_data(as_text=True)
 

@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.table import TableService
+from marmite.games import GAMES
 from tests.web_ui.conftest import HEADERS, PIN, new_game
 from web_ui.app import create_app, stop_streams
 
@@ -78,14 +79,14 @@ def test_heartbeat(service: TableService, tmp_path: Path) -> None:
 
 
 def test_restart_resumes_the_game_and_the_ids(tmp_path: Path) -> None:
-    first = TableService.open(tmp_path)
+    first = TableService.open(tmp_path, GAMES)
     app = create_app(first, pin=PIN, data_dir=tmp_path)
     client = app.test_client()
     new_game(client)
     client.post("/api/events", json={"type": "menu", "player": "Bruno", "menu": "pea"}, headers=HEADERS)
     state = client.get("/api/state").get_json()
     first.close()
-    second = TableService.open(tmp_path)
+    second = TableService.open(tmp_path, GAMES)
     app2 = create_app(second, pin=PIN, data_dir=tmp_path)
     client2 = app2.test_client()
     assert client2.get("/api/state").get_json() == state

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import ALL_CODES
+from companion.chaud_devant.cards import ALL_CODES
 from companion.referee import Referee
 from companion.replay import replay
+from marmite.games import GAMES
 
 PLAYERS = ("Virginie", "Bruno", "Valentine", "Nicolas")
 
@@ -47,12 +48,12 @@ def started(players: tuple[str, ...] = PLAYERS, choices: tuple[str, ...] = ("pea
 
 def state_after(*events: dict[str, Any]) -> dict[str, Any]:
     """The contract's replay object after these events (line numbers from 1)."""
-    return replay(list(enumerate(events, start=1)))
+    return replay(list(enumerate(events, start=1)), GAMES)
 
 
 def refusal(*events: dict[str, Any]) -> str | None:
     """The reason the last event was refused, None if it was accepted."""
-    referee = Referee()
+    referee = Referee(GAMES)
     outcome = None
     for event in events:
         outcome = referee.apply(event)
@@ -61,7 +62,7 @@ def refusal(*events: dict[str, Any]) -> str | None:
 
 
 def referee_after(*events: dict[str, Any]) -> Referee:
-    referee = Referee()
+    referee = Referee(GAMES)
     for event in events:
         referee.apply(event)
     return referee
@@ -69,11 +70,11 @@ def referee_after(*events: dict[str, Any]) -> Referee:
 
 def play_out_round(referee: Referee, order: list[str] | tuple[str, ...] = ALL_CODES) -> list[str]:
     """Feed cards (hidden hands: any unplayed card is accepted) until the round ends; returns them."""
-    game = referee.game
+    game = referee.state
     assert game is not None
     played = []
     for code in order:
-        if game.state.phase != "play":
+        if game.progress.phase != "play":
             break
         assert referee.apply(card(code)).accepted
         played.append(code)

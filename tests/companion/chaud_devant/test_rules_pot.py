@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.companion.rulebook import card, started, state_after
+from tests.companion.chaud_devant.rulebook import card, started, state_after
 
 
 def test_rulebook_example_valentine_wins_with_eleven_on_a_spoiled_soup_after_an_overflow() -> None:

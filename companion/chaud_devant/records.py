@@ -1,6 +1,6 @@
-"""The changing state of one game (OpenSpiel's "state" half): rounds, pot, stars, referee findings.
+"""The records a Chaud Devant ! State is made of: rounds, pot, stars, referee findings.
 
-Plain mutable records; only `companion.game` changes them, and only observers read them out.
+Plain mutable records; only `companion.chaud_devant.state` changes them, and only observers read them out.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from companion.cards import Suit
+from companion.chaud_devant.cards import Suit
 
 Phase = Literal["menu", "play", "game_over"]
 
@@ -80,8 +80,8 @@ class RoundState:
 
 
 @dataclass(slots=True)
-class GameState:
-    """Everything that changes during a game; seats are indexes into Setup.players."""
+class Progress:
+    """Everything that changes during a game; seats are indexes into Game.players."""
 
     stars: list[int]
     used_menus: list[set[str]]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from companion.journal import Journal
 from companion.referee import Referee
-from tests.companion.rulebook import card, menu, new_game, started
+from marmite.games import GAMES
+from tests.companion.chaud_devant.rulebook import card, menu, new_game, started
 
 MARMITE = [sys.executable, "-m", "marmite.cli"]
 
@@ -47,7 +48,7 @@ def test_a_malformed_line_exits_2_naming_the_line_with_nothing_on_stdout(tmp_pat
 
 def test_export_then_replay_gives_the_live_state(tmp_path: Path) -> None:
     events = [new_game(("A", "B")), *started(), card("pea-1a"), menu("Zoé", "pea"), card("pea-2a")]
-    referee = Referee()
+    referee = Referee(GAMES)
     with Journal.open(tmp_path) as journal:
         for event in events:
             reason = referee.decide(event)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import commands
+from firmware_bridge import install as commands
 from firmware_bridge.simulator import SimulatedPico
 from marmite.cli import main
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.cards import ALL_CODES
-from tests.companion.rulebook import card, hand, new_game, started, state_after
+from companion.chaud_devant.cards import ALL_CODES
+from tests.companion.chaud_devant.rulebook import card, hand, new_game, started, state_after
 
 
 def test_a_revoke_is_cited_with_both_tricks() -> None:

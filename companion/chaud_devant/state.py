@@ -1,59 +1,70 @@
-"""One game of Chaud Devant !: decides whether an event is legal, applies it, and undoes.
+"""The changing state of one Chaud Devant ! game (OpenSpiel's *State*): decide, apply, legal actions.
 
 `decide` never changes anything; `apply` changes the state and returns what happened
 (effects, for the announcer). A refused event is a typed Reason, never an exception.
+Undo is not here: the table's referee replays the accepted actions on a fresh state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from companion import effects as fx
-from companion.cards import DECK, MENUS, Card, Suit, card, is_menu
-from companion.reasons import Reason
-from companion.rules import ROUNDS, STARTING_STARS, Setup
-from companion.state import GameState, Play, Pot, Revoke, RoundState, Trick
+from companion.chaud_devant import announcer, views
+from companion.chaud_devant import effects as fx
+from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS, Card, Suit, card, is_menu
+from companion.chaud_devant.game import ROUNDS, STARTING_STARS, Game
+from companion.chaud_devant.reasons import Reason
+from companion.chaud_devant.records import Play, Pot, Progress, Revoke, RoundState, Trick
+from companion.chaud_devant.scoring import score_round, won_cards
+from companion.seam import Part, Voice
 
 
-class Game:
-    """A game in progress: its setup, its state, and the accepted actions (for undo)."""
+def playable(hand: Iterable[str], pot: Pot) -> list[str]:
+    """The cards of `hand` its holder may play into `pot`: the led suit if held and the soup is not
+    spoiled, else any. The one follow-suit rule: the referee, `legal_actions` and the simulator use it."""
+    cards = list(hand)
+    if pot.led is None or pot.spoiled:
+        return cards
+    following = [code for code in cards if DECK[code].suit is pot.led]
+    return following or cards
 
-    def __init__(self, setup: Setup) -> None:
-        self.setup = setup
-        self.state = self._fresh_state()
-        self._actions: list[dict[str, Any]] = []
 
-    def _fresh_state(self) -> GameState:
-        count = len(self.setup.players)
-        return GameState(stars=[STARTING_STARS] * count, used_menus=[set() for _ in range(count)])
+class State:
+    """A game in progress: its fixed Game and what has happened so far."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        count = len(game.players)
+        self.progress = Progress(stars=[STARTING_STARS] * count, used_menus=[set() for _ in range(count)])
 
     # ----------------------------------------------------------------- queries
 
     @property
     def players(self) -> tuple[str, ...]:
-        return self.setup.players
+        return self.game.players
 
     def seat_of(self, name: object) -> int | None:
         """The seat index of a player name, None for anything else."""
-        if isinstance(name, str) and name in self.setup.players:
-            return self.setup.players.index(name)
+        if isinstance(name, str) and name in self.game.players:
+            return self.game.players.index(name)
         return None
 
     @property
     def round_number(self) -> int:
         """The current round, or between rounds the next one; at game over the last."""
-        state = self.state
-        if state.phase == "game_over" or state.open_round is not None:
-            return len(state.rounds)
-        return len(state.rounds) + 1
+        progress = self.progress
+        if progress.phase == "game_over" or progress.open_round is not None:
+            return len(progress.rounds)
+        return len(progress.rounds) + 1
 
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._actions)
+    def is_terminal(self) -> bool:
+        """True at game over."""
+        return self.progress.phase == "game_over"
 
     def holder_of(self, code: str) -> int | None:
         """The seat whose known hand holds this card this round, if any."""
-        current = self.state.open_round
+        current = self.progress.open_round
         if current is None:
             return None
         for seat, hand in current.hands.items():
@@ -63,13 +74,79 @@ class Game:
 
     def next_to_reveal(self) -> int | None:
         """Sequential reveal: the seat that reveals next this round (None when not applicable)."""
-        if self.setup.rules.menu_reveal != "sequential" or self.state.phase != "menu":
+        if self.game.rules.menu_reveal != "sequential" or self.progress.phase != "menu":
             return None
-        current = self.state.open_round
-        dealer = self.setup.dealer_of(self.round_number)
-        first = self.setup.next_seat(dealer)
+        current = self.progress.open_round
+        dealer = self.game.dealer_of(self.round_number)
+        first = self.game.next_seat(dealer)
         done = len(current.choices) if current is not None else 0
         return (first + done) % len(self.players)
+
+    def legal_actions(self, hand: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """The events legal now (undo aside). In play, the cards the current player may play: from
+        `hand` when the caller knows it (a simulator), else from the known hand, else every unplayed card."""
+        progress = self.progress
+        if progress.phase == "menu":
+            events = [{"type": "menu", "player": name, "menu": menu} for name in self.players for menu in MENUS]
+            return [event for event in events if self._decide_menu(event["player"], event["menu"]) is None]
+        current = progress.open_round
+        if progress.phase != "play" or current is None or progress.turn is None:
+            return []
+        if hand is None:
+            known = current.hands.get(progress.turn)
+            hand = known if known is not None else [c for c in ALL_CODES if c not in current.played]
+        unplayed = [code for code in hand if code not in current.played]
+        return [{"type": "card", "card": code} for code in playable(unplayed, progress.pot)]
+
+    # ----------------------------------------------------------------- observers and words
+
+    def public_state(self) -> dict[str, Any]:
+        return views.public_state(self)
+
+    def table_view(self) -> dict[str, Any]:
+        return views.table_view(self)
+
+    def seat_view(self, player: str, *, owner: bool) -> dict[str, Any] | None:
+        return views.seat_view(self, player, owner=owner)
+
+    def history(self) -> dict[str, Any]:
+        return views.history(self)
+
+    def summary(self) -> dict[str, Any]:
+        return views.summary(self)
+
+    def voice(self) -> Voice:
+        return announcer.EditionVoice(self.game.rules.edition)
+
+    def describe(self, effects: list[Any]) -> list[Part]:
+        return announcer.describe_effects(self, effects)
+
+    def describe_refusal(self, event: dict[str, Any], reason: str) -> Part:
+        return announcer.describe_refusal(self, event, reason)
+
+    def describe_where(self) -> list[Part]:
+        return [announcer.describe_where(self)]
+
+    def tag_event(self, code: str) -> dict[str, Any]:
+        """The event a tag's card stands for: a physical menu card of set N is the N-th seat's menu."""
+        if code.startswith("menu-"):
+            menu, _, copy = code.removeprefix("menu-").partition("@")
+            seat = int(copy) - 1
+            player = self.players[seat] if seat < len(self.players) else f"seat {copy}"
+            return {"type": "menu", "player": player, "menu": menu}
+        return {"type": "card", "card": code}
+
+    def repeats_read(self, code: str) -> bool:
+        """A soup card already played this round, or a menu card whose menu its seat has just chosen."""
+        rounds = self.progress.rounds
+        if not rounds:
+            return False
+        current = rounds[-1]  # the open round, or the one that just ended (its last card is in the pot)
+        event = self.tag_event(code)
+        if event["type"] == "menu":
+            seat = self.seat_of(event["player"])
+            return seat is not None and current.choices.get(seat) == event["menu"]
+        return code in current.played
 
     # ----------------------------------------------------------------- decide
 
@@ -82,15 +159,13 @@ class Game:
             return self._decide_menu(event.get("player"), event.get("menu"))
         if kind == "hand":
             return self._decide_hand(event.get("player"), event.get("cards"))
-        if kind == "undo":
-            return None if self._actions else Reason.NOTHING_TO_UNDO
-        raise ValueError(f"Game does not handle {kind!r} events")
+        return Reason.WRONG_PHASE  # another game's event (a buffet plate)
 
     def _decide_card(self, code: object) -> Reason | None:
         played = card(code)
         if played is None:
             return Reason.UNKNOWN_CARD
-        state = self.state
+        state = self.progress
         current = state.open_round
         if state.phase != "play" or current is None or state.turn is None:
             return Reason.WRONG_PHASE
@@ -105,13 +180,7 @@ class Game:
             return None
         if played.code not in hand:
             return Reason.NOT_IN_HAND
-        led = state.pot.led
-        if (
-            led is not None
-            and not state.pot.spoiled
-            and played.suit is not led
-            and any(DECK[held].suit is led for held in hand)
-        ):
+        if played.code not in playable(hand, state.pot):
             return Reason.MUST_FOLLOW_SUIT
         return None
 
@@ -121,10 +190,10 @@ class Game:
             return Reason.UNKNOWN_PLAYER
         if not is_menu(menu):
             return Reason.UNKNOWN_CARD
-        if self.state.phase != "menu":
+        if self.progress.phase != "menu":
             return Reason.WRONG_PHASE
-        used = self.state.used_menus[seat]
-        current = self.state.open_round
+        used = self.progress.used_menus[seat]
+        current = self.progress.open_round
         revealed_now = current.choices.get(seat) if current is not None else None
         expected = self.next_to_reveal()
         if menu in used and not (expected is not None and menu == revealed_now):
@@ -133,9 +202,9 @@ class Game:
             return None
         if seat != expected:
             return Reason.NOT_YOUR_TURN
-        dealer = self.setup.dealer_of(self.round_number)
+        dealer = self.game.dealer_of(self.round_number)
         if seat == dealer and current is not None:
-            first_menu = current.choices.get(self.setup.next_seat(dealer))
+            first_menu = current.choices.get(self.game.next_seat(dealer))
             others_left = set(MENUS) - used - {first_menu}
             if menu == first_menu and others_left:
                 return Reason.MENU_FORBIDDEN
@@ -147,13 +216,13 @@ class Game:
             return Reason.UNKNOWN_PLAYER
         if isinstance(cards, list) and any(card(code) is None for code in cards):
             return Reason.UNKNOWN_CARD
-        if self.state.phase != "menu":
+        if self.progress.phase != "menu":
             return Reason.WRONG_PHASE
         if not isinstance(cards, list):
             return Reason.BAD_HAND
-        current = self.state.open_round
-        dealer = self.setup.dealer_of(self.round_number)
-        size = self.setup.deal_sizes(dealer)[seat]
+        current = self.progress.open_round
+        dealer = self.game.dealer_of(self.round_number)
+        size = self.game.deal_sizes(dealer)[seat]
         if len(cards) != size or len(set(cards)) != len(cards):
             return Reason.BAD_HAND
         if current is not None:
@@ -164,23 +233,14 @@ class Game:
 
     # ----------------------------------------------------------------- apply
 
-    def apply(self, event: dict[str, Any], *, decided: bool = False) -> list[fx.Effect]:
-        """Apply a legal event; returns what happened. ValueError if illegal (unless `decided`
-        says the caller has just checked it)."""
-        if not decided and (reason := self.decide(event)) is not None:
-            raise ValueError(f"refused event applied: {reason}")
-        if event["type"] == "undo":
-            return self._undo()
-        self._actions.append(event)
-        return self._perform(event)
-
-    def _perform(self, event: dict[str, Any]) -> list[fx.Effect]:
+    def apply(self, event: dict[str, Any]) -> list[fx.Effect]:
+        """Apply an event `decide` has just accepted; returns what happened."""
         kind = event["type"]
         if kind == "card":
             return self._play(DECK[event["card"]])
         seat = self.players.index(event["player"])
         effects: list[fx.Effect] = []
-        current = self.state.open_round
+        current = self.progress.open_round
         if current is None:
             current = self._open_round()
             effects.append(fx.RoundOpened(current.number, current.dealer))
@@ -191,19 +251,19 @@ class Game:
         return effects + self._choose_menu(current, seat, event["menu"])
 
     def _open_round(self) -> RoundState:
-        number = len(self.state.rounds) + 1
-        dealer = self.setup.dealer_of(number)
-        deal = self.setup.deal_sizes(dealer)
-        current = RoundState(number, dealer, self.setup.next_seat(dealer), deal, list(deal))
-        self.state.rounds.append(current)
+        number = len(self.progress.rounds) + 1
+        dealer = self.game.dealer_of(number)
+        deal = self.game.deal_sizes(dealer)
+        current = RoundState(number, dealer, self.game.next_seat(dealer), deal, list(deal))
+        self.progress.rounds.append(current)
         return current
 
     def _choose_menu(self, current: RoundState, seat: int, menu: str) -> list[fx.Effect]:
         current.choices[seat] = menu
-        sequential = self.setup.rules.menu_reveal == "sequential"
+        sequential = self.game.rules.menu_reveal == "sequential"
         effects: list[fx.Effect] = []
         if sequential:
-            self.state.used_menus[seat].add(menu)
+            self.progress.used_menus[seat].add(menu)
             effects.append(fx.MenuRevealed(seat, menu))
         else:
             effects.append(fx.MenuChosen(seat))
@@ -212,16 +272,16 @@ class Game:
         current.revealed = True
         if not sequential:
             for chooser, chosen in current.choices.items():
-                self.state.used_menus[chooser].add(chosen)
+                self.progress.used_menus[chooser].add(chosen)
             effects.append(fx.MenusRevealed(dict(current.choices)))
-        self.state.phase = "play"
-        self.state.turn = current.first
-        self.state.pot = Pot()
+        self.progress.phase = "play"
+        self.progress.turn = current.first
+        self.progress.pot = Pot()
         effects.append(fx.PlayBegins(current.number, current.first))
         return effects
 
     def _play(self, played: Card) -> list[fx.Effect]:
-        state = self.state
+        state = self.progress
         current = state.open_round
         seat = state.turn
         if current is None or seat is None:
@@ -258,7 +318,7 @@ class Game:
             state.pot = Pot()
             state.turn = seat
         else:
-            state.turn = self.setup.next_seat(seat)
+            state.turn = self.game.next_seat(seat)
         if current.left[state.turn] == 0:
             effects.extend(self._end_round(current))
         else:
@@ -271,11 +331,11 @@ class Game:
         if not voids or suit not in voids:
             return None
         revoke = Revoke(current.number, seat, suit, voids.pop(suit), trick)
-        self.state.revokes.append(revoke)
+        self.progress.revokes.append(revoke)
         return revoke
 
     def _end_round(self, current: RoundState) -> list[fx.Effect]:
-        state = self.state
+        state = self.progress
         current.unclaimed = list(state.pot.cards)
         state.pot = Pot()
         state.turn = None
@@ -294,33 +354,7 @@ class Game:
 
     def winners(self) -> list[int]:
         """Seats with the top score at game over, else none."""
-        if self.state.phase != "game_over":
+        if self.progress.phase != "game_over":
             return []
-        top = max(self.state.stars)
-        return [seat for seat, stars in enumerate(self.state.stars) if stars == top]
-
-    # ----------------------------------------------------------------- undo
-
-    def _undo(self) -> list[fx.Effect]:
-        """Take back the last accepted action: replay the others from a fresh state (exact, and
-        cheap: a whole game is a few hundred actions, and undo is rare)."""
-        undone = self._actions.pop()
-        self.state = self._fresh_state()
-        for action in self._actions:
-            self._perform(action)
-        return [fx.Undone(undone)]
-
-
-def won_cards(current: RoundState, seat: int) -> list[Card]:
-    """All cards in the tricks `seat` won this round."""
-    return [DECK[code] for trick in current.tricks if trick.winner == seat for code in trick.cards]
-
-
-def score_round(menu: str, won: list[Card]) -> int:
-    """A round's result for one player, before the floor at 0."""
-    if menu == "none":
-        return 5 - len(won)
-    peppers = sum(1 for c in won if c.is_pepper)
-    if menu == "pepper":
-        return peppers - sum(1 for c in won if c.is_bouillon)
-    return sum(1 for c in won if c.suit == menu) - peppers
+        top = max(self.progress.stars)
+        return [seat for seat, stars in enumerate(self.progress.stars) if stars == top]

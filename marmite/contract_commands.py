@@ -11,6 +11,7 @@ from typing import Any
 from companion.journal import JOURNAL_FILE, Journal, JournalError
 from companion.paths import default_data_dir
 from companion.replay import MalformedLog, parse_log, replay
+from marmite.games import GAMES
 
 
 def add_commands(sub: Any) -> None:
@@ -29,17 +30,17 @@ def run_replay(args: argparse.Namespace) -> int:
     """Print the state of a log; exit 2 naming the line of a malformed one."""
     try:
         if args.file == "-":
-            events = parse_log(sys.stdin.buffer)
+            events = parse_log(sys.stdin.buffer, GAMES)
         else:
             with open(args.file, "rb") as handle:
-                events = parse_log(handle)
+                events = parse_log(handle, GAMES)
     except MalformedLog as error:
         print(f"marmite replay: {args.file}: {error}", file=sys.stderr)
         return 2
     except OSError as error:
         print(f"marmite replay: cannot read {args.file}: {error.strerror}", file=sys.stderr)
         return 2
-    json.dump(replay(events), sys.stdout, ensure_ascii=False, indent=2)
+    json.dump(replay(events, GAMES), sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
     return 0
 

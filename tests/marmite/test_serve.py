@@ -11,8 +11,8 @@ from companion.table import TableService
 from companion.tags import simulated_uid
 from hardware.readers.sim import SimReader
 from marmite.cli import build_parser
+from marmite.serve import resolve_pin
 from marmite.wiring import ReaderPump, play_demo
-from web_ui.commands import resolve_pin
 from web_ui.speaker import Speaker
 
 

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.tags import TagMap, tag_codes
+from companion.reads import ReaderHealth, ReaderQueue, TagSeen
+from companion.tags import TagMap
 from hardware.fakes import FakeCard, FakeMFRC522, installed
-from hardware.reader import ReaderHealth, ReaderQueue, TagSeen, register_reader
 from marmite.cli import main
+from marmite.games import GAMES
+from marmite.readers import READERS
 
 NTAG = "04a1b2c3d4e5f6"
 
@@ -35,7 +37,10 @@ class ScriptedReader:
         pass
 
 
-register_reader("test-scripted", lambda options: ScriptedReader(list(SCRIPT)))
+@pytest.fixture(autouse=True)
+def scripted_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--reader test-scripted` plays SCRIPT (an entry of the composition root's reader table)."""
+    monkeypatch.setitem(READERS, "test-scripted", (lambda options: ScriptedReader(list(SCRIPT)), "scripted"))
 
 
 def uid_of(index: int) -> str:
@@ -43,7 +48,7 @@ def uid_of(index: int) -> str:
 
 
 def test_reader_test_prints_tags_with_their_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    TagMap({NTAG: "pea-3a"}).save(tmp_path)
+    TagMap(GAMES.tag_codes(), {NTAG: "pea-3a"}).save(tmp_path)
     chip = FakeMFRC522()  # real time: the reader thread polls it as it would a chip
     chip.enter(FakeCard.ntag213(NTAG))
     chip.enter(FakeCard.classic1k("deadbeef"))
@@ -56,7 +61,7 @@ def test_reader_test_prints_tags_with_their_codes(tmp_path: Path, capsys: pytest
 
 
 def test_learn_walks_the_deck_and_refuses_a_taken_tag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    codes = tag_codes()
+    codes = GAMES.tag_codes()
     SCRIPT[:] = [uid_of(0), uid_of(0), *(uid_of(i) for i in range(1, len(codes)))]
     assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
     saved = json.loads((tmp_path / "tags.json").read_text())
@@ -67,13 +72,13 @@ def test_learn_walks_the_deck_and_refuses_a_taken_tag(tmp_path: Path, capsys: py
 
 
 def test_learn_resumes_where_it_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    codes = tag_codes()
-    TagMap({uid_of(i): code for i, code in enumerate(codes[:-2])}).save(tmp_path)
+    codes = GAMES.tag_codes()
+    TagMap(GAMES.tag_codes(), {uid_of(i): code for i, code in enumerate(codes[:-2])}).save(tmp_path)
     SCRIPT[:] = ["aabbccdd", "11223344"]
     assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
     prompts = [line for line in capsys.readouterr().out.splitlines() if line.startswith("put ")]
     assert prompts == [f"put {codes[-2]} on the reader", f"put {codes[-1]} on the reader"]
-    assert TagMap.load(tmp_path).lookup("11223344") == codes[-1]
+    assert TagMap.load(tmp_path, GAMES.tag_codes()).lookup("11223344") == codes[-1]
 
 
 def test_bad_reader_options_are_explained(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

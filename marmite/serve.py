@@ -87,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
 
     from companion.journal import JournalError
     from companion.table import TableService
-    from hardware.reader import make_reader, parse_reader_option
+    from marmite.games import GAMES
+    from marmite.readers import make_reader, parse_reader_option
     from marmite.wiring import ReaderPump, play_demo
     from web_ui.app import create_app, stop_streams
     from web_ui.speaker import Speaker
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         options = dict(parse_reader_option(text) for text in args.reader_option)
         if args.reader == "usb":  # the board's sequence memory, so a restart never replays a card
             options.setdefault("memory", str(data_dir / "usb-reader.json"))
-        service = TableService.open(data_dir)
+        service = TableService.open(data_dir, GAMES)
     except (ValueError, OSError, JournalError) as error:  # bad option, corrupt journal or tags.json
         print(f"marmite run: {error}", file=sys.stderr)
         return 2

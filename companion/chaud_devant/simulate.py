@@ -1,23 +1,26 @@
 """Seeded random whole games as contract events, for property tests, benchmarks and `marmite demo`.
 
-The simulator shuffles and deals real hands and has each player play a random legal card (it
-always knows every hand, even where the engine does not). Whose turn it is and when a round ends
-it reads from the engine itself, a `Referee` folded alongside, so it never re-implements the rules
-it is used to test; it only checks that the engine accepts what it sends as legal and refuses the
-noise it sends as illegal, and raises `SimulationError` otherwise.
+The simulator shuffles and deals real hands (chance) and has each player choose among the
+engine's own `legal_actions` (given the true hand, which it always knows even where the engine
+does not). Whose turn it is, which menus are left and when a round ends it reads from a `Referee`
+folded alongside, so it never re-implements the rules it is used to test; it only checks that the
+engine accepts what it sends as legal and refuses the noise it sends as illegal, and raises
+`SimulationError` otherwise.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from companion.cards import ALL_CODES, DECK, MENUS
-from companion.game import Game
+from companion.chaud_devant import KIND
+from companion.chaud_devant.cards import ALL_CODES
+from companion.chaud_devant.game import ROUNDS, Edition, Game, MenuReveal, Rules
+from companion.chaud_devant.state import State
 from companion.referee import Referee
-from companion.rules import ROUNDS, Edition, MenuReveal, Rules, Setup
+from companion.seam import Games
 
 NAMES: tuple[str, ...] = ("Virginie", "Bruno", "Valentine", "Nicolas", "Léa")
 
@@ -62,16 +65,6 @@ class Simulation:
     set_aside: list[tuple[str, ...]]
 
 
-def legal_cards(game: Game, hand: Iterable[str]) -> list[str]:
-    """The cards of `hand` its holder may play now: the led suit if held and the soup is not spoiled."""
-    cards = list(hand)
-    pot = game.state.pot
-    if pot.led is None or pot.spoiled:
-        return cards
-    following = [code for code in cards if DECK[code].suit is pot.led]
-    return following or cards
-
-
 def simulate(
     rng: random.Random,
     *,
@@ -106,20 +99,20 @@ class _Simulator:
     def __init__(self, rng: random.Random, count: int, rules: Rules, known: frozenset[int], noise: Noise) -> None:
         self.rng = rng
         self.names = NAMES[:count]
-        self.setup = Setup(self.names, rng.randrange(count), rules)
+        self.setup = Game(self.names, rng.randrange(count), rules)
         self.known = known
         self.noise = noise
-        self.referee = Referee()
+        self.referee = Referee(Games.of(KIND))
         self.events: list[dict[str, Any]] = []
         self.hands: list[list[str]] = []
-        self.used: list[list[str]] = [[] for _ in range(count)]
         self.deals: list[tuple[tuple[str, ...], ...]] = []
         self.set_aside: list[tuple[str, ...]] = []
 
     @property
-    def game(self) -> Game:
-        assert self.referee.game is not None  # new_game is the first event sent
-        return self.referee.game
+    def state(self) -> State:
+        state = self.referee.state
+        assert isinstance(state, State)  # new_game is the first event sent
+        return state
 
     def run(self) -> Simulation:
         self._send({"type": "new_game", "players": list(self.names),
@@ -127,10 +120,10 @@ class _Simulator:
         for number in range(1, ROUNDS + 1):
             self._deal(number)
             self._choose_menus(number)
-            while self.game.state.phase == "play":
+            while self.state.progress.phase == "play":
                 self._play_one()
-        if self.game.state.phase != "game_over":
-            raise SimulationError(f"no game over after {ROUNDS} rounds: phase {self.game.state.phase}")
+        if not self.state.is_terminal():
+            raise SimulationError(f"no game over after {ROUNDS} rounds: phase {self.state.progress.phase}")
         return Simulation(self.names, self.events, self.deals, self.set_aside)
 
     def _send(self, event: dict[str, Any], legal: bool = True) -> None:
@@ -164,29 +157,35 @@ class _Simulator:
             self._send_action({"type": "hand", "player": self.names[seat], "cards": list(self.hands[seat])})
 
     def _choose_menus(self, number: int) -> None:
+        """Each player picks one of the menus the engine lists as legal for them; in simultaneous
+        mode in a random order, maybe changing their mind once; in sequential mode in turn."""
         count = len(self.names)
-        first = self.setup.next_seat(self.setup.dealer_of(number))
+        order = list(range(count))
+        self.rng.shuffle(order)
         sequential = self.setup.rules.menu_reveal == "sequential"
-        if sequential:  # from the first player, clockwise; the dealer last
-            order = [(first + offset) % count for offset in range(count)]
-        else:
-            order = list(range(count))
-            self.rng.shuffle(order)
-        first_menu: str | None = None
-        for seat in order:
-            left = [menu for menu in MENUS if menu not in self.used[seat]]
-            if sequential and seat == order[-1]:
-                left = [menu for menu in left if menu != first_menu] or left  # the dealer may not copy
-            menu = self.rng.choice(left)
-            if not sequential and seat != order[-1] and self.rng.random() < self.noise.rechoose:
-                self._send_action({"type": "menu", "player": self.names[seat], "menu": self.rng.choice(left)})
-            if seat == first:
-                first_menu = menu
-            self.used[seat].append(menu)
-            self._send_action({"type": "menu", "player": self.names[seat], "menu": menu})
+        for index in range(count):
+            if sequential:
+                expected = self.state.next_to_reveal()
+                if expected is None:
+                    raise SimulationError("sequential menus with nobody to reveal")
+                seat = expected
+            else:
+                seat = order[index]
+            choices = self._menus_for(seat)
+            last = index == count - 1
+            if not sequential and not last and self.rng.random() < self.noise.rechoose:
+                self._send_action(self.rng.choice(choices))
+            self._send_action(self.rng.choice(self._menus_for(seat)))
+
+    def _menus_for(self, seat: int) -> list[dict[str, Any]]:
+        """The legal menu events of one player now."""
+        choices = [event for event in self.state.legal_actions() if event.get("player") == self.names[seat]]
+        if not choices:
+            raise SimulationError(f"round menus: no legal menu for {self.names[seat]}")
+        return choices
 
     def _play_one(self) -> None:
-        seat = self.game.state.turn
+        seat = self.state.progress.turn
         if seat is None:
             raise SimulationError("play phase with no turn")
         hand = self.hands[seat]
@@ -194,7 +193,7 @@ class _Simulator:
             raise SimulationError(f"the turn is at {self.names[seat]}, whose hand is empty, and the round goes on")
         if self.rng.random() < self.noise.unknown_tag:
             self._send({"type": "card", "card": f"tag:{self.rng.getrandbits(32):08x}"}, legal=False)
-        legal = legal_cards(self.game, hand)
+        legal = [event["card"] for event in self.state.legal_actions(hand=hand)]
         off_suit = [code for code in hand if code not in legal]
         if off_suit and self.rng.random() < self.noise.revoke:
             code = self.rng.choice(off_suit)

@@ -6,35 +6,38 @@ adds what the table display needs; `seat_view` adds one player's own secrets.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.cards import DECK
-from companion.game import Game, score_round, won_cards
-from companion.rules import STARTING_STARS
-from companion.state import Play, Pot, RoundState
+from companion.chaud_devant.cards import DECK
+from companion.chaud_devant.game import STARTING_STARS
+from companion.chaud_devant.records import Play, Pot, RoundState
+from companion.chaud_devant.scoring import score_round, won_cards
+
+if TYPE_CHECKING:
+    from companion.chaud_devant.state import State
 
 
-def public_state(game: Game | None) -> dict[str, Any]:
-    """The contract's state object for the current game (no `refused` key)."""
-    if game is None:
+def public_state(state: State | None) -> dict[str, Any]:
+    """The contract's state object for the current state (no `refused` key)."""
+    if state is None:
         return {
             "phase": "menu", "round": 1, "turn": None, "stars": {}, "rounds": [],
             "pot": _pot(Pot()), "winners": [], "revokes": [],
         }
-    players = game.players
-    state = game.state
+    players = state.players
+    progress = state.progress
     return {
-        "phase": state.phase,
-        "round": game.round_number,
-        "turn": players[state.turn] if state.turn is not None and state.phase == "play" else None,
-        "stars": {name: state.stars[seat] for seat, name in enumerate(players)},
-        "rounds": [_round(game, current) for current in state.rounds],
-        "pot": _pot(state.pot),
-        "winners": [players[seat] for seat in game.winners()],
+        "phase": progress.phase,
+        "round": state.round_number,
+        "turn": players[progress.turn] if progress.turn is not None and progress.phase == "play" else None,
+        "stars": {name: progress.stars[seat] for seat, name in enumerate(players)},
+        "rounds": [_round(state, current) for current in progress.rounds],
+        "pot": _pot(progress.pot),
+        "winners": [players[seat] for seat in state.winners()],
         "revokes": [
             {"round": r.round, "player": players[r.seat], "suit": str(r.suit),
              "void_trick": r.void_trick, "proof_trick": r.proof_trick}
-            for r in state.revokes
+            for r in progress.revokes
         ],
     }
 
@@ -46,18 +49,18 @@ def _pot(pot: Pot) -> dict[str, Any]:
     }
 
 
-def revealed_menus(game: Game, current: RoundState) -> dict[str, str] | None:
+def revealed_menus(state: State, current: RoundState) -> dict[str, str] | None:
     """Menus everyone may see: all after a simultaneous reveal, those shown so far in sequence."""
-    sequential = game.setup.rules.menu_reveal == "sequential"
+    sequential = state.game.rules.menu_reveal == "sequential"
     if not sequential and not current.revealed:
         return None
-    return {game.players[seat]: menu for seat, menu in sorted(current.choices.items())}
+    return {state.players[seat]: menu for seat, menu in sorted(current.choices.items())}
 
 
-def _round(game: Game, current: RoundState) -> dict[str, Any]:
-    players = game.players
+def _round(state: State, current: RoundState) -> dict[str, Any]:
+    players = state.players
     shown: dict[str, Any] = {"round": current.number, "dealer": players[current.dealer]}
-    menus = revealed_menus(game, current)
+    menus = revealed_menus(state, current)
     if menus is not None:
         shown["menus"] = menus
     shown["tricks"] = [
@@ -68,133 +71,139 @@ def _round(game: Game, current: RoundState) -> dict[str, Any]:
     return shown
 
 
-def _running_points(game: Game, current: RoundState, seat: int) -> int | None:
+def _running_points(state: State, current: RoundState, seat: int) -> int | None:
     """This round's points so far for a seat whose menu is public; None while it is secret."""
     if current.points is not None:
         return current.points[seat]
-    menus = revealed_menus(game, current)
-    name = game.players[seat]
+    menus = revealed_menus(state, current)
+    name = state.players[seat]
     if menus is None or name not in menus:
         return None
     return score_round(menus[name], won_cards(current, seat))
 
 
-def table_view(game: Game | None) -> dict[str, Any]:
+def table_view(state: State | None) -> dict[str, Any]:
     """What the table display shows: the contract state plus seats, pot plays and history."""
-    view = public_state(game)
-    if game is None:
+    view = public_state(state)
+    if state is None:
         view.update({"game": None, "players": [], "pot_plays": [], "last_trick": None, "pot_overflowed": False,
                      "stars_by_round": [], "next_to_reveal": None, "rules": None})
         return view
-    state = game.state
-    current = state.rounds[-1] if state.rounds else None
-    in_round = state.open_round
+    progress = state.progress
+    current = progress.rounds[-1] if progress.rounds else None
+    in_round = progress.open_round
     seats = []
-    for seat, name in enumerate(game.players):
-        menus = revealed_menus(game, current) if current is not None else None
+    for seat, name in enumerate(state.players):
+        menus = revealed_menus(state, current) if current is not None else None
         seats.append({
             "name": name,
             "seat": seat,
-            "stars": state.stars[seat],
+            "stars": progress.stars[seat],
             "cards_left": in_round.left[seat] if in_round is not None else None,
             "has_chosen": in_round is not None and seat in in_round.choices,
             "menu": (menus or {}).get(name) if current is not None else None,
-            "points": _running_points(game, current, seat) if current is not None else None,
-            "last_card": in_round is not None and state.phase == "play" and in_round.left[seat] == 0,
-            "dealer": seat == game.setup.dealer_of(game.round_number),
+            "points": _running_points(state, current, seat) if current is not None else None,
+            "last_card": in_round is not None and progress.phase == "play" and in_round.left[seat] == 0,
+            "dealer": seat == state.game.dealer_of(state.round_number),
             "hand_known": in_round is not None and seat in in_round.hands,
         })
     plays = []
-    if in_round is not None and state.pot.cards:
-        plays = [_play(game, play) for play in in_round.plays[-len(state.pot.cards):]]
+    if in_round is not None and progress.pot.cards:
+        plays = [_play(state, play) for play in in_round.plays[-len(progress.pot.cards):]]
     last_trick = None
     if current is not None and current.tricks:
         trick = current.tricks[-1]
-        last_trick = {"winner": game.players[trick.winner], "cards": list(trick.cards),
+        last_trick = {"winner": state.players[trick.winner], "cards": list(trick.cards),
                       "number": len(current.tricks)}
-    reveal = game.next_to_reveal()
+    reveal = state.next_to_reveal()
     view.update({
-        "pot_overflowed": any(DECK[code].is_overflow for code in state.pot.cards),
-        "rules": game.setup.rules.as_json(),
+        "pot_overflowed": any(DECK[code].is_overflow for code in progress.pot.cards),
+        "rules": state.game.rules.as_json(),
         "players": seats,
         "pot_plays": plays,
         "last_trick": last_trick,
-        "stars_by_round": stars_by_round(game),
-        "next_to_reveal": game.players[reveal] if reveal is not None else None,
+        "stars_by_round": stars_by_round(state),
+        "next_to_reveal": state.players[reveal] if reveal is not None else None,
     })
     return view
 
 
-def _play(game: Game, play: Play) -> dict[str, Any]:
-    return {"player": game.players[play.seat], "card": play.card, "sum": play.sum_after,
+def _play(state: State, play: Play) -> dict[str, Any]:
+    return {"player": state.players[play.seat], "card": play.card, "sum": play.sum_after,
             "trick": play.trick, "led": str(play.led) if play.led else None, "spoiled": play.spoiled}
 
 
-def stars_by_round(game: Game) -> list[dict[str, int]]:
+def stars_by_round(state: State) -> list[dict[str, int]]:
     """Stars after each scored round (the first entry is the start: 5 each), for the chart."""
-    count = len(game.players)
+    count = len(state.players)
     stars = [STARTING_STARS] * count
-    series = [dict(zip(game.players, stars, strict=True))]
-    for current in game.state.rounds:
+    series = [dict(zip(state.players, stars, strict=True))]
+    for current in state.progress.rounds:
         if current.points is None:
             break
         stars = [max(0, s + current.points[seat]) for seat, s in enumerate(stars)]
-        series.append(dict(zip(game.players, stars, strict=True)))
+        series.append(dict(zip(state.players, stars, strict=True)))
     return series
 
 
-def history(game: Game | None) -> dict[str, Any]:
+def history(state: State | None) -> dict[str, Any]:
     """Every round trick by trick: who played what, the sum after each card, led suit, spoiled."""
-    if game is None:
+    if state is None:
         return {"rounds": []}
     rounds = []
-    for current in game.state.rounds:
+    for current in state.progress.rounds:
         tricks: list[dict[str, Any]] = []
         for play in current.plays:
             while len(tricks) < play.trick:
                 number = len(tricks) + 1
                 won = current.tricks[number - 1] if number <= len(current.tricks) else None
                 tricks.append({"number": number, "plays": [],
-                               "winner": game.players[won.winner] if won else None})
-            tricks[play.trick - 1]["plays"].append(_play(game, play))
-        entry: dict[str, Any] = {"round": current.number, "dealer": game.players[current.dealer],
+                               "winner": state.players[won.winner] if won else None})
+            tricks[play.trick - 1]["plays"].append(_play(state, play))
+        entry: dict[str, Any] = {"round": current.number, "dealer": state.players[current.dealer],
                                  "tricks": tricks, "unclaimed": list(current.unclaimed)}
-        menus = revealed_menus(game, current)
+        menus = revealed_menus(state, current)
         if menus is not None:
             entry["menus"] = menus
         if current.points is not None:
-            entry["points"] = {game.players[s]: p for s, p in sorted(current.points.items())}
+            entry["points"] = {state.players[s]: p for s, p in sorted(current.points.items())}
         rounds.append(entry)
-    return {"rounds": rounds, "revokes": public_state(game)["revokes"]}
+    return {"rounds": rounds, "revokes": public_state(state)["revokes"]}
 
 
-def seat_view(game: Game | None, player: str, *, owner: bool = False) -> dict[str, Any] | None:
+def seat_view(state: State | None, player: str, *, owner: bool = False) -> dict[str, Any] | None:
     """A seat's view: public facts, plus the player's own menu choice and known hand for the owner
     only (anyone else asking about that seat gets them as None)."""
-    if game is None:
+    if state is None:
         return None
-    seat = game.seat_of(player)
+    seat = state.seat_of(player)
     if seat is None:
         return None
-    state = game.state
-    in_round = state.open_round
+    progress = state.progress
+    in_round = progress.open_round
     own_menu = in_round.choices.get(seat) if in_round is not None and owner else None
     known = owner and in_round is not None and seat in in_round.hands
     hand = sorted(in_round.hands[seat]) if known and in_round is not None else None
-    table = table_view(game)
+    table = table_view(state)
     return {
         "player": player,
         "own_seat": owner,
-        "phase": state.phase,
-        "round": game.round_number,
-        "stars": state.stars[seat],
+        "phase": progress.phase,
+        "round": state.round_number,
+        "stars": progress.stars[seat],
         "my_menu": own_menu,
         "cards_left": in_round.left[seat] if in_round is not None else None,
-        "my_turn": state.phase == "play" and state.turn == seat,
-        "must_reveal": game.next_to_reveal() == seat,
+        "my_turn": progress.phase == "play" and progress.turn == seat,
+        "must_reveal": state.next_to_reveal() == seat,
         "turn": table["turn"],
         "hand": hand,
-        "used_menus": sorted(state.used_menus[seat]),
+        "used_menus": sorted(progress.used_menus[seat]),
         "pot": table["pot"],
         "players": table["players"],
     }
+
+
+def summary(state: State) -> dict[str, Any]:
+    """What a list of past games shows of this one: phase, round, stars, winners."""
+    public = public_state(state)
+    return {key: public[key] for key in ("phase", "round", "stars", "winners")}

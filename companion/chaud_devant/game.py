@@ -1,9 +1,15 @@
-"""The fixed facts of one game (OpenSpiel's "game" half): seats, first dealer, edition, reveal mode."""
+"""A Chaud Devant ! game as OpenSpiel names it: the fixed facts (seats, first dealer, edition, reveal mode).
+
+The changing half is `companion.chaud_devant.state.State`, made by `Game.new_initial_state()`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from companion.chaud_devant.state import State
 
 Edition = Literal["2005", "2023"]
 MenuReveal = Literal["simultaneous", "sequential"]
@@ -27,12 +33,20 @@ class Rules:
 
 
 @dataclass(frozen=True, slots=True)
-class Setup:
-    """Players in clockwise seating order, the dealer of round 1, and the rules."""
+class Game:
+    """Players in clockwise seating order, the dealer of round 1, and the rules; never changes."""
 
     players: tuple[str, ...]
     first_dealer: int
     rules: Rules
+
+    name = "chaud_devant"
+
+    def new_initial_state(self) -> State:
+        """The state before the first event of the game."""
+        from companion.chaud_devant.state import State
+
+        return State(self)
 
     def dealer_of(self, round_number: int) -> int:
         """Seat index of the dealer of a round (1-based); it moves one seat clockwise a round."""
@@ -52,8 +66,8 @@ class Setup:
         return tuple(11 if seat in first_two else 10 for seat in range(count))
 
 
-def parse_setup(players: object, dealer: object, rules: object) -> Setup | None:
-    """The Setup a `new_game` event describes, or None if it is invalid (bad_setup)."""
+def parse_game(players: object, dealer: object, rules: object) -> Game | None:
+    """The Game a `new_game` event describes, or None if it is invalid (bad_setup)."""
     if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         return None
     if not all(isinstance(name, str) and name.strip() for name in players):
@@ -68,4 +82,4 @@ def parse_setup(players: object, dealer: object, rules: object) -> Setup | None:
     reveal = rules.get("menu_reveal", "simultaneous")
     if edition not in EDITIONS or reveal not in MENU_REVEALS:
         return None
-    return Setup(tuple(players), players.index(dealer), Rules(edition, reveal))
+    return Game(tuple(players), players.index(dealer), Rules(edition, reveal))

@@ -25,16 +25,17 @@ from typing import Any, cast
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cards import ALL_CODES, MENUS
-from companion.commands import run_export
-from companion.game import Game
+from companion.chaud_devant.cards import ALL_CODES, MENUS
+from companion.chaud_devant.game import ROUNDS, STARTING_STARS, Edition, MenuReveal
+from companion.chaud_devant.records import RoundState
+from companion.chaud_devant.simulate import NO_NOISE, TABLE_NOISE, Noise, Simulation, simulate
+from companion.chaud_devant.state import State
+from companion.chaud_devant.views import public_state, table_view
 from companion.journal import Journal
 from companion.referee import Outcome, Referee
 from companion.replay import parse_log, replay
-from companion.rules import ROUNDS, STARTING_STARS, Edition, MenuReveal
-from companion.simulate import NO_NOISE, TABLE_NOISE, Noise, Simulation, simulate
-from companion.state import RoundState
-from companion.views import public_state, table_view
+from marmite.contract_commands import run_export
+from marmite.games import GAMES
 
 HEAVY_NOISE = Noise(double_read=0.2, unknown_tag=0.1, undo=0.1, revoke=0.25, rechoose=0.5)
 
@@ -108,25 +109,25 @@ class Step:
     outcome: Outcome
     turn_before: int | None
     tricks_before: int
-    game: Game
+    game: State
 
 
 def fold(sim: Simulation, referee: Referee | None = None) -> Iterator[Step]:
     """Apply the game's events one by one, yielding each step."""
-    referee = referee or Referee()
+    referee = referee or Referee(GAMES)
     for index, event in enumerate(sim.events):
-        game = referee.game
-        turn = game.state.turn if game is not None else None
-        current = game.state.open_round if game is not None else None
+        game = referee.state
+        turn = game.progress.turn if game is not None else None
+        current = game.progress.open_round if game is not None else None
         tricks = len(current.tricks) if current is not None else 0
         outcome = referee.apply(event)
-        assert referee.game is not None
-        yield Step(index, event, outcome, turn, tricks, referee.game)
+        assert referee.state is not None
+        yield Step(index, event, outcome, turn, tricks, referee.state)
 
 
-def last_round(game: Game) -> RoundState:
-    assert game.state.rounds
-    return game.state.rounds[-1]
+def last_round(game: State) -> RoundState:
+    assert game.progress.rounds
+    return game.progress.rounds[-1]
 
 
 def remaining(sim: Simulation, current: RoundState) -> list[set[str]]:
@@ -134,12 +135,12 @@ def remaining(sim: Simulation, current: RoundState) -> list[set[str]]:
     return [set(dealt) - current.played for dealt in sim.deals[current.number - 1]]
 
 
-def final_state(sim: Simulation) -> Game:
-    referee = Referee()
+def final_state(sim: Simulation) -> State:
+    referee = Referee(GAMES)
     for event in sim.events:
         referee.apply(event)
-    assert referee.game is not None
-    return referee.game
+    assert referee.state is not None
+    return referee.state
 
 
 # ------------------------------------------------------------------ properties
@@ -150,10 +151,10 @@ def final_state(sim: Simulation) -> Game:
 def test_all_52_cards_are_accounted_for_at_every_step(sim: Simulation) -> None:
     for step in fold(sim):
         game = step.game
-        if not game.state.rounds:
+        if not game.progress.rounds:
             continue
         current = last_round(game)
-        pot = game.state.pot.cards if current.points is None else current.unclaimed
+        pot = game.progress.pot.cards if current.points is None else current.unclaimed
         in_tricks = [code for trick in current.tricks for code in trick.cards]
         assert Counter(in_tricks + pot) == Counter(current.played)
         hands = remaining(sim, current)
@@ -182,10 +183,10 @@ def test_the_round_ends_exactly_when_the_turn_reaches_an_empty_hand(sim: Simulat
         if current.points is not None:
             ended.append(current.number)  # twice when the last card is undone and played again
             assert not hands[next_seat], "the round ended while the next player still had cards"
-            assert step.game.state.turn is None
+            assert step.game.progress.turn is None
         else:
-            assert step.game.state.phase == "play"
-            assert step.game.state.turn == next_seat
+            assert step.game.progress.phase == "play"
+            assert step.game.progress.turn == next_seat
             assert hands[next_seat], "the turn passed to an empty hand and the round went on"
     assert sorted(set(ended)) == list(range(1, ROUNDS + 1))
 
@@ -195,7 +196,7 @@ def test_the_round_ends_exactly_when_the_turn_reaches_an_empty_hand(sim: Simulat
 def test_the_pot_sum_follows_the_rule_and_a_trick_ends_at_ten(sim: Simulation) -> None:
     for step in fold(sim):
         game = step.game
-        pot = game.state.pot
+        pot = game.progress.pot
         if pot.cards:
             sums = running_sums(pot.cards)
             assert pot.sum == sums[-1]
@@ -203,7 +204,7 @@ def test_the_pot_sum_follows_the_rule_and_a_trick_ends_at_ten(sim: Simulation) -
             first_suit = face(pot.cards[0])[0]
             assert pot.led == (None if first_suit == "pepper" else first_suit)
             assert pot.spoiled == any(face(code)[0] == "pepper" for code in pot.cards)
-        if not game.state.rounds:
+        if not game.progress.rounds:
             continue
         current = last_round(game)
         for trick in current.tricks:
@@ -218,9 +219,9 @@ def test_the_pot_sum_follows_the_rule_and_a_trick_ends_at_ten(sim: Simulation) -
 def test_stars_scores_menus_and_winners(sim: Simulation) -> None:
     stars = [STARTING_STARS] * len(sim.players)
     for step in fold(sim):
-        assert min(step.game.state.stars) >= 0
+        assert min(step.game.progress.stars) >= 0
     game = step.game
-    state = game.state
+    state = game.progress
     assert state.phase == "game_over" and game.round_number == ROUNDS
     assert [current.number for current in state.rounds] == list(range(1, ROUNDS + 1))
     for current in state.rounds:
@@ -229,7 +230,7 @@ def test_stars_scores_menus_and_winners(sim: Simulation) -> None:
             won = [code for trick in current.tricks if trick.winner == seat for code in trick.cards]
             assert current.points[seat] == points(current.choices[seat], won)
             stars[seat] = max(0, stars[seat] + current.points[seat])
-        if game.setup.rules.menu_reveal == "sequential":
+        if game.game.rules.menu_reveal == "sequential":
             first = (current.dealer + 1) % len(sim.players)
             dealer_left = set(MENUS) - {later.choices[current.dealer] for later in state.rounds[: current.number - 1]}
             if dealer_left - {current.choices[first]}:
@@ -246,8 +247,8 @@ def test_stars_scores_menus_and_winners(sim: Simulation) -> None:
 def test_secret_menus_stay_secret_until_the_reveal(sim: Simulation) -> None:
     for step in fold(sim):
         game = step.game
-        current = game.state.open_round
-        if game.setup.rules.menu_reveal != "simultaneous" or current is None or current.revealed:
+        current = game.progress.open_round
+        if game.game.rules.menu_reveal != "simultaneous" or current is None or current.revealed:
             continue
         shown = public_state(game)["rounds"][-1]
         assert "menus" not in shown
@@ -261,34 +262,36 @@ def test_secret_menus_stay_secret_until_the_reveal(sim: Simulation) -> None:
 def test_undo_restores_exactly_the_previous_state_and_refusals_change_nothing(
     sim: Simulation, rng: random.Random
 ) -> None:
-    referee = Referee()
+    referee = Referee(GAMES)
     snapshot: tuple[Any, dict[str, Any]] | None = None  # the state before the last accepted action
     for index, event in enumerate(sim.events):
-        game = referee.game
+        game = referee.state
         refused = referee.decide(event) is not None
         check_refusal = refused and rng.random() < 0.25  # a deep copy costs ~2 ms: sample the refusals
         undone_next = index + 1 < len(sim.events) and sim.events[index + 1]["type"] == "undo"
         extra_undo = event["type"] in ("hand", "menu", "card") and not refused and rng.random() < 0.05
         if game is not None and (check_refusal or undone_next or extra_undo):
-            snapshot = (copy.deepcopy(game.state), public_state(game))
+            snapshot = (copy.deepcopy(game.progress), public_state(game))
         outcome = referee.apply(event)
-        game = referee.game
+        game = referee.state
         assert game is not None and outcome.accepted is not refused
         if check_refusal:
-            assert (game.state, public_state(game)) == snapshot, f"refused {event} changed the state"
+            assert (game.progress, public_state(game)) == snapshot, f"refused {event} changed the state"
         elif event["type"] == "undo":
-            assert (game.state, public_state(game)) == snapshot, f"undo after event {index} is not exact"
+            assert (game.progress, public_state(game)) == snapshot, f"undo after event {index} is not exact"
         elif extra_undo:  # an undo here, then the event again: nothing else may change
-            after = (copy.deepcopy(game.state), public_state(game))
+            after = (copy.deepcopy(game.progress), public_state(game))
             assert referee.apply({"type": "undo"}).accepted
-            assert (game.state, public_state(game)) == snapshot
+            game = referee.state  # undo replays onto a fresh state
+            assert game is not None and (game.progress, public_state(game)) == snapshot
             assert referee.apply(event).accepted
-            assert (game.state, public_state(game)) == after
+            game = referee.state
+            assert game is not None and (game.progress, public_state(game)) == after
 
 
 def export_and_replay(sim: Simulation, data_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Journal the game with its outcomes, export it through `marmite export`, replay it: (replayed, live)."""
-    referee = Referee()
+    referee = Referee(GAMES)
     refused: list[dict[str, Any]] = []
     with Journal.open(data_dir) as journal:
         journal.append({"type": "card", "card": "pea-1a"}, False, "no_game")  # before the game: not exported
@@ -303,9 +306,9 @@ def export_and_replay(sim: Simulation, data_dir: Path) -> tuple[dict[str, Any], 
         assert run_export(argparse.Namespace(data=data_dir, game=None, list=False)) == 0
     lines = out.getvalue().splitlines()
     assert [json.loads(line) for line in lines] == sim.events
-    live = public_state(referee.game)
+    live = public_state(referee.state)
     live["refused"] = refused
-    return replay(parse_log(lines)), live
+    return replay(parse_log(lines, GAMES), GAMES), live
 
 
 @settings(CI, max_examples=12)
@@ -338,8 +341,8 @@ def test_the_simulator_is_deterministic_and_its_noise_is_exercised() -> None:
     )
     assert {"already_played", "unknown_card"} <= set(refusals)
     assert any(event["type"] == "undo" for event in first.events)
-    assert final.state.phase == "game_over"
+    assert final.progress.phase == "game_over"
     hidden = simulate(random.Random(5), players=3, noise=Noise(revoke=1.0))
-    assert final_state(hidden).state.revokes, "constant revokes in hidden hands never flagged one"
+    assert final_state(hidden).progress.revokes, "constant revokes in hidden hands never flagged one"
     known = simulate(random.Random(5), players=3, known_hands=(0, 1, 2), noise=Noise(revoke=1.0))
     assert "must_follow_suit" in {str(step.outcome.reason) for step in fold(known) if not step.outcome.accepted}

@@ -6,23 +6,19 @@ so a message can be re-rendered in another language or repeated at any time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from companion import effects as fx
-from companion.cards import DECK
-from companion.game import Game
-from companion.phrases import DEFAULT_LANGUAGE, MENU_NONE, PHRASES, SUIT_NAMES
-from companion.reasons import Reason
-from companion.state import Revoke
+from companion.chaud_devant import effects as fx
+from companion.chaud_devant.cards import DECK
+from companion.chaud_devant.phrases import DEFAULT_LANGUAGE, MENU_NONE, PHRASES, SUIT_NAMES
+from companion.chaud_devant.reasons import Reason
+from companion.chaud_devant.records import Revoke
+from companion.seam import GameStarted, Part, Undone
 
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One phrase: its key in PHRASES and its fields (names, card codes, numbers)."""
-
-    key: str
-    fields: dict[str, Any] = field(default_factory=dict)
+if TYPE_CHECKING:
+    from companion.chaud_devant.state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +55,16 @@ class Theme:
         if len(items) <= 1:
             return "".join(items)
         return ", ".join(items[:-1]) + self.phrase("and") + items[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class EditionVoice:
+    """Chaud Devant's voice for one edition: renders parts in any language with its suit names."""
+
+    edition: str = "2005"
+
+    def render(self, parts: Iterable[Part], language: str) -> str:
+        return render(list(parts), Theme(language, self.edition))
 
 
 def render(parts: list[Part], theme: Theme) -> str:
@@ -99,16 +105,17 @@ def _render_part(part: Part, theme: Theme) -> str:
 # ------------------------------------------------------------------ describing outcomes
 
 
-def describe_effects(game: Game | None, effects: list[fx.Effect]) -> list[Part]:
+def describe_effects(state: State | None, effects: list[Any]) -> list[Part]:
     """Parts for what an accepted event did."""
-    if game is None:
+    if state is None:
         return []
-    names = game.players
+    names = state.players
     parts: list[Part] = []
     for effect in effects:
         match effect:
-            case fx.GameStarted(players, dealer):
-                parts.append(Part("game_started", {"players": list(players), "dealer": players[dealer]}))
+            case GameStarted():
+                dealer = names[state.game.first_dealer]
+                parts.append(Part("game_started", {"players": list(names), "dealer": dealer}))
             case fx.RoundOpened(number, dealer):
                 parts.append(Part("round_opened", {"round": number, "dealer": names[dealer]}))
             case fx.HandRecorded(seat, size):
@@ -146,9 +153,9 @@ def describe_effects(game: Game | None, effects: list[fx.Effect]) -> list[Part]:
                 scores = [(names[seat], points[seat], stars[seat]) for seat in range(len(names))]
                 parts.append(Part("round_scored", {"round": number, "scores": scores}))
             case fx.GameOver(winners):
-                top = game.state.stars[winners[0]] if winners else 0
+                top = state.progress.stars[winners[0]] if winners else 0
                 parts.append(Part("game_over", {"winners": [names[s] for s in winners], "stars": top}))
-            case fx.Undone(event):
+            case Undone(event):
                 parts.append(Part("undone", {"what": _undone_part(event)}))
     return parts
 
@@ -162,7 +169,7 @@ def _undone_part(event: dict[str, Any]) -> Part:
     return Part("undone_hand", {"player": event["player"]})
 
 
-def describe_refusal(game: Game | None, event: dict[str, Any], reason: Reason | str) -> Part:
+def describe_refusal(state: State | None, event: dict[str, Any], reason: Reason | str) -> Part:
     """The part saying why an event was refused, with the facts that explain it."""
     reason = str(reason)
     fields: dict[str, Any] = {}
@@ -172,41 +179,39 @@ def describe_refusal(game: Game | None, event: dict[str, Any], reason: Reason | 
     code = event.get("card")
     if isinstance(code, str):
         fields["card"] = code
-    if game is not None:
-        state = game.state
-        if state.turn is not None:
-            fields.setdefault("player", game.players[state.turn])
+    if state is not None:
+        progress = state.progress
+        if progress.turn is not None:
+            fields.setdefault("player", state.players[progress.turn])
             if reason in ("out_of_turn", "not_in_hand", "must_follow_suit"):
-                fields["player"] = game.players[state.turn]
-        if reason == "must_follow_suit" and state.pot.led is not None:
-            fields["suit"] = str(state.pot.led)
+                fields["player"] = state.players[progress.turn]
+        if reason == "must_follow_suit" and progress.pot.led is not None:
+            fields["suit"] = str(progress.pot.led)
         if reason == "out_of_turn" and isinstance(code, str):
-            holder = game.holder_of(code)
-            fields["holder"] = game.players[holder] if holder is not None else ""
+            holder = state.holder_of(code)
+            fields["holder"] = state.players[holder] if holder is not None else ""
         if reason == "not_your_turn":
-            expected = game.next_to_reveal()
+            expected = state.next_to_reveal()
             if expected is not None:
-                fields["player"] = game.players[expected]
+                fields["player"] = state.players[expected]
     fields.setdefault("player", "")
     fields.setdefault("card", "")
     return Part("refused", {"why": Part(reason, fields)})
 
 
-def describe_where(game: Game | None) -> Part:
+def describe_where(state: State) -> Part:
     """"Where are we": sum, led suit, spoiled, whose turn, stars."""
-    if game is None:
-        return Part("where_no_game")
-    state = game.state
+    progress = state.progress
     pot = Part("where_pot", {
-        "sum": state.pot.sum,
-        "led": Part("where_led", {"suit": str(state.pot.led)}) if state.pot.led else None,
-        "spoiled": Part("where_spoiled") if state.pot.spoiled else None,
+        "sum": progress.pot.sum,
+        "led": Part("where_led", {"suit": str(progress.pot.led)}) if progress.pot.led else None,
+        "spoiled": Part("where_spoiled") if progress.pot.spoiled else None,
     })
-    if state.phase == "play" and state.turn is not None:
-        turn = Part("where_turn", {"player": game.players[state.turn]})
-    elif state.phase == "menu":
+    if progress.phase == "play" and progress.turn is not None:
+        turn = Part("where_turn", {"player": state.players[progress.turn]})
+    elif progress.phase == "menu":
         turn = Part("where_menu")
     else:
         turn = Part("where_over")
-    stars = ", ".join(f"{name} {state.stars[seat]}" for seat, name in enumerate(game.players))
-    return Part("where", {"round": game.round_number, "pot": pot, "turn": turn, "stars": stars})
+    stars = ", ".join(f"{name} {progress.stars[seat]}" for seat, name in enumerate(state.players))
+    return Part("where", {"round": state.round_number, "pot": pot, "turn": turn, "stars": stars})

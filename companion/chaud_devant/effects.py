@@ -6,16 +6,9 @@ Seats are indexes into the game's players.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from companion.cards import Suit
-from companion.state import Revoke
-
-
-@dataclass(frozen=True, slots=True)
-class GameStarted:
-    players: tuple[str, ...]
-    dealer: int
+from companion.chaud_devant.cards import Suit
+from companion.chaud_devant.records import Revoke
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +95,8 @@ class GameOver:
     winners: list[int]
 
 
-@dataclass(frozen=True, slots=True)
-class Undone:
-    event: dict[str, Any]
-
-
 Effect = (
-    GameStarted | RoundOpened | HandRecorded | MenuChosen | MenuRevealed | MenusRevealed
+    RoundOpened | HandRecorded | MenuChosen | MenuRevealed | MenusRevealed
     | PlayBegins | CardPlayed | LastCard | TrickWon | TurnPassed | RoundScored | GameOver
-    | Undone | Revoke
+    | Revoke
 )

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cards import ALL_CODES, DECK
-from companion.game import score_round
-from companion.rules import parse_setup
-from companion.views import public_state
-from tests.companion.rulebook import (
+from companion.chaud_devant.cards import ALL_CODES, DECK
+from companion.chaud_devant.game import parse_game
+from companion.chaud_devant.state import score_round
+from companion.chaud_devant.views import public_state
+from tests.companion.chaud_devant.rulebook import (
     UNDO,
     card,
     menu,
@@ -26,13 +26,13 @@ from tests.companion.rulebook import (
 ])
 def test_deal_sizes(count: int, edition: str, sizes: tuple[int, ...]) -> None:
     names = ["A", "B", "C", "D", "E"][:count]
-    setup = parse_setup(names, "A", {"edition": edition})
+    setup = parse_game(names, "A", {"edition": edition})
     assert setup is not None
     assert setup.deal_sizes(0) == sizes
 
 
 def test_five_players_2005_first_two_clockwise_from_dealer_get_eleven() -> None:
-    setup = parse_setup(["A", "B", "C", "D", "E"], "D", {})
+    setup = parse_game(["A", "B", "C", "D", "E"], "D", {})
     assert setup is not None and setup.deal_sizes(3) == (11, 10, 10, 10, 11)
 
 
@@ -61,36 +61,36 @@ def test_sequential_menus_are_shown_as_they_are_revealed() -> None:
 
 def test_sequential_dealer_may_copy_the_first_player_when_nothing_else_is_left() -> None:
     referee = referee_after(new_game(("A", "B", "C"), menu_reveal="sequential"))
-    game = referee.game
+    game = referee.state
     assert game is not None
     # Menus by seat (A, B, C); in round 5 the dealer B has only "none" left, as has C who reveals first.
     schedule = [("pea", "onion", "mushroom"), ("onion", "pea", "pepper"), ("mushroom", "pepper", "pea"),
                 ("pepper", "mushroom", "onion"), ("none", "none", "none")]
     for number, by_seat in enumerate(schedule, start=1):
-        dealer = game.setup.dealer_of(number)
+        dealer = game.game.dealer_of(number)
         for seat in [(dealer + 1 + k) % 3 for k in range(3)]:
             outcome = referee.apply(menu(game.players[seat], by_seat[seat]))
             assert outcome.accepted, (number, seat, outcome.reason)
         play_out_round(referee)
-    assert game.state.phase == "game_over"
+    assert game.progress.phase == "game_over"
 
 
 def test_rounds_begin_with_their_first_menu_or_hand_and_the_dealer_rotates() -> None:
     referee = referee_after(*started())
     play_out_round(referee)
-    state = public_state(referee.game)
+    state = public_state(referee.state)
     assert state["phase"] == "menu" and state["round"] == 2 and len(state["rounds"]) == 1
     referee.apply(menu("Bruno", "pea"))
-    state = public_state(referee.game)
+    state = public_state(referee.state)
     assert len(state["rounds"]) == 2 and state["rounds"][1]["dealer"] == "Virginie"
 
 
 def test_the_round_ends_when_the_turn_reaches_an_empty_hand_and_the_open_pot_goes_to_nobody() -> None:
     referee = referee_after(*started(players=("A", "B", "C"), choices=("pea", "onion", "none")))
-    game = referee.game
+    game = referee.state
     assert game is not None
     played = play_out_round(referee)
-    current = game.state.rounds[0]
+    current = game.progress.rounds[0]
     in_tricks = [code for trick in current.tricks for code in trick.cards]
     assert sorted(in_tricks + current.unclaimed) == sorted(played)
     assert min(current.left) == 0
@@ -100,15 +100,15 @@ def test_the_round_ends_when_the_turn_reaches_an_empty_hand_and_the_open_pot_goe
 def test_the_round_ends_on_the_seat_the_turn_would_pass_to_and_that_seat_has_no_card() -> None:
     # Low cards first, so the round runs long and its last play may or may not win a trick.
     referee = referee_after(*started(players=("A", "B", "C"), choices=("pea", "onion", "none")))
-    game = referee.game
+    game = referee.state
     assert game is not None
     low = [c for c in ALL_CODES if DECK[c].value <= 1 and not DECK[c].is_overflow]
     play_out_round(referee, low + [c for c in ALL_CODES if c not in low])
-    current = game.state.rounds[0]
+    current = game.progress.rounds[0]
     last = current.plays[-1]
     won_last = bool(current.tricks) and current.tricks[-1].cards[-1] == last.card
     next_seat = last.seat if won_last else (last.seat + 1) % 3  # the winner leads, else clockwise
-    assert game.state.phase == "menu"
+    assert game.progress.phase == "menu"
     assert current.left[next_seat] == 0
     assert bool(current.unclaimed) != won_last  # an unfinished pot exactly when the last card won nothing
 
@@ -136,17 +136,17 @@ def test_rulebook_example_valentine_scores_two_for_two_peppers() -> None:
 def test_stars_are_floored_at_zero_after_each_round() -> None:
     referee = referee_after(*started(players=("A", "B", "C"), choices=("none", "none", "none")))
     play_out_round(referee)
-    game = referee.game
+    game = referee.state
     assert game is not None
-    points = game.state.rounds[0].points
+    points = game.progress.rounds[0].points
     assert points is not None
-    assert game.state.stars == [max(0, 5 + points[seat]) for seat in range(3)]
+    assert game.progress.stars == [max(0, 5 + points[seat]) for seat in range(3)]
     assert min(points.values()) < -5  # somebody won more than ten cards: floored
 
 
 def test_five_rounds_then_game_over_with_shared_victory() -> None:
     referee = referee_after(new_game(("A", "B", "C")))
-    game = referee.game
+    game = referee.state
     assert game is not None
     rotation = ["pea", "onion", "mushroom", "pepper", "none"]
     for number in range(5):
@@ -161,18 +161,20 @@ def test_five_rounds_then_game_over_with_shared_victory() -> None:
     assert str(referee.apply(menu("A", "pea")).reason) == "wrong_phase"
     assert str(referee.apply(card("pea-1a")).reason) == "wrong_phase"
     assert referee.apply(UNDO).accepted
-    state = public_state(game)
+    state = public_state(referee.state)
     assert state["phase"] == "play" and state["winners"] == [] and "points" not in state["rounds"][-1]
 
 
 def test_undo_takes_back_across_a_round_end() -> None:
     referee = referee_after(*started())
     play_out_round(referee)
-    game = referee.game
+    game = referee.state
     assert game is not None
-    assert game.state.phase == "menu"
+    assert game.progress.phase == "menu"
     referee.apply(UNDO)
-    assert game.state.phase == "play" and game.state.rounds[0].points is None
+    game = referee.state  # undo replays the other actions onto a fresh state
+    assert game is not None
+    assert game.progress.phase == "play" and game.progress.rounds[0].points is None
 
 
 def test_undo_of_the_event_that_opened_a_round_removes_the_round() -> None:

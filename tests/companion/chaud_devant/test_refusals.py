@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from companion.cards import ALL_CODES
+from companion.chaud_devant.cards import ALL_CODES
+from companion.chaud_devant.views import public_state
 from companion.referee import Referee
-from companion.views import public_state
-from tests.companion.rulebook import (
+from marmite.games import GAMES
+from tests.companion.chaud_devant.rulebook import (
     UNDO,
     card,
     hand,
@@ -83,9 +84,9 @@ def test_already_played_this_round() -> None:
 def test_menu_used_in_an_earlier_round() -> None:
     referee = referee_after(*started(players=("A", "B", "C"), choices=("pea", "onion", "none")))
     play_out_round(referee)
-    game = referee.game
+    game = referee.state
     assert game is not None
-    assert game.state.phase == "menu"
+    assert game.progress.phase == "menu"
     assert str(referee.apply(menu("A", "pea")).reason) == "menu_used"
     assert referee.apply(menu("A", "onion")).accepted
 
@@ -179,7 +180,7 @@ def test_precedence_menu_used_before_not_your_turn() -> None:
     referee = referee_after(new_game(("A", "B", "C"), menu_reveal="sequential"),
                             menu("A", "pea"), menu("B", "onion"), menu("C", "none"))
     play_out_round(referee)
-    game = referee.game
+    game = referee.state
     assert game is not None
     # Round 2: B leads the reveal; C tries a menu it already used.
     assert str(referee.apply(menu("C", "none")).reason) == "menu_used"
@@ -194,10 +195,10 @@ def test_precedence_out_of_turn_before_not_in_hand() -> None:
 def test_a_refusal_changes_nothing() -> None:
     events = [new_game(), hand("Bruno", ["pea-2a", *ALL_CODES[16:28]]), *started()[1:], card("pea-1a")]
     referee = referee_after(*events)
-    before = public_state(referee.game)
+    before = public_state(referee.state)
     for bad in (card(ALL_CODES[20]), card("pea-1a"), menu("Bruno", "pea"), card("zzz"), hand("Bruno", [])):
         assert not referee.apply(bad).accepted
-    assert public_state(referee.game) == before
+    assert public_state(referee.state) == before
 
 
 def test_refused_lines_are_listed_with_their_line_number() -> None:
@@ -206,7 +207,7 @@ def test_refused_lines_are_listed_with_their_line_number() -> None:
 
 
 def test_empty_referee_has_no_game() -> None:
-    assert Referee().game is None
+    assert Referee(GAMES).game is None
     assert state_after()["rounds"] == []
 
 

@@ -1,8 +1,7 @@
-"""`marmite firmware install|ports`: put the reader firmware on a Pico, list connected Picos."""
+"""Putting the reader firmware on a Pico (with mpremote) and finding connected Picos."""
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import subprocess
 import sys
@@ -10,7 +9,6 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import serial
 
@@ -23,41 +21,6 @@ PROTOCOL_FILE = Path(__file__).resolve().parent / "protocol.py"
 FIRMWARE_FILES = (PROTOCOL_FILE, FIRMWARE_DIR / "rc522.py", FIRMWARE_DIR / "bridge.py", FIRMWARE_DIR / "main.py")
 
 Runner = Callable[[Sequence[str]], int]
-
-
-def add_commands(sub: Any) -> None:
-    """Add `firmware install` and `firmware ports` to the `marmite` parser."""
-    firmware = sub.add_parser("firmware", help="the USB card reader: a Raspberry Pi Pico with an RC522")
-    actions = firmware.add_subparsers(dest="firmware_action", required=True, metavar="ACTION")
-    install = actions.add_parser(
-        "install", help="copy Marmite's firmware onto a Pico that runs MicroPython (uses mpremote)"
-    )
-    install.add_argument("--port", help="the Pico's serial port (default: find it by its USB id)")
-    install.add_argument("--buzzer-pin", type=int, metavar="GPIO", help="GPIO of a passive buzzer, if fitted")
-    install.set_defaults(handler=install_command)
-    ports = actions.add_parser("ports", help="list the Picos running MicroPython on USB")
-    ports.set_defaults(handler=ports_command)
-
-
-def ports_command(args: argparse.Namespace) -> int:
-    """Print each connected board's port; 1 if there is none."""
-    found = find_board_ports()
-    for port in found:
-        print(port)
-    if not found:
-        print("no Pico running MicroPython found on USB", file=sys.stderr)
-    return 0 if found else 1
-
-
-def install_command(args: argparse.Namespace) -> int:
-    """Run `install` for the command line, with a clear message on failure."""
-    try:
-        install(args.port, buzzer_pin=args.buzzer_pin, find=find_board_ports)
-    except InstallError as error:
-        print(f"marmite firmware install: {error}", file=sys.stderr)
-        return 1
-    print("firmware installed; the Pico restarted and is reading cards")
-    return 0
 
 
 class InstallError(Exception):

@@ -11,16 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.paths import default_data_dir
-from companion.tags import TagMap, tag_codes
-from hardware.reader import (
-    ReaderHealth,
-    ReaderMessage,
-    ReaderQueue,
-    TagSeen,
-    make_reader,
-    parse_reader_option,
-    reader_names,
-)
+from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
+from companion.tags import TagMap
+from marmite.games import GAMES
+from marmite.readers import make_reader, parse_reader_option, reader_names
 
 
 def add_commands(sub: Any) -> None:
@@ -72,13 +66,13 @@ def run_learn(args: argparse.Namespace) -> int:
     reader, out, tags = opened
     data_dir: Path = args.data or default_data_dir()
     try:
-        learn(out.get, tags, tag_codes(), lambda: tags.save(data_dir), again=args.again)
+        learn(out.get, tags, GAMES.tag_codes(), lambda: tags.save(data_dir), again=args.again)
     except KeyboardInterrupt:
         print("\nstopped; what was learned is saved", file=sys.stderr)
         return 130
     finally:
         reader.close()
-    print(f"all {len(tag_codes())} cards known; saved in {data_dir / 'tags.json'}")
+    print(f"all {len(GAMES.tag_codes())} cards known; saved in {data_dir / 'tags.json'}")
     return 0
 
 
@@ -130,7 +124,7 @@ def _open(args: argparse.Namespace) -> tuple[Any, ReaderQueue, TagMap] | None:
     """Tag map, reader and queue; a clear message (and None) when the options or tags.json are wrong."""
     try:
         options = dict(parse_reader_option(text) for text in args.option)
-        tags = TagMap.load(args.data or default_data_dir())
+        tags = TagMap.load(args.data or default_data_dir(), GAMES.tag_codes())
         reader = make_reader(args.reader, options)
     except ValueError as error:
         print(f"marmite reader: {error}", file=sys.stderr)

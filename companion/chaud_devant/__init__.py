@@ -1,0 +1,43 @@
+"""Chaud Devant ! (Too Many Cooks), as a game the table can host: `KIND` is what the table takes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.chaud_devant.announcer import EditionVoice, describe_refusal
+from companion.chaud_devant.cards import ALL_CODES, MENUS
+from companion.chaud_devant.game import Game, parse_game
+from companion.seam import Part, Voice
+
+
+class ChaudDevant:
+    """The game kind: parses setups, names its events and tags (see companion.seam.GameKind)."""
+
+    def __init__(self) -> None:
+        self.name = "chaud_devant"
+        self.event_fields: dict[str, dict[str, type | tuple[type, ...]]] = {
+            "hand": {"player": str, "cards": list},
+            "menu": {"player": str, "menu": str},
+            "card": {"card": str},
+        }
+        self.setup_fields: dict[str, type | tuple[type, ...]] = {"players": list, "dealer": str}
+        self.tag_codes: tuple[str, ...] = ALL_CODES + tuple(
+            f"menu-{menu}@{copy}" for copy in range(1, 6) for menu in MENUS
+        )
+
+    def new_game(self, event: dict[str, Any]) -> Game | None:
+        return parse_game(event.get("players"), event.get("dealer"), event.get("rules"))
+
+    def empty_public_state(self) -> dict[str, Any]:
+        from companion.chaud_devant.views import public_state
+
+        return public_state(None)
+
+    def voice(self) -> Voice:
+        return EditionVoice()
+
+    def describe_refusal(self, event: dict[str, Any], reason: str) -> Part:
+        return describe_refusal(None, event, reason)
+
+
+KIND = ChaudDevant()

@@ -1,0 +1,106 @@
+"""Tag reads: what every pot reader reports (the port readers implement), and the one
+double-read policy, when a tag read again is the same play, not a new event.
+
+A physical card can reach the table twice for one drop; three windows catch it, each where it
+arises:
+
+* **reader debounce** (the reader itself, `hardware`/`firmware_bridge`): a card resting in the
+  field is reported once until it leaves it;
+* **USB sequence memory** (`firmware_bridge`): a frame the Pico resends because its ACK was lost
+  carries the same sequence number and is dropped by the host;
+* **table window** (here): a tag whose read was accepted less than `DOUBLE_READ_SECONDS` ago is
+  ignored while that play still stands (an undo frees it at once) and the game says a read of that
+  card now would repeat it (`State.repeats_read`: for Chaud Devant, the card is already in this
+  round; a card replayed in the next round is a new play). At start the guard is rebuilt
+  from the journal: the reads accepted in the last `DOUBLE_READ_SECONDS` before the table stopped
+  are guarded for `RESTART_GRACE_SECONDS` after it starts again, so a card resting on the antenna,
+  or re-delivered by the USB board after a crash, is ignored rather than refused.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class TagSeen:
+    """A tag entered the reader's field: its UID in lower-case hex, when, and which reader saw it.
+
+    `done`, when set, is called once the read is dealt with (journaled, or judged a double read):
+    a reader that must acknowledge reads (the USB board) acknowledges only then.
+    """
+
+    uid: str
+    reader: str
+    at: float = field(default_factory=time.time)
+    done: Callable[[], None] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderHealth:
+    """A reader's state for the table display: ok or not, a short detail, and free-form facts."""
+
+    reader: str
+    ok: bool
+    detail: str = ""
+    info: tuple[tuple[str, str], ...] = ()
+    at: float = field(default_factory=time.time)
+
+
+ReaderMessage = TagSeen | ReaderHealth
+ReaderQueue = queue.Queue[ReaderMessage]
+
+
+class Reader(Protocol):
+    """A running pot reader: `start` launches its thread, which only turns radio into TagSeen and
+    ReaderHealth values on the queue; `close` is idempotent."""
+
+    name: str
+
+    def start(self, out: ReaderQueue) -> None: ...
+
+    def close(self) -> None: ...
+
+
+DOUBLE_READ_SECONDS = 3.0
+"""A tag read again this soon after its read was accepted is the same play."""
+
+RESTART_GRACE_SECONDS = 10.0
+"""How long after a start the reads accepted just before the stop stay guarded."""
+
+
+class ReadGuard:
+    """Remembers accepted tag reads (tag code → deadline and the journal seq of the play)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._guarded: dict[str, tuple[float, int]] = {}
+
+    def accepted(self, tag: str, seq: int) -> None:
+        """A read of `tag` became the accepted play `seq`."""
+        self._guarded[tag] = (self._clock() + DOUBLE_READ_SECONDS, seq)
+
+    def restore(self, reads: Iterable[tuple[str, int]]) -> None:
+        """At start: guard the reads accepted just before the stop for the restart grace."""
+        deadline = self._clock() + RESTART_GRACE_SECONDS
+        for tag, seq in reads:
+            self._guarded[tag] = (deadline, seq)
+
+    def is_double_read(self, tag: str, stands: Callable[[int], bool]) -> bool:
+        """True when `tag` was accepted within its window and that play `stands` (was not undone)."""
+        entry = self._guarded.get(tag)
+        if entry is None:
+            return False
+        deadline, seq = entry
+        if self._clock() >= deadline or not stands(seq):
+            del self._guarded[tag]
+            return False
+        return True
+
+    def clear(self) -> None:
+        """Forget every guarded read (a new game)."""
+        self._guarded.clear()

@@ -1,0 +1,152 @@
+"""The seam between the table and a game: what a game must provide for the table to host it.
+
+Names follow OpenSpiel: a *Game* is the fixed setup of one match (players, edition, …), parsed
+from a `new_game` event; a *State* is what changes as events are applied. A *GameKind* is the
+rules as a whole (Chaud Devant !, Sus au buffet !): it parses setups, checks its events' shapes,
+names its tags and words its announcements. The table service, the referee, the journal, the
+replay and the readers know only these protocols; each game lives in its own subpackage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+BAD_SETUP = "bad_setup"
+NO_GAME = "no_game"
+NOTHING_TO_UNDO = "nothing_to_undo"
+"""The refusal reasons the referee gives itself; every other reason comes from the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One phrase of an announcement: its key in a phrasebook and its fields (names, codes, numbers)."""
+
+    key: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+class Voice(Protocol):
+    """Words announcements in a language; a game's voice may depend on its setup (an edition's names)."""
+
+    def render(self, parts: Iterable[Part], language: str) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """Effect of an accepted `new_game` (the game describes it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """Effect of an accepted `undo`: the event taken back, and the state it was applied to."""
+
+    event: dict[str, Any]
+    before: State
+
+
+class State(Protocol):
+    """One match as it stands. `decide` never changes anything; `apply` takes an event that
+    `decide` has just accepted and returns effects (values the game's voice can describe)."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    def decide(self, event: dict[str, Any]) -> str | None: ...
+
+    def apply(self, event: dict[str, Any]) -> list[Any]: ...
+
+    def legal_actions(self) -> list[dict[str, Any]]: ...
+
+    def is_terminal(self) -> bool: ...
+
+    # observers: the only way state leaves (secrets stay with their owner)
+    def public_state(self) -> dict[str, Any]: ...
+
+    def table_view(self) -> dict[str, Any]: ...
+
+    def seat_view(self, player: str, *, owner: bool) -> dict[str, Any] | None: ...
+
+    def history(self) -> dict[str, Any]: ...
+
+    def summary(self) -> dict[str, Any]: ...
+
+    # words
+    def voice(self) -> Voice: ...
+
+    def describe(self, effects: list[Any]) -> list[Part]: ...
+
+    def describe_refusal(self, event: dict[str, Any], reason: str) -> Part: ...
+
+    def describe_where(self) -> list[Part]: ...
+
+    # tags: what a physical card read by the pot reader means now
+    def tag_event(self, code: str) -> dict[str, Any]: ...
+
+    def repeats_read(self, code: str) -> bool:
+        """True when a read of this physical card now would repeat a play that stands (the same card
+        still in this round, this step…): within the table's window such a read is a double read."""
+        ...
+
+
+class Game(Protocol):
+    """The fixed facts of one match."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    def new_initial_state(self) -> State: ...
+
+
+class GameKind(Protocol):
+    """A game the table can host: one module-level value per game subpackage."""
+
+    @property
+    def name(self) -> str:
+        """The `game` key of its `new_game` events."""
+        ...
+
+    @property
+    def event_fields(self) -> Mapping[str, Mapping[str, type | tuple[type, ...]]]:
+        """Event types this game plays (besides `new_game` and `undo`) and their fields' JSON types."""
+        ...
+
+    @property
+    def setup_fields(self) -> Mapping[str, type | tuple[type, ...]]:
+        """Fields a well-formed `new_game` of this game has, and their JSON types."""
+        ...
+
+    @property
+    def tag_codes(self) -> tuple[str, ...]:
+        """Every physical card a tag can name in this game's decks."""
+        ...
+
+    def new_game(self, event: dict[str, Any]) -> Game | None: ...
+
+    def empty_public_state(self) -> dict[str, Any]: ...
+
+    def voice(self) -> Voice:
+        """The game's voice before any setup (refusals made before the first `new_game`)."""
+        ...
+
+    def describe_refusal(self, event: dict[str, Any], reason: str) -> Part:
+        """A refusal made before any match of this game exists (`no_game`, `bad_setup`)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Games:
+    """The games a table hosts, by name; a `new_game` without `game` is the default (the first)."""
+
+    kinds: Mapping[str, GameKind]
+    default: str
+
+    @classmethod
+    def of(cls, *kinds: GameKind) -> Games:
+        """These games, the first one being the default."""
+        return cls({kind.name: kind for kind in kinds}, kinds[0].name)
+
+    def tag_codes(self) -> tuple[str, ...]:
+        """Every physical card any of these games names, each once."""
+        return tuple(dict.fromkeys(code for kind in self.kinds.values() for code in kind.tag_codes))
