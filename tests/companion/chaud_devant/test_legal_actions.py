@@ -1,0 +1,55 @@
+"""The game lists its legal actions, and that list agrees with the referee's decisions."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.chaud_devant.cards import ALL_CODES, MENUS
+from companion.chaud_devant.simulate import simulate
+from companion.chaud_devant.state import State
+from companion.referee import Referee
+from marmite.games import GAMES
+from tests.companion.chaud_devant.rulebook import hand, menus, new_game, referee_after
+
+
+def current(referee: Referee) -> State:
+    assert isinstance(referee.state, State)
+    return referee.state
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 5), sequential=st.booleans())
+def test_every_listed_action_is_accepted_and_every_other_menu_or_card_refused(
+    seed: int, players: int, sequential: bool
+) -> None:
+    sim = simulate(random.Random(seed), players=players, known_hands=range(players),
+                   menu_reveal="sequential" if sequential else "simultaneous")
+    referee = Referee(GAMES)
+    for event in sim.events:
+        state = referee.state
+        if isinstance(state, State) and not state.is_terminal():
+            legal = state.legal_actions()
+            keys = {(e["type"], e.get("player"), e.get("menu"), e.get("card")) for e in legal}
+            candidates = [{"type": "menu", "player": p, "menu": m} for p in state.players for m in MENUS]
+            candidates += [{"type": "card", "card": code} for code in ALL_CODES]
+            for candidate in candidates:
+                key = (candidate["type"], candidate.get("player"), candidate.get("menu"), candidate.get("card"))
+                assert (state.decide(candidate) is None) == (key in keys), candidate
+        referee.apply(event)
+    assert current(referee).is_terminal()
+    assert current(referee).legal_actions() == []
+
+
+def test_a_known_hand_that_holds_the_led_suit_may_only_follow() -> None:
+    players = ("A", "B", "C")
+    deal_a = [c for c in ALL_CODES if c.startswith("pea-")][:13]
+    deal_b = [c for c in ALL_CODES if c.startswith("onion-")][:6] + [c for c in ALL_CODES if c.startswith("pea-")][13:]
+    deal_b += [c for c in ALL_CODES if c.startswith("pepper-")][: 13 - len(deal_b)]
+    referee = referee_after(new_game(players, dealer="C"), hand("A", deal_a), hand("B", deal_b),
+                            *menus(players, ("pea", "onion", "none")),
+                            {"type": "card", "card": "pea-1a"})
+    legal = {e["card"] for e in current(referee).legal_actions()}
+    assert legal == {c for c in deal_b if c.startswith("pea-")}
