@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import threading
@@ -15,7 +16,7 @@ import serial
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from firmware_bridge import protocol as p
 from firmware_bridge.ports import PortOpener, SerialPort, find_board_ports, open_port
-from firmware_bridge.session import HostSession
+from firmware_bridge.session import Delivery, HostSession
 
 KEEPALIVE_SECONDS = 1.0
 
@@ -27,7 +28,12 @@ class _Silent(Exception):
 
 
 class UsbReader:
-    """Reads tags from a Pico running the Marmite firmware; a reader thread that never touches the game."""
+    """Reads tags from a Pico running the Marmite firmware; a reader thread that never touches the game.
+
+    Each tag goes to the queue as a `TagSeen` whose `done` acknowledges it to the board (and saves the
+    memory file): whoever takes it calls `done` once the read is dealt with (the reader pump: once its
+    event is durable or it was judged a double read). Until then the board keeps the tag and resends it.
+    """
 
     def __init__(
         self,
@@ -57,6 +63,7 @@ class UsbReader:
         if memory is not None:
             self._session.remember(_load_memory(memory))
         self._lock = threading.Lock()
+        self._memory_lock = threading.Lock()  # taken before _lock: one memory file write at a time, in order
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._out: ReaderQueue | None = None
@@ -75,8 +82,8 @@ class UsbReader:
     def from_options(cls, options: dict[str, str]) -> UsbReader:
         """Build from `--reader usb` options: `port` (default: find the board by USB id), `name`, `memory`.
 
-        `memory` is a JSON file where the reader keeps the UIDs it delivered, so that a restarted Marmite
-        does not deliver again the cards lying in the pot when the board resets.
+        `memory` is a JSON file where the reader keeps the UIDs the table was done with, so that a restarted
+        Marmite does not deliver again the cards lying in the pot when the board resets.
         """
         memory = options.get("memory")
         port = options.get("port") or None
@@ -298,18 +305,18 @@ class UsbReader:
         return heard
 
     def _handle_bytes(self, data: bytes) -> bool:
-        """Decode, queue new tags, then acknowledge them (an ACK only leaves once the tag is queued)."""
-        before = self._session.decoder.frames_ok
-        previous_heartbeat = self._session.facts.last_heartbeat
-        received = self._session.receive(data)
-        if self._session.facts.last_heartbeat != previous_heartbeat:
-            self._last_heartbeat_wall = time.time()
+        """Decode, queue new tags (acknowledged by their `done`), answer what needs no table."""
+        with self._lock:
+            before = self._session.decoder.frames_ok
+            previous_heartbeat = self._session.facts.last_heartbeat
+            received = self._session.receive(data)
+            if self._session.facts.last_heartbeat != previous_heartbeat:
+                self._last_heartbeat_wall = time.time()
+            after = self._session.decoder.frames_ok
         out = self._out
         if out is not None:
-            for uid in received.uids:
-                out.put(TagSeen(uid, self.name))
-        if received.uids and self._memory is not None:
-            _save_memory(self._memory, self._session.delivered())
+            for tag in received.tags:
+                out.put(TagSeen(tag.uid, self.name, done=functools.partial(self._acknowledge, tag)))
         if received.reply:
             self._write_or_raise(received.reply)
         for frame in received.results:
@@ -320,7 +327,23 @@ class UsbReader:
                 waiting[0].set()
         if received.health_changed:
             self._report(force=True)
-        return self._session.decoder.frames_ok > before
+        return after > before
+
+    def _acknowledge(self, tag: Delivery) -> None:
+        """The table is done with `tag` (any thread): remember it as delivered, then ACK it to the board.
+
+        The memory file is written before the ACK leaves: a host killed in between gets the tag again
+        from the board (same boot, so not taken for the pile of a reset board) and the table judges it
+        a double read. An ACK that cannot be written is not retried: the board resends, the host
+        acknowledges again.
+        """
+        with self._memory_lock:
+            with self._lock:
+                ack, news = self._session.done(tag)
+                delivered = self._session.delivered() if news and self._memory is not None else None
+            if delivered is not None and self._memory is not None:
+                _save_memory(self._memory, delivered)
+        self._write(ack)
 
     def _send_command(self, kind: int) -> None:
         with self._lock:

@@ -1,4 +1,11 @@
-"""The host's half of the protocol, without I/O: decode, acknowledge, drop duplicates, track health."""
+"""The host's half of the protocol, without I/O: decode, acknowledge, drop duplicates, track health.
+
+A new TAG is handed over as a `Delivery` and acknowledged only when the table is done with it
+(`HostSession.done`: its event is durable, or it was judged a double read). Until then the board
+keeps resending it; a resend of a tag handed over `REDELIVER_SECONDS` ago and still not done is
+handed over again (the table failed to record it), and a resend of a tag that is done is
+acknowledged again.
+"""
 
 from __future__ import annotations
 
@@ -12,16 +19,51 @@ from firmware_bridge import protocol as p
 SEEN_PER_BOOT = 512  # TAG seqs remembered per boot: far more than a board can have in flight
 BOOTS_REMEMBERED = 4
 DELIVERED_REMEMBERED = 128  # UIDs remembered to recognise the pile still lying on a reset board
+REDELIVER_SECONDS = 2.0
+"""A tag handed to the table this long ago and still not done is handed over again when the board
+resends it: normally the table is done within milliseconds, so the first hand-over failed (its
+journal write raised). Should the first merely be slow, the copy reaches the table after it and
+is judged a double read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A tag handed to the table: the boot and seq it came with, and its UID; `HostSession.done` ends it."""
+
+    boot_id: int
+    seq: int
+    uid: str
+
+
+@dataclass(slots=True)
+class _BootMemory:
+    """The TAG seqs of one boot: finished (acknowledged) ones, and those handed over but not yet done."""
+
+    order: deque[int] = field(default_factory=deque)
+    finished: set[int] = field(default_factory=set)
+    in_flight: dict[int, tuple[str, float]] = field(default_factory=dict)  # seq -> (uid, handed over at)
+
+    def finish(self, seq: int) -> None:
+        """Remember `seq` as acknowledged (the oldest are forgotten past SEEN_PER_BOOT)."""
+        self.order.append(seq)
+        self.finished.add(seq)
+        if len(self.order) > SEEN_PER_BOOT:
+            self.finished.discard(self.order.popleft())
 
 
 @dataclass(frozen=True, slots=True)
 class Received:
-    """What one chunk of bytes from the board produced: new tags (lower-hex UIDs) and bytes to send back."""
+    """What one chunk of bytes from the board produced: tags to hand to the table and bytes to send back."""
 
-    uids: tuple[str, ...] = ()
+    tags: tuple[Delivery, ...] = ()
     reply: bytes = b""
     health_changed: bool = False
     results: tuple[p.Frame, ...] = ()
+
+    @property
+    def uids(self) -> tuple[str, ...]:
+        """The handed-over tags' UIDs (lower-case hex)."""
+        return tuple(tag.uid for tag in self.tags)
 
 
 @dataclass(slots=True)
@@ -36,6 +78,7 @@ class BoardFacts:
     pending_on_board: int = 0
     reader_ok: bool | None = None  # does the board's RC522 answer (from the heartbeat)
     tags_delivered: int = 0
+    tags_redelivered: int = 0
     duplicates_dropped: int = 0
     boot_repeats_dropped: int = 0
     resets_seen: int = 0
@@ -43,12 +86,15 @@ class BoardFacts:
 
 
 class HostSession:
-    """Everything the host remembers about one board across reconnects; pure, so tests drive it directly."""
+    """Everything the host remembers about one board across reconnects; pure, so tests drive it directly.
+
+    Not thread-safe: the reader calls it under its own lock (`done` comes from the table's thread).
+    """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._decoder = p.FrameDecoder()
-        self._seen: dict[int, tuple[deque[int], set[int]]] = {}
+        self._boots: dict[int, _BootMemory] = {}
         self._delivered: deque[tuple[str, int]] = deque(maxlen=DELIVERED_REMEMBERED)
         self._seq = 0
         self.facts = BoardFacts()
@@ -59,8 +105,28 @@ class HostSession:
         return self._decoder
 
     def delivered(self) -> list[tuple[str, int]]:
-        """The UIDs delivered lately, with the boot id each came from (what a restarted host needs)."""
+        """The UIDs the table was done with lately, with the boot id each came from (what a restarted host needs)."""
         return list(self._delivered)
+
+    def in_flight(self) -> list[Delivery]:
+        """The tags handed to the table and not yet done (not acknowledged: the board still holds them)."""
+        return [Delivery(boot_id, seq, uid) for boot_id, memory in self._boots.items()
+                for seq, (uid, _at) in memory.in_flight.items()]
+
+    def done(self, tag: Delivery) -> tuple[bytes, bool]:
+        """The table is done with `tag` (durable, or a double read): the ACK to send, and whether this was news.
+
+        Only now does its UID count as delivered; a second `done` for it (a redelivered copy) only
+        acknowledges again.
+        """
+        ack = p.encode_frame(p.Frame(p.ACK, tag.seq, p.ack_body(tag.boot_id)))
+        memory = self._boots.get(tag.boot_id)
+        if memory is None or memory.in_flight.pop(tag.seq, None) is None:
+            return ack, False
+        memory.finish(tag.seq)
+        self._delivered.append((tag.uid, tag.boot_id))
+        self.facts.tags_delivered += 1
+        return ack, True
 
     def remember(self, delivered: list[tuple[str, int]]) -> None:
         """Take back `delivered()` from an earlier run, so a reset board's pile is not delivered again."""
@@ -83,7 +149,7 @@ class HostSession:
 
     def receive(self, data: bytes) -> Received:
         """Handle bytes read from the board."""
-        uids: list[str] = []
+        tags: list[Delivery] = []
         reply = bytearray()
         results: list[p.Frame] = []
         changed = False
@@ -92,10 +158,10 @@ class HostSession:
             self.facts.last_frame = now
             try:
                 if frame.kind == p.TAG:
-                    uid, ack = self._on_tag(frame)
+                    tag, ack = self._on_tag(frame, now)
                     reply += ack
-                    if uid is not None:
-                        uids.append(uid)
+                    if tag is not None:
+                        tags.append(tag)
                 elif frame.kind == p.HEARTBEAT:
                     boot_id, _uptime, pending, state = p.parse_heartbeat(frame.body)
                     reader_ok = bool(state & p.STATE_READER_OK)
@@ -114,7 +180,7 @@ class HostSession:
                     results.append(frame)
             except p.ProtocolError:
                 self._decoder.frames_bad += 1
-        return Received(tuple(uids), bytes(reply), changed, tuple(results))
+        return Received(tuple(tags), bytes(reply), changed, tuple(results))
 
     def _on_boot(self, boot_id: int) -> bool:
         """Note the board's boot id; True if it changed (a reset, or the first sight of the board)."""
@@ -125,28 +191,45 @@ class HostSession:
         self.facts.boot_id = boot_id
         return True
 
-    def _on_tag(self, frame: p.Frame) -> tuple[str | None, bytes]:
-        """A TAG: always acknowledged; a UID only the first time this (boot, seq) is seen."""
+    def _memory_of(self, boot_id: int) -> _BootMemory:
+        """The seq memory of `boot_id`, created if new (only the last BOOTS_REMEMBERED boots are kept)."""
+        memory = self._boots.get(boot_id)
+        if memory is None:
+            memory = self._boots[boot_id] = _BootMemory()
+            while len(self._boots) > BOOTS_REMEMBERED:
+                del self._boots[next(iter(self._boots))]
+        return memory
+
+    def _on_tag(self, frame: p.Frame, now: float) -> tuple[Delivery | None, bytes]:
+        """A TAG: handed over the first time this (boot, seq) is seen, acknowledged once the table is done.
+
+        A resend of a finished tag is acknowledged again; a resend of one still with the table gets
+        nothing (the board resends again), unless it was handed over REDELIVER_SECONDS ago: then it is
+        handed over again.
+        """
         if not self.version_ok():
             return None, b""
         boot_id, flags, raw_uid = p.parse_tag(frame.body)
         self._on_boot(boot_id)
+        memory = self._memory_of(boot_id)
         ack = p.encode_frame(p.Frame(p.ACK, frame.seq, p.ack_body(boot_id)))
-        order, seen = self._seen.setdefault(boot_id, (deque(), set()))
-        if frame.seq in seen:
+        if frame.seq in memory.finished:
             self.facts.duplicates_dropped += 1
             return None, ack
-        order.append(frame.seq)
-        seen.add(frame.seq)
-        if len(order) > SEEN_PER_BOOT:
-            seen.discard(order.popleft())
-        while len(self._seen) > BOOTS_REMEMBERED:
-            del self._seen[next(iter(self._seen))]
+        flight = memory.in_flight.get(frame.seq)
+        if flight is not None:
+            uid, handed_at = flight
+            if now - handed_at < REDELIVER_SECONDS:
+                self.facts.duplicates_dropped += 1
+                return None, b""
+            memory.in_flight[frame.seq] = (uid, now)
+            self.facts.tags_redelivered += 1
+            return Delivery(boot_id, frame.seq, uid), b""
         uid = p.hexlify(raw_uid)
         if flags & p.FLAG_AT_BOOT and any(u == uid and b != boot_id for u, b in self._delivered):
             # Read just after a reset and already delivered before it: the card was lying on the reader.
             self.facts.boot_repeats_dropped += 1
+            memory.finish(frame.seq)
             return None, ack
-        self._delivered.append((uid, boot_id))
-        self.facts.tags_delivered += 1
-        return uid, ack
+        memory.in_flight[frame.seq] = (uid, now)
+        return Delivery(boot_id, frame.seq, uid), b""

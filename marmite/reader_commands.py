@@ -66,7 +66,7 @@ def run_learn(args: argparse.Namespace) -> int:
     reader, out, tags = opened
     data_dir: Path = args.data or default_data_dir()
     try:
-        learn(out.get, tags, GAMES.tag_codes(), lambda: tags.save(data_dir), again=args.again)
+        learn(lambda: _taken(out.get()), tags, GAMES.tag_codes(), lambda: tags.save(data_dir), again=args.again)
     except KeyboardInterrupt:
         print("\nstopped; what was learned is saved", file=sys.stderr)
         return 130
@@ -136,6 +136,13 @@ def _open(args: argparse.Namespace) -> tuple[Any, ReaderQueue, TagMap] | None:
 
 def _next(out: ReaderQueue, timeout: float) -> ReaderMessage | None:
     try:
-        return out.get(timeout=timeout)
+        return _taken(out.get(timeout=timeout))
     except queue.Empty:
         return None
+
+
+def _taken(message: ReaderMessage) -> ReaderMessage:
+    """These commands deal with a tag as they take it: let the reader acknowledge it (the USB board) at once."""
+    if isinstance(message, TagSeen) and message.done is not None:
+        message.done()
+    return message

@@ -44,12 +44,18 @@ def card(uid: str) -> FakeCard:
 
 
 class Table:
-    """The host side as the table service sees it: the reader queue, split into tags and health."""
+    """The host side as the table service sees it: the reader queue, split into tags and health.
 
-    def __init__(self, reader: UsbReader) -> None:
+    Each tag taken is dealt with at once (`done`, as the reader pump does once it is journaled),
+    unless `acknowledging` is off: then the tags wait in `unfinished`.
+    """
+
+    def __init__(self, reader: UsbReader, *, acknowledging: bool = True) -> None:
         self.reader = reader
+        self.acknowledging = acknowledging
         self.queue: queue.Queue[ReaderMessage] = queue.Queue()
         self.tags: list[str] = []
+        self.unfinished: list[TagSeen] = []
         self.health: list[ReaderHealth] = []
         self.tag_map = TagMap(GAMES.tag_codes(), CARDS)
 
@@ -62,8 +68,12 @@ class Table:
             except queue.Empty:
                 return
             if isinstance(item, TagSeen):
-                assert item.reader == "usb"
+                assert item.reader == "usb" and item.done is not None
                 self.tags.append(item.uid)
+                if self.acknowledging:
+                    item.done()
+                else:
+                    self.unfinished.append(item)
             else:
                 self.health.append(item)
 

@@ -114,7 +114,18 @@ def test_a_board_speaking_another_protocol_is_refused(line: tuple[int, str]) -> 
     assert not any(isinstance(item, TagSeen) for item in list(out.queue))
 
 
-def test_a_scripted_board_tag_is_delivered_then_acknowledged(line: tuple[int, str]) -> None:
+def acks_until(master: int, condition: Callable[[list[p.Frame]], bool]) -> list[p.Frame]:
+    """Frames the host wrote to the board's end, read until `condition` holds for them; fail after WAIT seconds."""
+    deadline = time.monotonic() + WAIT
+    got: list[p.Frame] = []
+    decoder = p.FrameDecoder()
+    while not condition(got):
+        assert time.monotonic() < deadline, f"the host never wrote what was expected; got {got}"
+        got += decoder.feed(os.read(master, 4096))
+    return got
+
+
+def test_a_scripted_board_tag_is_delivered_then_acknowledged_once_done(line: tuple[int, str]) -> None:
     master, port = line
     out: queue.Queue[ReaderMessage] = queue.Queue()
     with UsbReader(port, backoff=(0.01, 0.05)) as reader:
@@ -123,12 +134,16 @@ def test_a_scripted_board_tag_is_delivered_then_acknowledged(line: tuple[int, st
         os.write(master, b"MPY: soft reboot\r\n" + p.encode_frame(p.Frame(p.TAG, 3, p.tag_body(5, bytes(7)))))
         seen = wait_for(out, lambda m: isinstance(m, TagSeen))
         assert isinstance(seen, TagSeen) and seen.uid == "00000000000000" and seen.reader == "usb"
-        deadline = time.monotonic() + WAIT
-        got: list[p.Frame] = []
-        decoder = p.FrameDecoder()
-        while not any(f.kind == p.ACK for f in got) and time.monotonic() < deadline:
-            got += decoder.feed(os.read(master, 4096))
+        # The host handles what it read in one turn of its loop and pings once a second at most: of two
+        # keepalive pings, the second left after the turn that queued the tag (an early ACK left before it).
+        before = acks_until(master, lambda got: sum(f.kind == p.PING for f in got) >= 2)
+        assert not any(f.kind == p.ACK for f in before)
+        assert reader.session.delivered() == []
+        assert seen.done is not None
+        seen.done()
+        got = acks_until(master, lambda got: any(f.kind == p.ACK for f in got))
     assert [(f.seq, p.parse_ack(f.body)) for f in got if f.kind == p.ACK] == [(3, 5)]
+    assert reader.session.delivered() == [("00000000000000", 5)]
 
 
 def test_a_board_without_the_firmware_is_told_to_get_it(line: tuple[int, str]) -> None:

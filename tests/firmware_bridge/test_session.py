@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from firmware_bridge import protocol as p
-from firmware_bridge.session import HostSession
+from firmware_bridge.session import REDELIVER_SECONDS, HostSession
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 OTHER = bytes.fromhex("deadbeef")
@@ -17,18 +27,54 @@ def acks(reply: bytes) -> list[tuple[int, int]]:
     return [(f.seq, p.parse_ack(f.body)) for f in p.FrameDecoder().feed(reply) if f.kind == p.ACK]
 
 
-def test_a_tag_is_delivered_once_and_acknowledged_every_time() -> None:
+def done_all(session: HostSession) -> bytes:
+    """The table is done with every tag in flight: the ACKs the host would write."""
+    return b"".join(session.done(each)[0] for each in session.in_flight())
+
+
+def test_a_tag_is_delivered_once_and_acknowledged_every_time_once_done() -> None:
     session = HostSession()
     first = session.receive(tag(5))
+    assert first.uids == ("04a1b2c3d4e5f6",) and first.reply == b""  # no ACK before the table is done
+    ack, news = session.done(first.tags[0])
+    assert acks(ack) == [(5, 1)] and news
     again = session.receive(tag(5))
-    assert first.uids == ("04a1b2c3d4e5f6",) and again.uids == ()
-    assert acks(first.reply) == [(5, 1)] and acks(again.reply) == [(5, 1)]
-    assert session.facts.duplicates_dropped == 1
+    assert again.uids == () and acks(again.reply) == [(5, 1)]
+    assert session.facts.duplicates_dropped == 1 and session.facts.tags_delivered == 1
+
+
+def test_a_tag_with_the_table_is_neither_acknowledged_nor_counted_delivered() -> None:
+    clock = Clock()
+    session = HostSession(clock)
+    first = session.receive(tag(5))
+    clock.now += REDELIVER_SECONDS / 2
+    resent = session.receive(tag(5))  # the board resends: the table is still at it
+    assert resent.uids == () and resent.reply == b""
+    assert session.delivered() == [] and session.facts.tags_delivered == 0
+    assert session.in_flight() == list(first.tags)
+
+
+def test_a_tag_never_done_is_handed_over_again_on_a_later_resend_and_acknowledged_once_done() -> None:
+    clock = Clock()
+    session = HostSession(clock)
+    first = session.receive(tag(5)).tags[0]
+    clock.now += REDELIVER_SECONDS
+    copy = session.receive(tag(5))  # the first hand-over failed (its journal write raised)
+    assert copy.tags == (first,) and copy.reply == b""
+    assert session.facts.tags_redelivered == 1 and session.delivered() == []
+    clock.now += REDELIVER_SECONDS / 2
+    assert session.receive(tag(5)).tags == ()  # handed over again only once per REDELIVER_SECONDS
+    ack, news = session.done(copy.tags[0])
+    assert acks(ack) == [(5, 1)] and news
+    ack, news = session.done(first)  # the first copy's done, late: acknowledged again, not delivered twice
+    assert acks(ack) == [(5, 1)] and not news
+    assert session.delivered() == [("04a1b2c3d4e5f6", 1)] and session.in_flight() == []
 
 
 def test_the_same_seq_after_a_reset_is_a_new_card() -> None:
     session = HostSession()
     assert session.receive(tag(1, boot=1)).uids == ("04a1b2c3d4e5f6",)
+    done_all(session)
     assert session.receive(tag(1, OTHER, boot=2)).uids == ("deadbeef",)
     assert session.facts.resets_seen == 1
 
@@ -36,13 +82,23 @@ def test_the_same_seq_after_a_reset_is_a_new_card() -> None:
 def test_the_pile_reread_after_a_reset_is_dropped_but_a_new_card_is_not() -> None:
     session = HostSession()
     session.receive(tag(1, UID, boot=1))
+    done_all(session)
     at_boot = p.FLAG_AT_BOOT
     after_reset = session.receive(tag(1, UID, boot=2, flags=at_boot) + tag(2, OTHER, boot=2, flags=at_boot))
     assert after_reset.uids == ("deadbeef",)
-    assert len(acks(after_reset.reply)) == 2
+    assert acks(after_reset.reply) == [(1, 2)]  # the pile at once; the new card once the table is done
+    assert acks(done_all(session)) == [(2, 2)]
     assert session.facts.boot_repeats_dropped == 1
     later = session.receive(tag(3, UID, boot=2))  # played again later in the game: a real play
     assert later.uids == ("04a1b2c3d4e5f6",)
+
+
+def test_a_card_still_with_the_table_when_the_board_resets_is_not_taken_for_the_pile() -> None:
+    session = HostSession()
+    session.receive(tag(1, UID, boot=1))  # handed over; the board resets before the table is done
+    again = session.receive(tag(1, UID, boot=2, flags=p.FLAG_AT_BOOT))
+    assert again.uids == ("04a1b2c3d4e5f6",)  # not delivered yet, so it may be lost: hand it over
+    assert session.facts.boot_repeats_dropped == 0
 
 
 def test_hello_and_heartbeat_fill_the_facts() -> None:

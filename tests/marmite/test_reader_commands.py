@@ -18,6 +18,7 @@ NTAG = "04a1b2c3d4e5f6"
 
 
 SCRIPT: list[str] = []  # the UIDs the next scripted reader plays
+ACKNOWLEDGED: list[str] = []  # the UIDs whose `done` was called, as a USB board would be told
 
 
 class ScriptedReader:
@@ -31,7 +32,7 @@ class ScriptedReader:
     def start(self, out: ReaderQueue) -> None:
         out.put(ReaderHealth(self.name, True, "scripted"))
         for uid in self.uids:
-            out.put(TagSeen(uid, self.name))
+            out.put(TagSeen(uid, self.name, done=lambda uid=uid: ACKNOWLEDGED.append(uid)))
 
     def close(self) -> None:
         pass
@@ -41,6 +42,7 @@ class ScriptedReader:
 def scripted_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     """`--reader test-scripted` plays SCRIPT (an entry of the composition root's reader table)."""
     monkeypatch.setitem(READERS, "test-scripted", (lambda options: ScriptedReader(list(SCRIPT)), "scripted"))
+    ACKNOWLEDGED.clear()
 
 
 def uid_of(index: int) -> str:
@@ -69,6 +71,14 @@ def test_learn_walks_the_deck_and_refuses_a_taken_tag(tmp_path: Path, capsys: py
     out = capsys.readouterr().out
     assert f"refused: tag {uid_of(0)} is already {codes[0]}; put {codes[1]} on the reader" in out
     assert len(saved) == 77
+    assert ACKNOWLEDGED == SCRIPT  # every tag taken is acknowledged, the refused one too: the board may forget them
+
+
+def test_reader_test_acknowledges_every_tag_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    SCRIPT[:] = ["aabbccdd", "11223344"]
+    main(["reader", "test", "--reader", "test-scripted", "--data", str(tmp_path), "--seconds", "0.3"])
+    printed = [line.split()[1] for line in capsys.readouterr().out.splitlines() if line.startswith("tag ")]
+    assert printed == ACKNOWLEDGED == SCRIPT
 
 
 def test_learn_resumes_where_it_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
