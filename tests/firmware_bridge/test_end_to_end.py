@@ -7,17 +7,23 @@ timing thresholds, they only bound a hang.
 
 from __future__ import annotations
 
+import json
 import queue
 import random
+import signal
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from companion.journal import Journal
+from companion.journal import Journal, JournalError
 from companion.reads import ReaderHealth, ReaderMessage, TagSeen
-from companion.table import TableService
+from companion.table import Submission, TableService
 from companion.tags import TagMap
 from firmware_bridge import protocol as p
 from firmware_bridge.host_reader import UsbReader
@@ -27,7 +33,9 @@ from hardware.fakes.mfrc522_chip import Fault, LockUp
 from marmite.games import GAMES
 from marmite.wiring import ReaderPump
 from tests.companion.chaud_devant.rulebook import started
+from tests.firmware_bridge.stalling_host import STALLED
 
+ROOT = Path(__file__).resolve().parents[2]
 WAIT = 10.0
 CARDS = {
     "04a1b2c3d4e5f6": "pea-1a",
@@ -372,3 +380,155 @@ def test_a_restarted_host_with_memory_does_not_redeliver_the_pile(tmp_path: Path
         assert second.reader.session.facts.boot_repeats_dropped == 2
     finally:
         second.reader.close()
+
+
+# ---------------------------------------------------------------- the ACK waits for the table
+
+
+def accepted_cards(service: TableService) -> list[str]:
+    return [r.body["card"] for r in service.journal.records() if r.body["type"] == "card" and r.accepted]
+
+
+def refused_events(service: TableService) -> list[dict[str, object]]:
+    return [r.body for r in service.journal.records() if not r.accepted]
+
+
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Poll `condition`; fail after WAIT seconds (a bound on a hang, not a timing threshold)."""
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.02)
+
+
+def resent_since(pico: SimulatedPico, seq: int, sent_at: int) -> bool:
+    """True once the board resent its pending TAG `seq` after `sent_at` (so it still holds it)."""
+    return any(entry[0] == seq and entry[2] != sent_at for entry in list(pico.board.pending))
+
+
+def started_table(data: Path, **options: object) -> TableService:
+    """A table on `data` with the test deck's tags and a game in its play phase."""
+    TagMap(GAMES.tag_codes(), CARDS).save(data)
+    service = TableService.open(data, GAMES, **options)
+    for event in started():
+        service.submit(event)
+    return service
+
+
+def test_a_tag_the_table_never_finishes_is_resent_and_not_remembered(tmp_path: Path, pico: SimulatedPico) -> None:
+    memory = tmp_path / "usb-reader.json"
+    host = Table(UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2), memory=memory), acknowledging=False)
+    host.reader.start(host.queue)
+    try:
+        pico.chip.enter(card("deadbeef"))
+        host.wait_tags(1)
+        session = host.reader.session
+        host.until(lambda: session.facts.duplicates_dropped >= 1, "a resend held while the table works")
+        host.until(lambda: len(host.tags) >= 2, "the tag handed over again (the first hand-over failed)")
+        assert host.tags == ["deadbeef", "deadbeef"]
+        assert [entry[0] for entry in pico.board.pending] == [session.in_flight()[0].seq]  # never ACKed
+        assert session.delivered() == [] and not memory.exists()
+        done = host.unfinished[0].done
+        assert done is not None
+        done()  # the table is done at last: ACK, and now the UID counts as delivered
+        host.until(lambda: pico.board.pending == [], "the ACK to reach the board")
+        assert session.delivered() == [("deadbeef", pico.board.boot_id)] and session.in_flight() == []
+        assert json.loads(memory.read_text(encoding="utf-8"))["delivered"] == [["deadbeef", pico.board.boot_id]]
+    finally:
+        host.reader.close()
+
+
+class FailingOnceJournal(Journal):
+    """A journal whose first card write fails (a full disk, a locked database), then works."""
+
+    failed = False
+
+    def append(self, event: dict[str, Any], accepted: bool, reason: str | None, source: str = "api",
+               *, tag: str | None = None) -> int:
+        if event.get("type") == "card" and not self.failed:
+            self.failed = True
+            raise JournalError(f"{self.path}: cannot record event: disk I/O error (test)")
+        return super().append(event, accepted, reason, source, tag=tag)
+
+
+def test_a_card_whose_journal_write_failed_is_resent_and_journaled_once(tmp_path: Path, pico: SimulatedPico) -> None:
+    started_table(tmp_path).close()
+    service = TableService(FailingOnceJournal.open(tmp_path), GAMES, tags=TagMap(GAMES.tag_codes(), CARDS))
+    reader = UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2))
+    with ReaderPump(service, reader):
+        pico.chip.enter(card("04a1b2c3d4e5f6"))
+        wait_until(lambda: isinstance(service.journal, FailingOnceJournal) and service.journal.failed,
+                   "the first journal write to fail")
+        wait_until(lambda: accepted_cards(service) == ["pea-1a"], "the resent card to be journaled")
+        wait_until(lambda: pico.board.pending == [], "the ACK to reach the board")
+    assert accepted_cards(service) == ["pea-1a"] and refused_events(service) == []
+    assert reader.session.facts.tags_redelivered >= 1
+
+
+class HeldTable(TableService):
+    """A table whose `tag_seen` waits until the test lets it go on (a table busy elsewhere)."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.entered = threading.Event()
+        self.go = threading.Event()
+
+    def tag_seen(self, uid: str, source: str = "reader") -> Submission | None:
+        self.entered.set()
+        assert self.go.wait(WAIT), "the test never let the table go on"
+        return super().tag_seen(uid, source)
+
+
+def test_a_double_read_is_acknowledged_once_judged(tmp_path: Path, pico: SimulatedPico) -> None:
+    frozen = 1000.0  # the table's double-read window never runs out in this test, however slow the machine
+    started_table(tmp_path, clock=lambda: frozen).close()
+    service = HeldTable(Journal.open(tmp_path), GAMES, tags=TagMap(GAMES.tag_codes(), CARDS), clock=lambda: frozen)
+    reader = UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2))
+    sticker = card("04a1b2c3d4e5f6")
+    with ReaderPump(service, reader):
+        service.go.set()
+        pico.chip.enter(sticker)
+        wait_until(lambda: accepted_cards(service) == ["pea-1a"] and pico.board.pending == [], "the play")
+        pico.chip.leave(sticker)
+        service.go.clear()
+        service.entered.clear()
+        time.sleep(1.6)  # past the firmware's debounce: the card comes back as a new read, a new TAG
+        pico.chip.enter(sticker)
+        assert service.entered.wait(WAIT)
+        seq, sent_at = pico.board.pending[0][0], pico.board.pending[0][2]
+        wait_until(lambda: resent_since(pico, seq, sent_at), "the board to resend the unjudged tag")
+        service.go.set()  # judged a double read: tag_seen returns, the pump calls done
+        wait_until(lambda: pico.board.pending == [], "the ACK of the double read")
+    assert accepted_cards(service) == ["pea-1a"] and refused_events(service) == []
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_host_killed_between_queue_and_commit_gets_the_card_again(
+    tmp_path: Path, pico: SimulatedPico, when: str
+) -> None:
+    """A real host process SIGKILLed while its journal write hangs: before the commit (the card must come
+    back from the board) or after it (the card comes back and is a double read): journaled once either way."""
+    started_table(tmp_path).close()
+    log = tmp_path / "host.log"
+    with open(log, "wb") as output:
+        host = subprocess.Popen(
+            [sys.executable, "-m", "tests.firmware_bridge.stalling_host", str(tmp_path), pico.port, when],
+            cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        pico.chip.enter(card("04a1b2c3d4e5f6"))
+        wait_until(lambda: (tmp_path / STALLED).exists() or host.poll() is not None, "the host to stall")
+        assert host.poll() is None, log.read_text(encoding="utf-8")
+        pending = [(entry[0], entry[2]) for entry in pico.board.pending]
+        assert pending != [], "the host acknowledged a card it had not recorded"
+        wait_until(lambda: resent_since(pico, *pending[0]), "the board to resend it")
+    finally:
+        host.send_signal(signal.SIGKILL)
+        host.wait()
+    service = TableService.open(tmp_path, GAMES)
+    with ReaderPump(service, UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2))):
+        wait_until(lambda: accepted_cards(service) == ["pea-1a"] and pico.board.pending == [],
+                   "the card to be journaled and acknowledged")
+        time.sleep(0.5)  # room for a wrong second delivery to show
+    assert accepted_cards(service) == ["pea-1a"] and refused_events(service) == []
+    service.close()
