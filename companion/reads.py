@@ -6,7 +6,8 @@ arises:
 
 * **reader debounce** (the reader itself, `hardware`/`firmware_bridge`): a card resting in the
   field is reported once until it leaves it;
-* **USB sequence memory** (`firmware_bridge`): a frame the Pico resends because its ACK was lost
+* **USB sequence memory** (`firmware_bridge`): a frame the Pico resends because its ACK was lost (or
+  has not left yet: the host acknowledges a tag only once `TagSeen.done` says the table dealt with it)
   carries the same sequence number and is dropped by the host;
 * **table window** (here): a tag whose read was accepted less than `DOUBLE_READ_SECONDS` ago is
   ignored while that play still stands (an undo frees it at once) and the game says a read of that
