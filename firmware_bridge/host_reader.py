@@ -182,6 +182,8 @@ class UsbReader:
             return False, f"no heartbeat from the board for {silence:.0f} s"
         if facts.reader_ok is False:
             return False, "the board does not find its RC522: check the wiring (see firmware_bridge/README.md)"
+        if facts.radio_errors:
+            return False, "radio errors keep coming on the board's reader: a card at the edge of the field, or metal?"
         return True, f"connected on {self._port_in_use}"
 
     def _info(self) -> tuple[tuple[str, str], ...]:

@@ -17,8 +17,17 @@ from firmware_bridge.ports import PortOpener, find_board_ports, open_port
 
 FIRMWARE_DIR = Path(__file__).resolve().parent / "firmware"
 PROTOCOL_FILE = Path(__file__).resolve().parent / "protocol.py"
+HARDWARE_DIR = Path(__file__).resolve().parents[1] / "hardware"
+# The ISO 14443-3 core the Pi driver runs too, then the firmware proper.
 # main.py last: a copy cut short never leaves a main.py that imports a missing module.
-FIRMWARE_FILES = (PROTOCOL_FILE, FIRMWARE_DIR / "rc522.py", FIRMWARE_DIR / "bridge.py", FIRMWARE_DIR / "main.py")
+FIRMWARE_FILES = (
+    PROTOCOL_FILE,
+    HARDWARE_DIR / "iso14443.py",
+    HARDWARE_DIR / "mfrc522_pcd.py",
+    FIRMWARE_DIR / "rc522.py",
+    FIRMWARE_DIR / "bridge.py",
+    FIRMWARE_DIR / "main.py",
+)
 
 Runner = Callable[[Sequence[str]], int]
 

@@ -29,6 +29,7 @@ KIND_NAMES = {
 
 FLAG_AT_BOOT = 0x01  # TAG flag: read in the board's first moments after boot (it may have been lying there)
 STATE_READER_OK = 0x01  # HEARTBEAT state bit: the RC522 answers
+STATE_RADIO_ERRORS = 0x02  # HEARTBEAT state bit: radio errors scan after scan (a card at the edge, metal)
 
 LED_OFF = 0
 LED_ON = 1

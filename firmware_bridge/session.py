@@ -77,6 +77,7 @@ class BoardFacts:
     last_frame: float | None = None
     pending_on_board: int = 0
     reader_ok: bool | None = None  # does the board's RC522 answer (from the heartbeat)
+    radio_errors: bool = False  # does the board meet radio errors scan after scan (from the heartbeat)
     tags_delivered: int = 0
     tags_redelivered: int = 0
     duplicates_dropped: int = 0
@@ -165,6 +166,9 @@ class HostSession:
                 elif frame.kind == p.HEARTBEAT:
                     boot_id, _uptime, pending, state = p.parse_heartbeat(frame.body)
                     reader_ok = bool(state & p.STATE_READER_OK)
+                    radio_errors = bool(state & p.STATE_RADIO_ERRORS)
+                    changed |= radio_errors != self.facts.radio_errors
+                    self.facts.radio_errors = radio_errors
                     changed |= self._on_boot(boot_id)
                     changed |= self.facts.last_heartbeat is None or reader_ok != self.facts.reader_ok
                     self.facts.reader_ok = reader_ok

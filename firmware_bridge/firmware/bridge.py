@@ -44,6 +44,9 @@ BOOTSEL_CHECK_MS = 500
 MAX_PENDING = 32
 REINIT_AFTER_ERRORS = 3
 REINIT_MS = 1000  # with no RC522 answering, try to bring it up once a second
+AFTER_REINIT_MS = 500  # a card read before and read again this soon after a re-init was resting on the antenna
+MAX_KNOWN = 128  # cards remembered for that (a deck is smaller); the longest-unseen is forgotten first
+RADIO_ERROR_SCANS = 8  # scans in a row with radio errors (0.2 s) before the heartbeat says so
 CHECK_MS = 1000  # how often the RC522's version register is read back as a sign of life
 FLASH_MS = 150
 
@@ -129,6 +132,10 @@ class Board:
         self.last_heartbeat_ms = None
         self.reader_errors = 0
         self.reader_ok = False
+        self.known = {}  # uid bytes -> ms of its last sighting, any time since boot (bounded by MAX_KNOWN)
+        self._reinit_ms = None  # when the chip was last re-initialised after a failure (its field went off)
+        self.radio_streak = 0
+        self._radio_errors_seen = 0
         self._init_tried_ms = None
         self._checked_ms = None
         self.stopped = False
@@ -186,16 +193,19 @@ class Board:
             self.last_heartbeat_ms = now
             uptime = ticks_diff(now, self.boot_ms)
             state = protocol.STATE_READER_OK if self.reader_ok else 0
+            if self.radio_streak >= RADIO_ERROR_SCANS:
+                state |= protocol.STATE_RADIO_ERRORS
             body = protocol.heartbeat_body(self.boot_id, uptime, len(self.pending), state)
             self._send_frame(protocol.HEARTBEAT, body)
         self.feedback.update(now, self.host_alive(now), len(self.pending))
 
     def _init_reader(self):
-        self._init_tried_ms = self._clock()
+        now = self._init_tried_ms = self._clock()
         try:
             self.reader.init()
             self.reader_ok = True
             self.reader_errors = 0
+            self._reinit_ms = now  # the field went off and on: halted cards resting on the antenna wake up
         except Exception:  # noqa: BLE001 - no RC522 yet: keep the USB side alive and try again later
             self.reader_ok = False
 
@@ -212,7 +222,7 @@ class Board:
             if self._checked_ms is None or ticks_diff(now, self._checked_ms) >= CHECK_MS:
                 self._checked_ms = now
                 self.reader.check()  # a chip answering noise would otherwise look like an empty field
-            uid = self.reader.read_uid()
+            uids = self.reader.scan()  # every card in the field, each halted once read
             self.reader_errors = 0
         except rc522.ChipError:
             self._init_reader()
@@ -222,17 +232,29 @@ class Board:
             if self.reader_errors >= REINIT_AFTER_ERRORS:
                 self._init_reader()
             return
+        errors = getattr(self.reader, "radio_errors", 0)
+        self.radio_streak = self.radio_streak + 1 if errors != self._radio_errors_seen else 0
+        self._radio_errors_seen = errors
         if self.booting and ticks_diff(now, self.boot_ms) >= BOOT_GRACE_MS:
             self.booting = False
         if self.recent:  # forget old sightings now, before the tick counter wraps and makes them look new
             for old in [k for k, t in self.recent.items() if ticks_diff(now, t) >= DEBOUNCE_MS]:
                 del self.recent[old]
-        if uid is None:
-            return
+        for uid in uids:
+            self._seen(uid, now)
+
+    def _seen(self, uid, now):
+        """A card read: report it unless it is the same pass (debounce) or a resting card woken by a re-init."""
         last = self.recent.get(uid)
         self.recent[uid] = now
         if last is not None:
             return  # the same pass over the antenna (debounce)
+        resting = uid in self.known and self._reinit_ms is not None and (
+            ticks_diff(now, self._reinit_ms) < AFTER_REINIT_MS
+        )
+        self._remember(uid, now)
+        if resting:
+            return
         flags = protocol.FLAG_AT_BOOT if self.booting else 0
         seq = self._next_seq()
         frame = protocol.encode_frame(protocol.Frame(protocol.TAG, seq, protocol.tag_body(self.boot_id, uid, flags)))
@@ -240,6 +262,15 @@ class Board:
         self.tags_read += 1
         self._send(frame)
         self.feedback.card(now)
+
+    def _remember(self, uid, now):
+        self.known[uid] = now
+        if len(self.known) > MAX_KNOWN:
+            oldest = None
+            for key, seen in self.known.items():
+                if oldest is None or ticks_diff(seen, self.known[oldest]) < 0:
+                    oldest = key
+            del self.known[oldest]
 
     def _resend(self, now):
         sent = 0

@@ -1,13 +1,16 @@
 """The `rc522` reader: an RC522 on the Pi's SPI bus, polled by a thread that only reads.
 
 The thread turns polls into `TagSeen` (debounced per UID) and `ReaderHealth` (on every change of health)
-on the queue. Repeated chip errors lead to a soft reset, then a pulse on the reset pin.
+on the queue. Repeated chip errors lead to a soft reset, then a pulse on the reset pin. Any exception
+(an SPI error, rpi-lgpio's `lgpio.error`, a bug) becomes a health report and a reopen with backoff:
+the thread never dies while the table runs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -16,8 +19,11 @@ from typing import Any
 from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
 from hardware.rc522 import ChipError, RC522Config, RC522Driver
 
-RETRY_S = 2.0  # between attempts to bring back a chip that does not answer
-AFTER_RESET_S = 0.5  # a known card read this soon after a reset was resting in the field
+RETRY_S = 2.0  # first wait before another attempt to bring back a chip that does not answer
+MAX_RETRY_S = 30.0  # the wait doubles after each failed attempt, up to this
+AFTER_RESET_S = 0.5  # a known card read this soon after a reset (or a reopen) was resting in the field
+RADIO_ERROR_POLLS = 20  # polls in a row with radio errors (0.2 s at 10 ms) before they are reported
+MFRC522_LOGGER = "mfrc522Logger"  # each mfrc522.MFRC522() adds a handler to this logger
 
 
 class RC522Reader:
@@ -42,6 +48,8 @@ class RC522Reader:
         self._healthy: bool | None = None
         self._chip_errors = 0
         self._retry_at = 0.0
+        self._retry_s = RETRY_S
+        self._radio_streak = 0
         self._last_seen: dict[str, float] = {}
         self._reset_at: float | None = None
         self.resets = 0
@@ -74,10 +82,8 @@ class RC522Reader:
             began = self._clock()
             try:
                 messages = self.step()
-            except OSError as error:  # SPI gone (a loose cable): report it and reopen later
-                self._release()
-                self._retry_at = self._clock() + RETRY_S
-                messages = self._health(False, _explain(error))
+            except Exception as error:
+                messages = self._fail(error)
             for message in messages:
                 out.put(message)
             self._stop.wait(max(0.0, period - (self._clock() - began)))
@@ -94,7 +100,7 @@ class RC522Reader:
         messages: list[ReaderMessage] = [TagSeen(uid, self.name) for uid in result.uids if self._fresh(uid, now)]
         if result.chip_error is None:
             self._chip_errors = 0
-            return messages
+            return messages + self._radio_health(result.radio_errors)
         self._chip_errors += 1
         if self._chip_errors >= self.config.max_errors:
             messages.extend(self._recover(result.chip_error))
@@ -112,6 +118,25 @@ class RC522Reader:
             return False
         return last is None or now - last >= self.config.debounce_s
 
+    def _radio_health(self, errors: list[str]) -> list[ReaderMessage]:
+        """Radio errors poll after poll (a card stuck at the edge of the field, metal, a bad antenna) are reported."""
+        if not errors:
+            streak, self._radio_streak = self._radio_streak, 0
+            return self._health(True, "radio errors stopped") if streak >= RADIO_ERROR_POLLS else []
+        self._radio_streak += 1
+        if self._radio_streak == RADIO_ERROR_POLLS:
+            return self._health(
+                False, f"radio errors keep coming ({errors[-1]}): a card at the edge of the field, or metal near it?"
+            )
+        return []
+
+    def _fail(self, error: Exception) -> list[ReaderMessage]:
+        """Whatever went wrong: let go of the chip, report it, and try again after a growing wait."""
+        self._release()
+        self._retry_at = self._clock() + self._retry_s
+        self._retry_s = min(MAX_RETRY_S, self._retry_s * 2)
+        return self._health(False, _explain(error))
+
     def _open(self, now: float) -> list[ReaderMessage]:
         try:
             gpio = self._gpio or importlib.import_module("RPi.GPIO")
@@ -120,18 +145,14 @@ class RC522Reader:
             elif gpio.getmode() != gpio.BCM:
                 raise ValueError("GPIO numbering is already set to BOARD; Marmite uses BCM numbers")
             self._gpio = gpio
-            mfrc522 = importlib.import_module("mfrc522")
-            cfg = self.config
-            self._mfrc522 = mfrc522.MFRC522(
-                bus=cfg.bus, device=cfg.device, spd=cfg.speed_hz, pin_mode=gpio.BCM, pin_rst=cfg.reset_pin
-            )
-            driver = RC522Driver(self._mfrc522, cfg, clock=self._clock, sleep=self._sleep)
+            self._mfrc522 = _new_mfrc522(importlib.import_module("mfrc522"), gpio, self.config)
+            driver = RC522Driver(self._mfrc522, self.config, sleep=self._sleep)
             driver.configure()
-        except (ImportError, OSError, ValueError, RuntimeError, ChipError) as error:
-            self._release()  # a half-opened chip: give its SPI handle back before the next try
-            self._retry_at = now + RETRY_S
-            return self._health(False, _explain(error))
+        except Exception as error:
+            return self._fail(error)
         self._driver = driver
+        self._retry_s = RETRY_S
+        self._reset_at = self._clock()  # opening switched the field on: a card resting there wakes up
         return self._health(True, f"{driver.chip_name} ready")
 
     def _recover(self, reason: str) -> list[ReaderMessage]:
@@ -147,9 +168,7 @@ class RC522Reader:
                 continue
             self._reset_at = self._clock()
             return messages + self._health(True, f"{self._driver.chip_name} back after a reset")
-        self._release()
-        self._retry_at = self._clock() + RETRY_S
-        return messages + self._health(False, "the RC522 does not answer even after a reset: check its wiring")
+        return messages + self._fail(ChipError("the RC522 does not answer even after a reset: check its wiring"))
 
     def _hard_reset(self) -> None:
         assert self._driver is not None
@@ -160,12 +179,14 @@ class RC522Reader:
         self._driver.configure()
 
     def _release(self) -> None:
+        """Give SPI and the reset pin back; never raises (it runs on the way out of every failure)."""
         self._driver = None
         if self._mfrc522 is not None:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(Exception):
                 self._mfrc522.spi.close()
             self._mfrc522 = None
-            self._gpio.cleanup(self.config.reset_pin)  # only our pin: the panel's pins stay set up
+            with contextlib.suppress(Exception):
+                self._gpio.cleanup(self.config.reset_pin)  # only our pin: the panel's pins stay set up
 
     def _health(self, ok: bool, detail: str) -> list[ReaderMessage]:
         changed = ok != self._healthy or not ok
@@ -189,4 +210,23 @@ def _explain(error: Exception) -> str:
         return "no SPI device: enable SPI with raspi-config (Interface Options, SPI) and reboot"
     if isinstance(error, PermissionError):
         return "no permission for SPI/GPIO: add the user to the spi and gpio groups"
-    return str(error)
+    if isinstance(error, (OSError, ValueError, RuntimeError, ChipError)):
+        return str(error)
+    return f"{type(error).__module__}.{type(error).__name__}: {error}"  # e.g. lgpio.error, or a bug: name it
+
+
+def _new_mfrc522(module: Any, gpio: Any, cfg: RC522Config) -> Any:
+    """An `mfrc522.MFRC522` for `cfg`, without the logging handler its constructor adds at every call.
+
+    Left alone, each retry while the chip is missing would keep one more handler (and its lock) for ever.
+    """
+    logger = logging.getLogger(MFRC522_LOGGER)
+    before = list(logger.handlers)
+    try:
+        return module.MFRC522(
+            bus=cfg.bus, device=cfg.device, spd=cfg.speed_hz, pin_mode=gpio.BCM, pin_rst=cfg.reset_pin
+        )
+    finally:
+        for handler in [h for h in logger.handlers if h not in before]:
+            logger.removeHandler(handler)
+            handler.close()

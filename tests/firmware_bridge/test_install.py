@@ -28,7 +28,9 @@ def test_install_copies_the_firmware_with_mpremote_main_last() -> None:
     (command,) = calls
     assert command[1:6] == ["-m", "mpremote", "connect", "/dev/ttyACM0", "fs"]
     copied = [Path(arg).name for arg in command[command.index("cp") + 1 : command.index(":")]]
-    assert copied == ["board_config.py", "protocol.py", "rc522.py", "bridge.py", "main.py"]
+    assert copied == [
+        "board_config.py", "protocol.py", "iso14443.py", "mfrc522_pcd.py", "rc522.py", "bridge.py", "main.py"
+    ]
     assert command[-2:] == ["+", "reset"]
     assert all(Path(arg).exists() for arg in command[command.index("cp") + 2 : command.index(":")])
 
