@@ -128,19 +128,26 @@ def uid_levels(uid: bytes) -> list[list[int]]:
 def scan(pcd: "Pcd", max_reads: int = MAX_READS_PER_SCAN) -> tuple[list[bytes], list[str]]:
     """Read every card in the field, until none answers REQA: (UIDs read, radio errors met).
 
-    Each card read is halted, so the next REQA reaches the cards not read yet. A damaged exchange sends
-    its card back to IDLE (ISO 14443-3): it answers the next REQA and is tried again, up to `max_reads`.
+    Each card read is halted, so the next REQA reaches the cards not read yet. A damaged exchange leaves
+    the cards READY; the next REQA sends them back to IDLE without an answer (ISO 14443-3), so after an
+    error one silent REQA does not end the scan: the one after it tries those cards again, up to `max_reads`.
     """
     uids: list[bytes] = []
     errors: list[str] = []
+    after_error = False
     for _ in range(max_reads):
         try:
             uid = read_uid(pcd)
         except RadioError as error:
             errors.append(str(error))
+            after_error = True
             continue
         if uid is None:
+            if after_error:
+                after_error = False
+                continue
             break
+        after_error = False
         uids.append(uid)
     return uids, errors
 

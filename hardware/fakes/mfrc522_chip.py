@@ -8,11 +8,15 @@ addressed register comes in the byte after its address byte, as on the real chip
 `chip.transfers` counts transactions (reset it with `chip.transfers = 0`).
 
 Modelled: FIFO, IRQ registers with their Set1/Set2 bit, Transceive with bit-oriented frames (TxLastBits,
-RxAlign, RxLastBits), collisions (CollErr; CollReg's CollPos counts from bit 1 of the first FIFO byte,
-RxAlign included; bits after a collision read 0 when ValuesAfterColl is 0), the timer (TAuto, prescaler,
-reload) that ends a receive with no answer, CalcCRC, TxCRCEn/RxCRCEn, MFAuthent (simplified: key check,
-no Crypto1), SoftReset, the antenna switch (switching it on powers the cards up afresh) and the NRSTPD
-reset line (`chip.set_reset_line(level)`; `hardware.fakes.installed` wires it to a fake GPIO pin).
+RxAlign, RxLastBits), collisions as the silicon signals them (CollErr together with ParityErr, since the
+collided bit breaks its byte's parity; CollReg's CollPos counts from bit 1 of the first FIFO byte, RxAlign
+included, 0 meaning 32; CollPosNotValid when a receive saw no collision or one past bit 32; bits after a
+collision read 0 when ValuesAfterColl is 0), RFCfgReg's reserved bits (7 and 3..0: they keep their reset
+value whatever is written, which the datasheet allows; only RxGain, bits 6..4, takes writes), the timer
+(TAuto, prescaler, reload) that ends a receive with no answer, CalcCRC, TxCRCEn/RxCRCEn, MFAuthent
+(simplified: key check, no Crypto1), SoftReset, the antenna switch (switching it on powers the cards up
+afresh) and the NRSTPD reset line (`chip.set_reset_line(level)`; `hardware.fakes.installed` wires it to a
+fake GPIO pin).
 Time comes from `clock` (seconds; pass a `VirtualClock` and hook `on_transfer` to model SPI time);
 frames take their air time at 106 kbit/s. Cards: `enter(card)`, `leave(card)`, `cards`.
 Faults: `inject(Fault.CRC | PARITY | COLLISION | NO_ANSWER, on=...)` and `lock_up(LockUp.STUCK | GARBAGE)`.
@@ -38,6 +42,7 @@ FIFO_DATA, FIFO_LEVEL, WATER_LEVEL, CONTROL, BIT_FRAMING, COLL = range(0x09, 0x0
 MODE, TX_MODE, RX_MODE, TX_CONTROL, TX_ASK = range(0x11, 0x16)
 CRC_RESULT_H, CRC_RESULT_L = 0x21, 0x22
 RF_CFG = 0x26
+RF_CFG_RESERVED = 0x8F  # bit 7 and bits 3..0 of RFCfgReg: reserved; RxGain is bits 6..4
 T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, T_COUNTER_H, T_COUNTER_L = range(0x2A, 0x30)
 VERSION = 0x37
 
@@ -222,6 +227,8 @@ class FakeMFRC522:
             self._regs[STATUS2] = (self._regs[STATUS2] & 0x08 & value) | (value & 0xC0)
         elif reg == COLL:
             self._regs[COLL] = (value & 0x80) | (self._regs[COLL] & 0x7F)
+        elif reg == RF_CFG:
+            self._regs[RF_CFG] = (RESET_VALUES[RF_CFG] & RF_CFG_RESERVED) | (value & ~RF_CFG_RESERVED & 0xFF)
         else:
             self._regs[reg] = value
 
@@ -342,7 +349,7 @@ class FakeMFRC522:
         elif fault is Fault.COLLISION:
             collision = 0
         if collision is not None:
-            errors |= COLL_ERR
+            errors |= COLL_ERR | PARITY_ERR  # the collided bit's byte fails its parity check too
             if not self._regs[COLL] & 0x80:
                 bits = bits[:collision] + [0] * (len(bits) - collision)
         return AirFrame(tuple(bits)), errors, collision
@@ -386,7 +393,9 @@ class FakeMFRC522:
         self._regs[ERROR] = (self._regs[ERROR] & 0xC0) | errors
         if pending.collision_bit is not None:
             position = rx_align + pending.collision_bit + 1
-            self._regs[COLL] = (self._regs[COLL] & 0x80) | (position & 0x1F) | (0x20 if position > 32 else 0)
+            self._regs[COLL] = (self._regs[COLL] & 0x80) | (position & 0x1F if position <= 32 else 0x20)
+        else:
+            self._regs[COLL] = (self._regs[COLL] & 0x80) | 0x20  # CollPosNotValid: no collision seen
         self._regs[COMM_IRQ] |= RX_IRQ | (ERR_IRQ if errors else 0)
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from firmware_bridge.simulator import FakeMachine, load_firmware
 from hardware.fakes.cards import FakeCard
-from hardware.fakes.mfrc522_chip import FakeMFRC522, LockUp
+from hardware.fakes.clock import VirtualClock
+from hardware.fakes.mfrc522_chip import FakeMFRC522, Fault, LockUp
 
 load_firmware()
 import rc522  # noqa: E402  (the firmware's module, importable once load_firmware put it on sys.path)
@@ -16,13 +17,23 @@ import rc522  # noqa: E402  (the firmware's module, importable once load_firmwar
 
 @pytest.fixture
 def chip() -> FakeMFRC522:
-    return FakeMFRC522()
+    return FakeMFRC522(clock=VirtualClock())
+
+
+def wired(chip: FakeMFRC522, machine: FakeMachine | None = None) -> Any:
+    """The firmware's RC522 on `chip`, sleeping on the chip's virtual clock."""
+    machine = machine or FakeMachine(chip)
+    clock = chip.clock
+    assert isinstance(clock, VirtualClock)
+    return rc522.RC522(
+        machine.SPI(0), machine.Pin(17, 1, value=1), machine.Pin(20, 1, value=1),
+        sleep=lambda us: clock.advance(us / 1e6),
+    )
 
 
 @pytest.fixture
 def driver(chip: FakeMFRC522) -> Any:
-    machine = FakeMachine(chip)
-    reader = rc522.RC522(machine.SPI(0), machine.Pin(17, 1, value=1), machine.Pin(20, 1, value=1))
+    reader = wired(chip)
     assert reader.init() == 0x92
     return reader
 
@@ -47,12 +58,12 @@ def test_reads_every_uid_size_once_then_the_card_is_halted(chip: FakeMFRC522, dr
     assert driver.read_uid() == card.uid
 
 
-def test_a_pile_is_read_one_card_per_scan(chip: FakeMFRC522, driver: Any) -> None:
+def test_a_pile_is_read_in_one_scan(chip: FakeMFRC522, driver: Any) -> None:
     pile = [FakeCard.ntag213("04a1b2c3d4e5f6"), FakeCard.ntag213("04a1b2c3d4e5f7"), FakeCard.classic1k("04a1b2c3")]
     for card in pile:
         chip.enter(card)
-    read = [driver.read_uid() for _ in range(4)]
-    assert sorted(uid for uid in read if uid) == sorted(card.uid for card in pile) and read[-1] is None
+    assert sorted(driver.scan()) == sorted(card.uid for card in pile)  # collisions resolved, parity errors and all
+    assert driver.scan() == [] and driver.radio_errors == 0
 
 
 def test_an_empty_field_reads_nothing(driver: Any) -> None:
@@ -62,7 +73,7 @@ def test_an_empty_field_reads_nothing(driver: Any) -> None:
 def test_no_chip_on_the_bus_is_a_chip_error(chip: FakeMFRC522) -> None:
     machine = FakeMachine(chip)
     machine.rc522_wired = False
-    reader = rc522.RC522(machine.SPI(0), machine.Pin(17, 1, value=1), machine.Pin(20, 1, value=1))
+    reader = wired(chip, machine)
     with pytest.raises(rc522.ChipError, match="no RC522"):
         reader.init()
 
@@ -91,3 +102,94 @@ def test_crc_a_matches_iso_14443() -> None:
 
     for frame in ([0x50, 0x00], [0x93, 0x70, 1, 2, 3, 4, 4], [0x26]):
         assert tuple(rc522.crc_a(frame)) == iso14443.crc_a(frame)
+
+
+class Link:
+    """The USB side of a Board: what it wrote, decoded."""
+
+    def __init__(self) -> None:
+        self.written = bytearray()
+        self.reported: set[int] = set()
+
+    def read(self) -> bytes:
+        return b""
+
+    def write(self, data: bytes) -> None:
+        self.written.extend(data)
+
+    def tag_uids(self) -> list[bytes]:
+        """The UIDs of the TAG messages written since the last call (a resent TAG counts once)."""
+        from firmware_bridge import protocol as p
+
+        frames = p.FrameDecoder().feed(bytes(self.written))
+        self.written = bytearray()
+        by_seq = {f.seq: p.parse_tag(f.body)[2] for f in frames if f.kind == p.TAG}
+        return [uid for seq, uid in by_seq.items() if seq not in self.reported and not self.reported.add(seq)]
+
+
+class Ticks:
+    """A millisecond clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 100_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def board_on(chip: FakeMFRC522) -> tuple[Any, Link, Ticks]:
+    bridge = load_firmware()
+    reader = wired(chip)
+    link, ticks = Link(), Ticks()
+    board = bridge.Board(reader, link, boot_id=7, clock=ticks)
+    board.start()
+    return board, link, ticks
+
+
+def steps(board: Any, ticks: Ticks, ms: int) -> None:
+    """`ms` of the main loop, with a host listening (no quiet sending)."""
+    for _ in range(ms // 5):
+        board.last_host_ms = ticks.now
+        board.step()
+        ticks.now += 5
+
+
+def test_the_board_reports_two_stacked_cards_from_one_scan(chip: FakeMFRC522) -> None:
+    board, link, ticks = board_on(chip)
+    steps(board, ticks, 3000)
+    link.tag_uids()
+    twins = [FakeCard.ntag213("04a1b2c3d4e5f6"), FakeCard.ntag213("04a1b2c3998877")]
+    for card in twins:
+        chip.enter(card)
+    board.last_scan_ms = None
+    board.last_host_ms = ticks.now
+    board.step()  # one scan
+    assert sorted(link.tag_uids()) == sorted(card.uid for card in twins)
+
+
+def test_a_resting_card_is_not_reported_again_after_a_chip_reinit(chip: FakeMFRC522) -> None:
+    board, link, ticks = board_on(chip)
+    chip.enter(FakeCard.classic1k("deadbeef"))
+    steps(board, ticks, 5000)  # read once, then resting, halted, long past the debounce time
+    assert link.tag_uids() == [bytes.fromhex("deadbeef")]
+    chip.lock_up(LockUp.GARBAGE)  # the next version check fails: the board re-initialises the chip
+    steps(board, ticks, 3000)
+    assert chip.locked_up is None and chip.resets > 2  # the field went off and on: the card woke up
+    assert link.tag_uids() == []
+    chip.leave(chip.cards[0])
+    steps(board, ticks, 3000)
+    chip.enter(FakeCard.classic1k("deadbeef"))  # played again later: a new pass, reported
+    steps(board, ticks, 100)
+    assert link.tag_uids() == [bytes.fromhex("deadbeef")]
+
+
+def test_radio_errors_that_repeat_show_in_the_heartbeat(chip: FakeMFRC522) -> None:
+    from firmware_bridge import protocol as p
+
+    board, link, ticks = board_on(chip)
+    chip.enter(FakeCard.classic1k("deadbeef"))
+    chip.inject(Fault.PARITY, on="anticoll", count=1000)  # more than 2 s of scans meet
+    steps(board, ticks, 2000)
+    frames = p.FrameDecoder().feed(bytes(link.written))
+    states = [p.parse_heartbeat(f.body)[3] for f in frames if f.kind == p.HEARTBEAT]
+    assert states[-1] == p.STATE_READER_OK | p.STATE_RADIO_ERRORS

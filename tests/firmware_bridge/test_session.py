@@ -137,3 +137,17 @@ def test_commands_number_themselves() -> None:
     assert p.FrameDecoder().feed(data) == [p.Frame(p.BEEP, second, p.beep_body(10))]
     sync = p.FrameDecoder().feed(session.connected())
     assert [f.kind for f in sync] == [p.SYNC]
+
+
+def test_radio_errors_in_the_heartbeat_change_the_health() -> None:
+    session = HostSession()
+    troubled = p.STATE_READER_OK | p.STATE_RADIO_ERRORS
+
+    def beat(seq: int, state: int = p.STATE_READER_OK) -> bytes:
+        return p.encode_frame(p.Frame(p.HEARTBEAT, seq, p.heartbeat_body(7, seq * 1000, 0, state)))
+
+    session.receive(beat(1))
+    assert session.receive(beat(2, troubled)).health_changed
+    assert session.facts.radio_errors and session.facts.reader_ok
+    assert session.receive(beat(3)).health_changed
+    assert not session.facts.radio_errors

@@ -38,6 +38,8 @@ class Card:
             if (data[0] == iso.REQA and self.state == IDLE) or (data[0] == iso.WUPA and self.state in (IDLE, HALT)):
                 self.state, self.level = READY, 0
                 return iso.to_bits(self.atqa)
+            if self.state in (READY, ACTIVE):
+                self.state = IDLE  # an unexpected command: back to IDLE, silent
             return None
         if self.state == READY and data[0] == iso.SEL_CL[self.level]:
             mine = self.levels()[self.level]
@@ -151,6 +153,22 @@ def check_a_parity_error_alone_is_a_radio_error():
         raise AssertionError("a parity error without a collision must not give a UID")
 
 
+def check_a_damaged_read_is_tried_again_in_the_same_scan():
+    class OnceDamaged(Field):
+        damaged = False
+
+        def transceive(self, data, tx_last_bits=0, rx_align=0, expect_bits=0):
+            answer = Field.transceive(self, data, tx_last_bits, rx_align, expect_bits)
+            if answer is not None and not self.damaged and data[0] in iso.SEL_CL and data[1] != iso.NVB_SELECT:
+                self.damaged = True
+                return answer[0], answer[1], None, iso.ERR_PARITY
+            return answer
+
+    pile = [uid(7, 11), uid(4, 12)]
+    uids, errors = iso.scan(OnceDamaged([Card(u) for u in pile]))
+    assert sorted(uids) == sorted(pile) and len(errors) == 1, (uids, errors)
+
+
 class Registers:
     """A register-level transport for `mfrc522_pcd`: writes are kept, status reads come from `status`."""
 
@@ -230,6 +248,7 @@ CHECKS = [
     check_every_card_of_a_pile_is_read_in_one_scan,
     check_a_collision_is_resolved_before_parity_counts,
     check_a_parity_error_alone_is_a_radio_error,
+    check_a_damaged_read_is_tried_again_in_the_same_scan,
     check_the_pcd_reports_collision_position_and_parity,
     check_the_pcd_refuses_a_missing_chip_and_impossible_timeouts,
 ]

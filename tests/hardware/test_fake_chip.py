@@ -97,8 +97,19 @@ def test_two_cards_collide(chip: FakeMFRC522, stock: Any) -> None:
     stock.MFRC522_Request(stock.PICC_REQIDL)
     status, _ = stock.MFRC522_Anticoll()
     assert status == stock.MI_ERR
-    assert chip.register(regs.ERROR) & regs.COLL_ERR
-    assert chip.register(regs.COLL) & 0x1F == 8 + 1  # 0xad ^ 0x00: bit 0 of the second byte differs first
+    assert chip.register(regs.ERROR) & (regs.COLL_ERR | regs.PARITY_ERR) == regs.COLL_ERR | regs.PARITY_ERR
+    assert chip.register(regs.COLL) & 0x3F == 8 + 1  # 0xad ^ 0x00: bit 0 of the second byte differs first
+
+
+def test_a_receive_without_collision_marks_coll_pos_not_valid(chip: FakeMFRC522, stock: Any) -> None:
+    chip.enter(FakeCard.classic1k("deadbeef"))
+    stock.MFRC522_Request(stock.PICC_REQIDL)
+    assert chip.register(regs.COLL) & 0x20 and not chip.register(regs.ERROR) & regs.COLL_ERR
+
+
+def test_rf_cfg_reserved_bits_keep_their_reset_value(chip: FakeMFRC522, stock: Any) -> None:
+    stock.Write_MFRC522(regs.RF_CFG, 0x70)
+    assert stock.Read_MFRC522(regs.RF_CFG) == 0x78  # RxGain written; reserved bit 3 as at reset
 
 
 def test_spi_bursts_follow_the_datasheet(chip: FakeMFRC522) -> None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+import logging
 import queue
+from typing import Any
 
 import pytest
 
 from companion.reads import ReaderHealth, ReaderMessage, TagSeen
 from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, Fault, LockUp, VirtualClock
+from hardware.rc522 import RC522Config
 from hardware.readers.rc522 import RC522Reader
 from marmite.readers import make_reader
 
@@ -230,3 +234,115 @@ def test_an_spi_error_is_reported_and_the_thread_keeps_going(chip: FakeMFRC522, 
         assert reader._thread is not None and reader._thread.is_alive()
     finally:
         reader.close()
+
+
+class LgpioError(Exception):
+    """Stands for rpi-lgpio's `lgpio.error`, which is not an OSError."""
+
+
+LgpioError.__module__ = "lgpio"
+LgpioError.__name__ = LgpioError.__qualname__ = "error"
+
+
+def test_any_exception_in_the_thread_is_reported_and_the_reader_comes_back(
+    chip: FakeMFRC522, gpio: FakeGPIO
+) -> None:
+    reader = RC522Reader()
+    out: queue.Queue[ReaderMessage] = queue.Queue()
+    failing = [True]
+
+    def gpiochip_gone(nbytes: int) -> None:
+        if failing[0]:
+            raise LgpioError("can not open gpiochip")
+
+    reader.start(out)
+    try:
+        assert (opened := out.get(timeout=5)) and isinstance(opened, ReaderHealth) and opened.ok
+        chip.on_transfer.append(gpiochip_gone)
+        down = out.get(timeout=5)
+        assert isinstance(down, ReaderHealth) and not down.ok and "lgpio.error: can not open gpiochip" in down.detail
+        failing[0] = False
+        while not ((back := out.get(timeout=10)) and isinstance(back, ReaderHealth) and back.ok):
+            pass
+        assert reader._thread is not None and reader._thread.is_alive()
+    finally:
+        reader.close()
+
+
+def test_failed_opens_back_off_and_report_every_time(chip: FakeMFRC522, gpio: FakeGPIO, clock: VirtualClock) -> None:
+    chip.version = 0  # nothing answers on SPI
+    reader = RC522Reader(clock=clock, sleep=clock.sleep)
+    attempts: list[float] = []
+    start = clock.now()
+    while clock.now() - start < 120:
+        if reader.step():
+            attempts.append(round(clock.now() - start))
+        clock.advance(0.5)
+    gaps = [b - a for a, b in itertools.pairwise(attempts)]
+    assert gaps[:4] == [2, 4, 8, 16] and set(gaps[4:]) == {30}
+
+
+def test_failed_opens_leave_no_logging_handler_behind(chip: FakeMFRC522, gpio: FakeGPIO, clock: VirtualClock) -> None:
+    logger = logging.getLogger("mfrc522Logger")
+    before = list(logger.handlers)
+    chip.version = 0
+    reader = RC522Reader(clock=clock, sleep=clock.sleep)
+    for _ in range(50):
+        reader.step()
+        clock.advance(60)
+    assert logger.handlers == before
+    assert reader.step() or True  # still trying, not stuck
+
+
+def test_a_resting_card_is_not_reported_again_after_a_reopen(
+    chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock
+) -> None:
+    chip.enter(FakeCard.ntag213(NTAG))
+    before = tags(run(reader, clock, 300))  # well past the debounce time: the card sleeps, halted
+    chip.on_transfer.append(unplug_once := _raise_once(OSError(5, "Input/output error")))
+    after: list[ReaderMessage] = []
+    for _ in range(400):  # the loop's own handling: _fail, then a reopen after the backoff
+        try:
+            after += reader.step()
+        except OSError as error:
+            after += reader._fail(error)
+        clock.advance(0.01)
+    assert unplug_once.fired and chip.resets > 1  # the reopen reset the chip: the card woke up
+    assert [m.ok for m in after if isinstance(m, ReaderHealth)] == [False, True]
+    assert (before, tags(after)) == ([NTAG], [])
+
+
+def _raise_once(error: Exception) -> Any:
+    class Once:
+        fired = False
+
+        def __call__(self, nbytes: int) -> None:
+            if not self.fired:
+                self.fired = True
+                raise error
+
+    return Once()
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [("timeout_ms", "0.1", "timeout_ms must be between 0.5 and 50"), ("speed_hz", "20000000", "SPI limit")],
+)
+def test_settings_a_chip_cannot_meet_are_refused(option: str, value: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        RC522Config.from_options({option: value})
+
+
+def test_gain_is_set_without_touching_reserved_bits(chip: FakeMFRC522, gpio: FakeGPIO, clock: VirtualClock) -> None:
+    reader = RC522Reader(RC522Config(gain_db=48), clock=clock, sleep=clock.sleep)
+    [health] = reader.step()  # the fake keeps RFCfgReg's reserved bits whatever is written, as silicon may
+    assert health.ok and chip.register(0x26) == 0x78  # RxGain 48 dB, reserved bit 3 as at reset
+
+
+def test_radio_errors_that_repeat_are_reported(chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock) -> None:
+    chip.enter(FakeCard.ntag213(NTAG))
+    chip.inject(Fault.PARITY, on="anticoll", count=4 * 30)  # 30 polls of damaged answers, 4 tries each
+    messages = run(reader, clock, 60)
+    health = [(m.ok, m.detail.split(" (")[0]) for m in messages if isinstance(m, ReaderHealth)]
+    assert health == [(False, "radio errors keep coming"), (True, "radio errors stopped")]
+    assert tags(messages) == [NTAG]
