@@ -1,7 +1,9 @@
-"""Pot reader cost: our RC522 driver against the stock `mfrc522` SimpleMFRC522 read loop, on the fake chip.
+"""Pot reader cost: our RC522 driver against the stock `mfrc522` loop and the maintained packages, on the fake chip.
 
-Run: `.venv/bin/python benchmarks/bench_reader.py [--polls N]`. Both drivers run the real `mfrc522` package
-against `hardware.fakes.FakeMFRC522`, side by side in one run. Counted: SPI transactions and host CPU time
+Run: `.venv/bin/python benchmarks/bench_reader.py [--polls N]`. Our driver and the stock SimpleMFRC522 loop
+run the real `mfrc522` package against `hardware.fakes.FakeMFRC522`, side by side in one run; so do the
+maintained `mfrc522-python` (BasicMFRC522's loop) and `pi-rc522` (its IRQ mode, `wait_for_tag`), fetched
+from PyPI by `_baselines.py` into their own folders (they cannot share an environment with `mfrc522`). Counted: SPI transactions and host CPU time
 per empty poll and per card read, and how often one card resting in the field is reported. Derived: the
 detection latency and CPU load a Raspberry Pi should see, from the counts and a per-transaction cost model
 (stated below; each SPI transaction moves the fake chip's virtual clock by that cost, so radio timing and
@@ -23,6 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import _baselines
 from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, VirtualClock, installed
 from hardware.readers.rc522 import RC522Reader
 
@@ -136,6 +139,48 @@ def stock(per_transfer_s: float, polls: int) -> dict[str, Any]:
     return {"empty": empty, "read 4-byte": read_id, "read 4-byte + blocks": read_full, "resting reports per s": reports}
 
 
+def mfrc522_python(per_transfer_s: float, polls: int) -> dict[str, Any]:
+    """BasicMFRC522.read_id_no_block from mfrc522-python: the `~` bug fixed, a 1 ms sleep between status reads."""
+    rig = Rig(per_transfer_s)
+    with rig.installed(), _baselines.imported_from(_baselines.ensure("mfrc522-python"), "mfrc522"):
+        import mfrc522
+
+        sys.modules["mfrc522.MFRC522"].sleep = rig.clock.sleep  # type: ignore[attr-defined]  # its time.sleep
+        basic = mfrc522.BasicMFRC522()
+        empty = rig.measure(basic.read_id_no_block, max(20, polls // 20))
+        card = FakeCard.classic1k(CLASSIC)
+
+        def bring() -> None:
+            rig.chip.leave(card)
+            rig.chip.enter(card)
+
+        read_id = rig.measure(basic.read_id_no_block, max(10, polls // 10), between=bring)
+    return {"empty": empty, "read 4-byte": read_id}
+
+
+def pi_rc522_irq(per_transfer_s: float, seconds: float) -> dict[str, Any]:
+    """pi-rc522's `wait_for_tag`: re-initialise, send REQA with RxIRq on the IRQ pin, wait 0.1 s for it, repeat.
+
+    On an empty field no interrupt comes, so each 0.1 s cycle is one empty poll. Its waits are real
+    `threading.Event.wait(0.1)` calls, so this measures `seconds` of wall time.
+    """
+    rig = Rig(per_transfer_s)
+    gpio = FakeGPIO(clock=rig.clock)
+    with installed(rig.chip, gpio, reset_pin=22), _baselines.imported_from(_baselines.ensure("pi-rc522"), "pirc522"):
+        from pirc522 import RFID
+
+        reader = RFID(pin_irq=18)  # BOARD numbering, its defaults: reset on pin 22, IRQ on pin 18
+        rig.chip.transfers, rig.chip_cpu = 0, 0.0
+        started, wall = time.process_time(), time.monotonic()
+        reader.wait_for_tag(timeout=seconds)
+        cpu, wall = time.process_time() - started, time.monotonic() - wall
+        cycles = max(1, round(wall / 0.1))
+        figures = Figures(
+            rig.chip.transfers / cycles, cpu / cycles * 1e3, (cpu - rig.chip_cpu) / cycles * 1e3, wall / cycles * 1e3
+        )
+    return {"empty": figures}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--polls", type=int, default=2000, help="empty polls measured for our driver")
@@ -154,6 +199,7 @@ def main() -> int:
         f"\none card resting in the field, reports in 1 s: ours {a['resting reports per s']}, "
         f"stock {b['resting reports per s']}"
     )
+    baselines(a, b, args.polls)
     print(
         "\n| Pi (assumed µs per transfer) | ours: mean / worst detection latency | ours: CPU while idle "
         "| stock: mean / worst latency | stock: CPU while idle |"
@@ -170,6 +216,38 @@ def main() -> int:
             f"| {stock_period / 2 + stock_read:.0f} / {stock_period + stock_read:.0f} ms | 100% |"
         )
     return 0
+
+
+def baselines(ours_figures: dict[str, Any], stock_figures: dict[str, Any], polls: int) -> None:
+    """Every driver's empty poll side by side, and what it costs over one idle second on the modelled Pi."""
+    cost = PROFILES[MODEL]
+    rows: list[tuple[str, Figures, float, Figures | None]] = [
+        ("ours (Marmite, shared ISO 14443-3 core)", ours_figures["empty"], 10.0, ours_figures["read 7-byte"]),
+        ("stock mfrc522 0.0.7 SimpleMFRC522 loop", stock_figures["empty"], 0.0, stock_figures["read 4-byte"]),
+    ]
+    try:
+        mine = mfrc522_python(cost, polls)
+        rows.append(("mfrc522-python 0.0.9 BasicMFRC522 loop", mine["empty"], 0.0, mine["read 4-byte"]))
+    except Exception as error:  # noqa: BLE001 - say why the row is missing, keep the other figures
+        print(f"\nmfrc522-python could not run here: {type(error).__name__}: {error}")
+    try:
+        irq = pi_rc522_irq(cost, 2.0)
+        rows.append(("pi-rc522 2.3.0 IRQ mode (wait_for_tag)", irq["empty"], 0.0, None))
+    except Exception as error:  # noqa: BLE001
+        print(f"\npi-rc522 could not run here: {type(error).__name__}: {error}")
+    print(
+        f"\n| driver | SPI transfers per empty poll | host CPU ms per empty poll (driver only) "
+        f"| empty poll period on a {MODEL}, ms | SPI transfers per idle second | CPU-bound share of an idle second "
+        "| transfers per card read |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, empty, period_ms, read in rows:
+        period = max(period_ms, empty.pi_ms)
+        per_second = empty.transfers * 1000 / period
+        print(
+            f"| {name} | {empty.transfers:.1f} | {empty.cpu_ms:.3f} ({empty.driver_cpu_ms:.3f}) | {period:.1f} "
+            f"| {per_second:.0f} | {min(1.0, per_second * cost):.1%} | {'n/a' if read is None else f'{read.transfers:.0f}'} |"
+        )
 
 
 def _cpu_model() -> str:
