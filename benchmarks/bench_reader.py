@@ -3,11 +3,12 @@
 Run: `.venv/bin/python benchmarks/bench_reader.py [--polls N]`. Our driver and the stock SimpleMFRC522 loop
 run the real `mfrc522` package against `hardware.fakes.FakeMFRC522`, side by side in one run; so do the
 maintained `mfrc522-python` (BasicMFRC522's loop) and `pi-rc522` (its IRQ mode, `wait_for_tag`), fetched
-from PyPI by `_baselines.py` into their own folders (they cannot share an environment with `mfrc522`). Counted: SPI transactions and host CPU time
-per empty poll and per card read, and how often one card resting in the field is reported. Derived: the
-detection latency and CPU load a Raspberry Pi should see, from the counts and a per-transaction cost model
-(stated below; each SPI transaction moves the fake chip's virtual clock by that cost, so radio timing and
-SPI time interleave as on a Pi). Targets: <= 15 transfers per empty poll, one poll at least every 20 ms.
+from PyPI by `_baselines.py` into their own folders (they cannot share an environment with `mfrc522`).
+Counted: SPI transactions and host CPU time per empty poll and per card read, and how often one card resting
+in the field is reported. Derived: the detection latency and CPU load a Raspberry Pi should see, from the
+counts and a per-transaction cost model (stated below; each SPI transaction moves the fake chip's virtual
+clock by that cost, so radio timing and SPI time interleave as on a Pi). Targets: <= 15 transfers per empty
+poll, one poll at least every 20 ms.
 """
 
 from __future__ import annotations
@@ -228,12 +229,12 @@ def baselines(ours_figures: dict[str, Any], stock_figures: dict[str, Any], polls
     try:
         mine = mfrc522_python(cost, polls)
         rows.append(("mfrc522-python 0.0.9 BasicMFRC522 loop", mine["empty"], 0.0, mine["read 4-byte"]))
-    except Exception as error:  # noqa: BLE001 - say why the row is missing, keep the other figures
+    except Exception as error:  # say why the row is missing, keep the other figures
         print(f"\nmfrc522-python could not run here: {type(error).__name__}: {error}")
     try:
         irq = pi_rc522_irq(cost, 2.0)
         rows.append(("pi-rc522 2.3.0 IRQ mode (wait_for_tag)", irq["empty"], 0.0, None))
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         print(f"\npi-rc522 could not run here: {type(error).__name__}: {error}")
     print(
         f"\n| driver | SPI transfers per empty poll | host CPU ms per empty poll (driver only) "
@@ -244,9 +245,10 @@ def baselines(ours_figures: dict[str, Any], stock_figures: dict[str, Any], polls
     for name, empty, period_ms, read in rows:
         period = max(period_ms, empty.pi_ms)
         per_second = empty.transfers * 1000 / period
+        reads = "n/a" if read is None else f"{read.transfers:.0f}"
         print(
             f"| {name} | {empty.transfers:.1f} | {empty.cpu_ms:.3f} ({empty.driver_cpu_ms:.3f}) | {period:.1f} "
-            f"| {per_second:.0f} | {min(1.0, per_second * cost):.1%} | {'n/a' if read is None else f'{read.transfers:.0f}'} |"
+            f"| {per_second:.0f} | {min(1.0, per_second * cost):.1%} | {reads} |"
         )
 
 

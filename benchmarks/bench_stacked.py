@@ -76,15 +76,15 @@ def pair(rng: random.Random) -> tuple[FakeCard, FakeCard]:
 
 
 def trials(run_trial: Callable[[FakeCard, FakeCard, float, float], set[bytes]], count: int, gap_ms: int,
-           seed: int) -> tuple[int, int]:
-    """(trials with both cards reported, trials)."""
+           seed: int) -> list[int]:
+    """How many trials reported neither card, one, both."""
     rng = random.Random(seed)
-    both = 0
+    outcome = [0, 0, 0]
     for _ in range(count):
         a, b = pair(rng)
         reported = run_trial(a, b, gap_ms / 1000, rng.random())
-        both += {a.uid, b.uid} <= reported
-    return both, count
+        outcome[len({a.uid, b.uid} & reported)] += 1
+    return outcome
 
 
 def pi_rig(dwell_s: float) -> tuple[Callable[[FakeCard, FakeCard, float, float], set[bytes]], Any]:
@@ -144,7 +144,7 @@ def pico_rig(dwell_s: float) -> tuple[Callable[[FakeCard, FakeCard, float, float
     loop_s = bridge.LOOP_MS / 1000
 
     def run_trial(a: FakeCard, b: FakeCard, gap_s: float, phase: float) -> set[bytes]:
-        start = clock.now() + phase * bridge.SCAN_MS / 1000
+        start = clock.now() + phase * (bridge.SCAN_MS + bridge.LOOP_MS) / 1000
         schedule.add(a, start, dwell_s)
         schedule.add(b, start + gap_s, dwell_s)
         while schedule.events:
@@ -171,17 +171,17 @@ def main() -> int:
     parser.add_argument("--dwell", type=float, default=50.0, help="ms each card stays in the field")
     args = parser.parse_args()
     print(f"{args.trials} trials per case, each card {args.dwell:.0f} ms in the field\n")
-    print("| reader | cards entering | both reported | one or none |")
-    print("|---|---|---:|---:|")
+    print("| reader | cards entering | both reported | only one | neither |")
+    print("|---|---|---:|---:|---:|")
     failed = 0
     for name, rig in (("Pi driver (rc522)", pi_rig), ("Pico firmware", pico_rig)):
         run_trial, context = rig(args.dwell / 1000)
         try:
             for gap in GAPS_MS:
-                both, count = trials(run_trial, args.trials, gap, seed=gap + 1)
-                failed += count - both
+                neither, one, both = trials(run_trial, args.trials, gap, seed=gap + 1)
+                failed += neither + one
                 when = "together" if gap == 0 else f"{gap} ms apart"
-                print(f"| {name} | {when} | {both} / {count} | {count - both} |", flush=True)
+                print(f"| {name} | {when} | {both} / {args.trials} | {one} | {neither} |", flush=True)
         finally:
             if context is not None:
                 context.__exit__(None, None, None)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
             Valid bits count from bit 0 of the first FIFO byte (`rx_align` included). Collision: None,
             the CollPos of the first collided bit (1..32, counted like the valid bits), or -1 when the chip
             saw a collision it could not place. Errors: the `ERR_*` bits other than a collision.
-            `expect_bits=0` means silence is likely (REQA on an empty field).
+            `expect_bits`: the answer's length, which tells when it must be complete.
             """
 
         def send(self, data: Sequence[int]) -> None:
@@ -154,7 +154,7 @@ def scan(pcd: "Pcd", max_reads: int = MAX_READS_PER_SCAN) -> tuple[list[bytes], 
 
 def read_uid(pcd: "Pcd", command: int = REQA) -> bytes | None:
     """One card's whole UID (4, 7 or 10 bytes), halted afterwards; None if no card answers `command`."""
-    if pcd.transceive([command], 7, 0, 0) is None:
+    if pcd.transceive([command], 7, 0, 16) is None:
         return None  # any answer, even collided ATQAs of different card types, means a card is there
     uid: list[int] = []
     for level in range(3):

@@ -75,6 +75,7 @@ MIN_TIMEOUT_US = 500
 MAX_TIMEOUT_US = 1_600_000
 NO_CHIP_VERSIONS = (0x00, 0xFF)
 CHIP_NAMES = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522", 0x12: "RC522 clone", 0xB2: "FM17522 clone"}
+ANSWER_MARGIN_BITS = 24  # parity (1 in 9), start and end of frame, and about 0.15 ms of slack
 STATUS = [COMM_IRQ, ERROR, FIFO_LEVEL, CONTROL, COLL, VERSION, T_RELOAD_L]
 
 
@@ -182,14 +183,17 @@ class MFRC522Pcd:
     def transceive(
         self, data: "Sequence[int]", tx_last_bits: int = 0, rx_align: int = 0, expect_bits: int = 0
     ) -> tuple[list[int], int, int | None, int] | None:
-        """Send a frame and collect the answer (see `iso14443.Pcd.transceive`)."""
+        """Send a frame and collect the answer (see `iso14443.Pcd.transceive`).
+
+        Cards answer REQA, anticollision and SELECT a fixed time after the command (ISO 14443-3 frame delay
+        time), so the status is read once when the answer must be complete: with the frame sent and nothing
+        received by then, nobody answered, without waiting for the receive timer. Only when the frame was
+        not even sent does the wait go on, to the timer and beyond: then the chip is stuck.
+        """
         air = self._start(data, tx_last_bits, rx_align)
         timer_end = air + (self._reload + 1) * TICK_US + 50
-        if expect_bits:
-            answered = air + FRAME_DELAY_US + (expect_bits + 8) * BIT_US
-            waits: tuple[float, ...] = (answered, max(0.0, timer_end - answered), 2000.0)
-        else:
-            waits = (timer_end, 2000.0)
+        answered = air + FRAME_DELAY_US + (expect_bits + ANSWER_MARGIN_BITS) * BIT_US
+        waits = (answered, max(0.0, timer_end - answered), 2000.0)
         for wait in waits:
             self._bus.sleep_us(int(wait + 0.5))
             irq, errors, level, control, coll = self._status()[:5]
@@ -201,7 +205,7 @@ class MFRC522Pcd:
                 if errors & COLL_ERR:
                     collision = -1 if coll & COLL_POS_NOT_VALID else (coll & 0x1F) or 32
                 return fifo, nbits, collision, errors & RECEIVE_ERRORS
-            if irq & TIMER_IRQ:
+            if irq & (TIMER_IRQ | TX_IRQ):
                 return None
         raise ChipError("the RC522 never finished a transceive (no interrupt after a transmission)")
 
