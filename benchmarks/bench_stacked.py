@@ -22,10 +22,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.reads import TagSeen
 from firmware_bridge import protocol
 from firmware_bridge.simulator import FakeMachine, load_firmware
 from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, VirtualClock, installed
-from hardware.reader import TagSeen
 from hardware.readers.rc522 import RC522Reader
 
 GAPS_MS = (0, 5, 10, 25)
