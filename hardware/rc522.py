@@ -20,7 +20,7 @@ GAIN_CODES = pcd.GAIN_CODES
 ChipError = pcd.ChipError
 RadioError = iso.RadioError
 MAX_SPEED_HZ = 10_000_000  # the MFRC522's SPI limit (datasheet, 8.1.2)
-MIN_SPEED_HZ = 10_000  # below this one poll takes longer than a card's fall through the field
+MIN_SPEED_HZ = 10_000  # below this a card read (about 200 bytes) outlasts a card's fall through the field
 
 
 class RegisterAccess(Protocol):
