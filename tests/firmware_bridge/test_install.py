@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,3 +67,34 @@ def test_stop_hands_a_running_board_back_to_the_repl() -> None:
 def test_stop_on_an_unopenable_port_explains() -> None:
     with pytest.raises(commands.InstallError, match="cannot open"):
         commands.stop_bridge("/nonexistent/ttyACM9")
+
+
+MICROPYTHON_MODULES = {"time", "machine", "micropython", "rp2", "os", "random", "select", "sys", "gc"}
+
+
+def _imported(nodes: list[ast.stmt], skip: frozenset[int] = frozenset()) -> set[str]:
+    """Top-level module names imported in `nodes`, leaving out `skip` and `if TYPE_CHECKING:` (never run)."""
+    walked = [n for top in nodes for n in ast.walk(top)]
+    checking = [n for n in walked if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"]
+    skip = skip | {id(n) for block in checking for n in ast.walk(block)}
+    names: set[str] = set()
+    for node in (n for n in walked if id(n) not in skip):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_every_module_the_firmware_imports_is_copied_or_built_in() -> None:
+    copied = {path.stem for path in commands.FIRMWARE_FILES} | {"board_config"}  # install writes board_config
+    available = copied | MICROPYTHON_MODULES
+    for path in commands.FIRMWARE_FILES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        guarded = [n for n in ast.walk(tree) if isinstance(n, ast.Try)]
+        inside = frozenset(id(n) for block in guarded for part in block.body + block.handlers for n in ast.walk(part))
+        plain = _imported(tree.body, inside)
+        assert plain <= available, (path.name, plain - available)
+        for block in guarded:  # try: import A / except ImportError: B — one side must work on the Pico
+            sides = [block.body] + [handler.body for handler in block.handlers]
+            assert any(_imported(side) <= available for side in sides), (path.name, [_imported(s) for s in sides])
