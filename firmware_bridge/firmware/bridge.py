@@ -32,7 +32,7 @@ DEFAULT_CONFIG = {
 }
 
 LOOP_MS = 5
-SCAN_MS = 10  # as often as the Pi polls: an empty scan is 7 SPI transactions and 0.4 ms
+SCAN_MS = 10  # as often as the Pi polls: an empty scan is 7 SPI transactions and about 0.5 ms
 DEBOUNCE_MS = 1500  # the same UID again within this time is the same pass over the antenna
 BOOT_GRACE_MS = 2000  # tags read this soon after boot are flagged: they may have been lying on the reader
 RESEND_MS = 250
