@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_bridge.simulator import FakeMachine, load_firmware
 from hardware.fakes.cards import FakeCard
@@ -193,3 +195,19 @@ def test_radio_errors_that_repeat_show_in_the_heartbeat(chip: FakeMFRC522) -> No
     frames = p.FrameDecoder().feed(bytes(link.written))
     states = [p.parse_heartbeat(f.body)[3] for f in frames if f.kind == p.HEARTBEAT]
     assert states[-1] == p.STATE_READER_OK | p.STATE_RADIO_ERRORS
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1, max_value=100))
+def test_a_card_arriving_in_the_middle_of_a_scan_is_read_by_the_next(arrival: int) -> None:
+    """Two 7-byte cards with the same first three bytes; the second enters before SPI transaction `arrival`."""
+    chip = FakeMFRC522(clock=VirtualClock())
+    driver = wired(chip)
+    driver.init()
+    first, second = FakeCard.ntag213("04a1b2c3d4e5f6"), FakeCard.ntag213("04a1b2c3998877")
+    chip.transfers = 0
+    chip.on_transfer.append(lambda nbytes: chip.enter(second) if chip.transfers == arrival else None)
+    chip.enter(first)
+    read = [uid for _ in range(20) for uid in driver.scan()]
+    assert chip.transfers > arrival
+    assert sorted(read) == sorted([first.uid, second.uid])

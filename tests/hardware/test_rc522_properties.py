@@ -46,3 +46,33 @@ def test_exactly_the_cards_in_the_field_are_reported(cards: list[bytes], injecte
             seen += [m.uid for m in reader.step() if isinstance(m, TagSeen)]
             clock.advance(0.01)
     assert sorted(seen) == sorted(uid.hex() for uid in cards)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(uids, min_size=2, max_size=2, unique=True), st.integers(min_value=1, max_value=120))
+def test_a_card_arriving_at_any_moment_of_another_cards_read_is_reported_too(
+    pair: list[bytes], arrival: int
+) -> None:
+    """The second card enters the field just before SPI transaction `arrival` of the poll reading the first."""
+    clock = VirtualClock()
+    chip = FakeMFRC522(clock=clock)
+    first, second = (card_for(uid) for uid in pair)
+    transfers = [0]
+
+    def tick(nbytes: int) -> None:
+        clock.advance(30e-6)
+        transfers[0] += 1
+        if transfers[0] == arrival:
+            chip.enter(second)
+
+    with installed(chip, FakeGPIO(clock=clock)):
+        reader = RC522Reader(clock=clock, sleep=clock.sleep)
+        reader.step()
+        chip.on_transfer.append(tick)
+        chip.enter(first)
+        seen = []
+        for _ in range(30):  # an empty poll is 7 transactions: the last arrival comes in time for a few more
+            seen += [m.uid for m in reader.step() if isinstance(m, TagSeen)]
+            clock.advance(0.01)
+    assert transfers[0] > arrival
+    assert sorted(seen) == sorted(uid.hex() for uid in pair)
