@@ -57,6 +57,8 @@ class TableService:
         self._reads = ReadGuard(clock)
         self._action_seqs: list[int] = []
         self._health: dict[str, dict[str, Any]] = {}
+        self.read_hook: Callable[[str], bool] | None = None
+        """Takes reads first while the deck desk enrolls, checks or deals; True when it took the read."""
         self._fold_journal()
 
     @classmethod
@@ -171,6 +173,9 @@ class TableService:
         The double-read check and the submit happen under one lock, so two reads of one card at
         once are journaled once.
         """
+        hook = self.read_hook
+        if hook is not None and hook(uid):
+            return None
         with self._lock:
             code = self.tags.lookup(uid)
             if code is None:
@@ -198,6 +203,13 @@ class TableService:
         self._hub.tell(message)
 
     # ------------------------------------------------------------------ announcements
+
+    def announce(self, kind: str, parts: tuple[Part, ...], voice: Voice) -> Message:
+        """Say something that is not a game event (the deck desk's prompts); nothing is journaled."""
+        with self._lock:
+            message = self._hub.publish(kind, parts, voice, seq=self.journal.last_seq, is_event=False)
+        self._hub.tell(message)
+        return message
 
     def _announce(self, seq: int, event: dict[str, Any], outcome: Outcome) -> Message:
         state = self._referee.state
