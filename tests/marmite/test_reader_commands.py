@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from companion.decks import DeckStore
+from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from companion.tags import TagMap
 from hardware.fakes import FakeCard, FakeMFRC522, installed
 from marmite.cli import main
@@ -60,7 +60,8 @@ def test_reader_test_prints_tags_with_their_codes(tmp_path: Path, capsys: pytest
     lines = capsys.readouterr().out.splitlines()
     assert code == 0
     assert lines[0].startswith("reader rc522 ok: MFRC522 v2.0 ready")
-    assert sorted(lines[1:]) == ["tag 04a1b2c3d4e5f6 (7 bytes): pea-3a", "tag deadbeef (4 bytes): not in the active deck"]
+    assert sorted(lines[1:]) == ["tag 04a1b2c3d4e5f6 (7 bytes): pea-3a",
+                                 "tag deadbeef (4 bytes): not in the active deck"]
 
 
 def test_learn_walks_the_deck_in_french_and_refuses_a_taken_tag(
