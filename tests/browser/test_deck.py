@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -105,3 +106,19 @@ def test_the_adaptation_guide_is_large_print_and_accessible(page: Any, server: S
     assert words in page.inner_text("main")
     shot(page, f"guide-{lang}")
     assert audit(page, f"guide-{lang}") == []
+
+
+def test_the_guide_prints_to_pdf_in_each_language(tmp_path: Any) -> None:
+    from pathlib import Path
+
+    from marmite.guide_pdf import CHROMIUM, print_guides
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
+    written = print_guides(tmp_path, languages=("fr", "nl"))
+    assert [path.name for path in written] == ["guide-fr.pdf", "guide-nl.pdf"]
+    for path in written:
+        data = path.read_bytes()
+        assert data.startswith(b"%PDF-")
+        pages = re.findall(rb"/Type\s*/Page[^s]", data)
+        assert len(pages) >= 3  # large print: the checklist alone takes several pages
