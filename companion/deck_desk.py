@@ -19,11 +19,13 @@ from companion.deck_check import DeckCheck
 from companion.deck_phrases import DeckVoice
 from companion.decks import DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
+from companion.hub import Message
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
 
 ENROLLMENT_FILE = "enrollment.json"
+DEAL_FILE = "deal.json"
 
 
 @runtime_checkable
@@ -58,7 +60,9 @@ class DeckDesk:
         self.deal: TagDeal | None = None
         self._enroll_game: str = service.games.default
         self.last_report: dict[str, Any] | None = None
+        self._dealt: tuple[int | None, int] | None = None  # (game, round) of the last deal by tag
         service.read_hook = self._hook
+        service.add_listener(self._on_message)
 
     # ------------------------------------------------------------------ names
 
@@ -106,7 +110,7 @@ class DeckDesk:
             if self.check is not None:
                 return {"kind": "check", **self.check.report()}
             if self.deal is not None:
-                return {"kind": "deal", **self.deal.as_json()}
+                return {"kind": "deal", "every_round": self.deals_every_round(), **self.deal.as_json()}
             return None
 
     def import_text(self, text: str) -> int:
@@ -272,18 +276,53 @@ class DeckDesk:
 
     # ------------------------------------------------------------------ dealing by tag
 
-    def deal_start(self) -> dict[str, Any]:
-        """Deal the coming round card by card over the reader; DeckError if this game or moment cannot."""
+    def deal_start(self, *, every_round: bool | None = None) -> dict[str, Any]:
+        """Deal the coming round card by card over the reader; DeckError if this game or moment cannot.
+        `every_round` True: every later round of this game starts its deal by tag by itself."""
         with self._lock:
             self._idle("deal")
-            kind = self.service.games.kinds.get(self.service.game_name)
-            state = self.service.game_state
-            plan = kind.deal_plan(state) if isinstance(kind, DealsByTag) and state is not None else None
+            plan = self._deal_plan()
             if plan is None:
                 raise DeckError("dealing by tag needs a game whose round has not begun")
+            if every_round is not None:
+                self._remember_every_round(every_round)
             self.deal = TagDeal(plan)
+            self._dealt = (self.service.current_game, plan.round)
             text = self._say(Part("deal_start", {"player": self.deal.next_player()}))
             return {"outcome": "started", "text": text, "activity": self.activity()}
+
+    def _deal_plan(self) -> DealPlan | None:
+        kind = self.service.games.kinds.get(self.service.game_name)
+        state = self.service.game_state
+        return kind.deal_plan(state) if isinstance(kind, DealsByTag) and state is not None else None
+
+    def deals_every_round(self) -> bool:
+        """True when the current game was set to deal every round by tag (known hands)."""
+        path = self.store.folder / DEAL_FILE
+        try:
+            return bool(json.loads(path.read_text(encoding="utf-8")).get("game") == self.service.current_game)
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def _remember_every_round(self, on: bool) -> None:
+        path = self.store.folder / DEAL_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"game": self.service.current_game if on else None}), encoding="utf-8")
+
+    def _on_message(self, message: Message) -> None:
+        """After each game event: in a game dealt by tag, open the next round's deal by itself."""
+        if not message.is_event or not message.accepted:
+            return
+        try:
+            with self._lock:
+                if self.enrollment or self.check or self.deal or not self.deals_every_round():
+                    return
+                plan = self._deal_plan()
+                if plan is None or self._dealt == (self.service.current_game, plan.round):
+                    return
+                self.deal_start()
+        except DeckError:
+            return
 
     def deal_undo(self) -> dict[str, Any]:
         with self._lock:

@@ -23,6 +23,7 @@ class DealPlan:
     sizes: tuple[int, ...]
     first: int
     cards: frozenset[str]
+    round: int = 1
 
 
 class TagDeal:

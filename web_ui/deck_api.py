@@ -119,9 +119,11 @@ def check() -> Response:
 @require_pin
 def deal() -> Response:
     """{"action": "start" | "undo" | "cancel"}: deal the coming round card by card over the reader."""
-    action = _body().get("action")
+    body = _body()
+    action = body.get("action")
     if action == "start":
-        return jsonify(desk().deal_start())
+        every_round = body.get("every_round")
+        return jsonify(desk().deal_start(every_round=every_round if isinstance(every_round, bool) else None))
     if action == "undo":
         return jsonify(desk().deal_undo())
     if action == "cancel":

@@ -23,7 +23,8 @@ WORDS: dict[str, dict[str, str]] = {
         "deal": "Distribuer avec le lecteur", "deal_help": "Le donneur passe chaque carte au-dessus du lecteur "
         "en distribuant, une à la fois, dans le sens des aiguilles d'une montre à partir du premier joueur.",
         "deal_start": "Commencer la distribution", "deal_undo": "Annuler la dernière carte",
-        "deal_cancel": "Abandonner la distribution", "next": "Prochaine carte pour",
+        "deal_cancel": "Abandonner la distribution",
+        "every_round": "À chaque manche de cette partie (mains connues)", "next": "Prochaine carte pour",
         "guide": "Guide d'adaptation du jeu (à imprimer)", "unlock": "Déverrouillez avec le code pour agir ici.",
         "self_describing": "Étiquettes auto-descriptives",
         "hand_title": "Ma main", "read_hand": "Lire ma main à voix haute",
@@ -46,7 +47,8 @@ WORDS: dict[str, dict[str, str]] = {
         "deal": "Deal with the reader", "deal_help": "The dealer passes each card over the reader while dealing, "
         "one at a time, clockwise from the first player.",
         "deal_start": "Start the deal", "deal_undo": "Undo the last card",
-        "deal_cancel": "Abandon the deal", "next": "Next card to",
+        "deal_cancel": "Abandon the deal",
+        "every_round": "Every round of this game (known hands)", "next": "Next card to",
         "guide": "Deck adaptation guide (printable)", "unlock": "Unlock with the PIN to act here.",
         "self_describing": "Self-describing tags",
         "hand_title": "My hand", "read_hand": "Read my hand aloud",
@@ -69,7 +71,8 @@ WORDS: dict[str, dict[str, str]] = {
         "deal": "Delen met de lezer", "deal_help": "De gever haalt elke kaart over de lezer tijdens het delen, "
         "één voor één, met de klok mee vanaf de eerste speler.",
         "deal_start": "Delen beginnen", "deal_undo": "Laatste kaart terugdraaien",
-        "deal_cancel": "Delen afbreken", "next": "Volgende kaart voor",
+        "deal_cancel": "Delen afbreken",
+        "every_round": "Elke ronde van dit spel (gekende handen)", "next": "Volgende kaart voor",
         "guide": "Handleiding om het spel aan te passen (om af te drukken)",
         "unlock": "Ontgrendel met de pincode om hier iets te doen.",
         "self_describing": "Zelfbeschrijvende tags",

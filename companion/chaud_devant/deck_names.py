@@ -63,4 +63,5 @@ def deal_plan(state: State) -> DealPlan | None:
         return None
     game = state.game
     dealer = game.dealer_of(state.round_number)
-    return DealPlan(game.players, game.deal_sizes(dealer), game.next_seat(dealer), frozenset(DECK))
+    return DealPlan(game.players, game.deal_sizes(dealer), game.next_seat(dealer), frozenset(DECK),
+                    state.round_number)

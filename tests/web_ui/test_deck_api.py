@@ -214,3 +214,25 @@ def test_a_seat_page_shows_its_own_hand_only(client: FlaskClient) -> None:
     assert "Pois 0" in page and "Pois 3" in page  # pea-0b and pea-3a: the 2nd and 7th cards passed
     assert 'id="my-hand"' not in phone.get("/seat/Ana").get_data(as_text=True)
     assert 'id="my-hand"' not in app.test_client().get("/fragment/seat/Ben").get_data(as_text=True)
+
+
+def test_a_game_dealt_by_tag_every_round_opens_the_next_deal_by_itself(client: FlaskClient) -> None:
+    client.post("/api/deck/import", data=deck_file(), headers=HEADERS, content_type="text/csv")
+    post(client, "/api/events", {"type": "new_game", "players": FIVE[:3], "dealer": "Cléo"})
+    post(client, "/api/deck/deal", {"action": "start", "every_round": True})
+    for index in range(39):
+        last = drop(client, uid(index))["deck"]
+    assert last["outcome"] == "complete"
+    assert client.get("/api/deck").get_json()["activity"] is None  # the hands are in; play the round
+    for name, menu in zip(FIVE[:3], ("pea", "onion", "mushroom"), strict=True):
+        post(client, "/api/events", {"type": "menu", "player": name, "menu": menu})
+    state = client.application.extensions["marmite.service"].game_state
+    while state.progress.phase == "play":  # play the round out with legal cards
+        card = state.legal_actions()[0]
+        assert post(client, "/api/events", card)["accepted"] is True
+    activity = client.get("/api/deck").get_json()["activity"]
+    assert activity is not None and activity["kind"] == "deal" and activity["every_round"] is True
+    assert activity["next"] == "Ben"  # round 2: the deal moved to Ana, so Ben gets the first card
+    post(client, "/api/deck/deal", {"action": "cancel"})
+    post(client, "/api/events", {"type": "new_game", "players": FIVE[:3], "dealer": "Cléo"})
+    assert client.get("/api/deck").get_json()["activity"] is None  # chosen per game: a new game asks again

@@ -61,6 +61,7 @@
     if (dealing) {
       $("deal-next").textContent = activity.next || "—";
       $("deal-count").textContent = activity.count + " / " + activity.total;
+      if ($("deal-every-round")) $("deal-every-round").checked = !!activity.every_round;
       list("deal-players", activity.players, function (p) { return p.name + " : " + p.count + " / " + p.size; });
     }
     body.dataset.deckActivity = activity ? activity.kind : "none";
@@ -100,7 +101,12 @@
     button.addEventListener("click", function () { act("/api/deck/check", { action: button.dataset.check }, "check-said"); });
   });
   document.querySelectorAll("[data-deal]").forEach(function (button) {
-    button.addEventListener("click", function () { act("/api/deck/deal", { action: button.dataset.deal }, "deal-said"); });
+    button.addEventListener("click", function () {
+      const payload = { action: button.dataset.deal };
+      const every = $("deal-every-round");
+      if (button.dataset.deal === "start" && every) payload.every_round = every.checked;
+      act("/api/deck/deal", payload, "deal-said");
+    });
   });
   document.querySelectorAll(".deck-use").forEach(function (button) {
     button.addEventListener("click", async function () { await act("/api/deck/use", { name: button.dataset.name }); location.reload(); });
