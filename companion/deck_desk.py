@@ -20,6 +20,7 @@ from companion.deck_phrases import DeckVoice
 from companion.decks import DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
 from companion.hub import Message
+from companion.reads import TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -61,6 +62,8 @@ class DeckDesk:
         self._enroll_game: str = service.games.default
         self.last_report: dict[str, Any] | None = None
         self._dealt: tuple[int | None, int] | None = None  # (game, round) of the last deal by tag
+        self.writer: TagWriter | None = None  # writes codes on tags, for self-describing decks
+        self.offers: dict[str, str] = {}  # uid → the code a self-describing tag the deck lacks says
         service.read_hook = self._hook
         service.add_listener(self._on_message)
 
@@ -97,7 +100,7 @@ class DeckDesk:
         index = self.store.index()
         decks = [{**info.as_json(), "cards": len(self.store.load(info.name)), "active": info.name == index.active}
                  for info in index.decks]
-        return {"active": index.active, "decks": decks, "activity": self.activity(),
+        return {"active": index.active, "decks": decks, "activity": self.activity(), "offers": dict(self.offers),
                 "paused_enrollment": self._saved_enrollment() is not None and self.enrollment is None,
                 "last_report": self.last_report}
 
@@ -142,14 +145,20 @@ class DeckDesk:
 
     # ------------------------------------------------------------------ reads
 
-    def _hook(self, uid: str) -> bool:
-        """TableService.read_hook: take the read while an activity is under way."""
-        return self.tag_seen(uid) is not None
+    def _hook(self, uid: str, written: str | None) -> bool:
+        """TableService.read_hook: take the read while an activity is under way, or to offer a
+        self-describing card the deck lacks."""
+        return self.tag_seen(uid, written=written) is not None
 
-    def tag_seen(self, uid: str) -> dict[str, Any] | None:
-        """Give a read to the activity under way; None when there is none (the game takes it)."""
+    def tag_seen(self, uid: str, *, written: str | None = None) -> dict[str, Any] | None:
+        """Give a read to the activity under way; None when there is none (the game takes it).
+        `written`: the code the tag carries (self-describing tags)."""
+        uid = uid.lower()
         with self._lock:
             if self.enrollment is not None:
+                failed = self._write_enrolled(uid)
+                if failed is not None:
+                    return failed
                 step = self.enrollment.read(uid)
                 if step.outcome == "learned":
                     self._save_enrollment()
@@ -159,7 +168,42 @@ class DeckDesk:
                 return {"outcome": part.key, "text": self._say(part), "activity": self.activity()}
             if self.deal is not None:
                 return self._deal_read(uid)
+            if written is not None and written in self.store.codes and self.service.tags.lookup(uid) is None:
+                self.offers[uid] = written
+                text = self._say(Part("deck_offer", {"card": written}))
+                return {"outcome": "offered", "text": text, "activity": None, "offer": {"uid": uid, "card": written}}
             return None
+
+    def _write_enrolled(self, uid: str) -> dict[str, Any] | None:
+        """In a self-describing deck, write the asked card on the tag first; the failure, if any."""
+        enrollment = self.enrollment
+        if enrollment is None or self.writer is None or not self.store.info().self_describing:
+            return None
+        code = enrollment.current
+        if code is None or enrollment.mapping.get(uid) not in (None, code):
+            return None  # finished, or a tag of another card: enrollment refuses it, naming that card
+        if self.writer.write_card(uid, code):
+            return None
+        text = self._say(Part("enroll_write_failed", {"card": code}), enrollment.ask())
+        return {"outcome": "write_failed", "text": text, "activity": self.activity()}
+
+    def adopt(self, uid: str) -> dict[str, Any]:
+        """Add an offered self-describing card to the active deck (replacing that card's old tag)."""
+        with self._lock:
+            self._idle("add a card")
+            code = self.offers.pop(uid.lower(), None)
+            if code is None:
+                raise DeckError(f"no self-describing card {uid!r} is waiting to be added")
+            mapping = {u: c for u, c in self.store.load().items() if c != code}
+            mapping[uid.lower()] = code
+            self.store.save(mapping)
+            self.service.tags.replace(mapping)
+            return {"outcome": "adopted", "text": self._say(Part("deck_adopted", {"card": code})), "activity": None}
+
+    def set_self_describing(self, on: bool) -> None:
+        """Whether enrolling the active deck also writes each card's code on its tag."""
+        with self._lock:
+            self.store.set_self_describing(on)
 
     # ------------------------------------------------------------------ enrollment
 

@@ -57,7 +57,7 @@ class TableService:
         self._reads = ReadGuard(clock)
         self._action_seqs: list[int] = []
         self._health: dict[str, dict[str, Any]] = {}
-        self.read_hook: Callable[[str], bool] | None = None
+        self.read_hook: Callable[[str, str | None], bool] | None = None
         """Takes reads first while the deck desk enrolls, checks or deals; True when it took the read."""
         self._fold_journal()
 
@@ -167,14 +167,14 @@ class TableService:
         """True while the accepted action `seq` is part of the current match (not undone)."""
         return seq in self._action_seqs
 
-    def tag_seen(self, uid: str, source: str = "reader") -> Submission | None:
+    def tag_seen(self, uid: str, source: str = "reader", *, written: str | None = None) -> Submission | None:
         """A reader saw a tag: submit the event its card stands for; None for a double read.
 
         The double-read check and the submit happen under one lock, so two reads of one card at
-        once are journaled once.
+        once are journaled once. `written` is the code a self-describing tag carries.
         """
         hook = self.read_hook
-        if hook is not None and hook(uid):
+        if hook is not None and hook(uid, written):
             return None
         with self._lock:
             code = self.tags.lookup(uid)

@@ -200,3 +200,22 @@ class TagLink:
             self.write_page(NTAG_FIRST_PAGE, pages[0])  # the length last: the record is whole or absent
         if self.read_code(codes) != code:
             raise TagWriteError(f"{code} did not read back")
+
+
+class ChipTagWriter:
+    """companion.reads.TagWriter on an `mfrc522.MFRC522`: select the tag in the field, check its
+    UID, write the code, read it back. Use it only while no reader thread polls the same chip."""
+
+    def __init__(self, chip: Any, codes: Collection[str]) -> None:
+        self.chip = chip
+        self.codes = frozenset(codes)
+
+    def write_card(self, uid: str, code: str) -> bool:
+        link = TagLink(self.chip)
+        if not link.select() or link.uid.hex() != uid.lower():
+            return False
+        try:
+            link.write_code(code, self.codes)
+        except TagWriteError:
+            return False
+        return True

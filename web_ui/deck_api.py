@@ -89,6 +89,24 @@ def use_deck() -> Response:
     return jsonify(desk().decks())
 
 
+@deck_api.post("/adopt")
+@require_pin
+def adopt() -> Response:
+    """{"uid": HEX}: add the self-describing card this tag offered to the active deck."""
+    return jsonify(desk().adopt(str(_body().get("uid", ""))))
+
+
+@deck_api.post("/self_describing")
+@require_pin
+def self_describing() -> Response:
+    """{"on": bool}: enrolling the active deck also writes each card's code on its tag."""
+    on = _body().get("on")
+    if not isinstance(on, bool):
+        raise DeckError("send {\"on\": true} or {\"on\": false}")
+    desk().set_self_describing(on)
+    return jsonify(desk().decks())
+
+
 @deck_api.post("/enroll")
 @require_pin
 def enroll() -> Response:

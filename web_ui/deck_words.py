@@ -27,6 +27,7 @@ WORDS: dict[str, dict[str, str]] = {
         "every_round": "À chaque manche de cette partie (mains connues)", "next": "Prochaine carte pour",
         "guide": "Guide d'adaptation du jeu (à imprimer)", "unlock": "Déverrouillez avec le code pour agir ici.",
         "self_describing": "Étiquettes auto-descriptives",
+        "offers": "Cartes qui se présentent d'elles-mêmes", "add": "Ajouter au jeu",
         "hand_title": "Ma main", "read_hand": "Lire ma main à voix haute",
     },
     "en": {
@@ -51,6 +52,7 @@ WORDS: dict[str, dict[str, str]] = {
         "every_round": "Every round of this game (known hands)", "next": "Next card to",
         "guide": "Deck adaptation guide (printable)", "unlock": "Unlock with the PIN to act here.",
         "self_describing": "Self-describing tags",
+        "offers": "Cards that name themselves", "add": "Add to the deck",
         "hand_title": "My hand", "read_hand": "Read my hand aloud",
     },
     "nl": {
@@ -76,6 +78,7 @@ WORDS: dict[str, dict[str, str]] = {
         "guide": "Handleiding om het spel aan te passen (om af te drukken)",
         "unlock": "Ontgrendel met de pincode om hier iets te doen.",
         "self_describing": "Zelfbeschrijvende tags",
+        "offers": "Kaarten die zichzelf voorstellen", "add": "Toevoegen aan het spel",
         "hand_title": "Mijn hand", "read_hand": "Mijn hand voorlezen",
     },
 }

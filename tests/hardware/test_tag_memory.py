@@ -5,15 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import ndef
 import pytest
 
+from companion.deck_desk import DeckDesk
+from companion.decks import DeckStore
+from companion.reads import TagSeen
+from companion.table import TableService
 from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522
 from hardware.fakes.cards import AirFrame
-from hardware.tag_memory import RECORD_TYPE, TagLink, TagWriteError, code_from_ndef, ndef_bytes
+from hardware.tag_memory import RECORD_TYPE, ChipTagWriter, TagLink, TagWriteError, code_from_ndef, ndef_bytes
 from marmite.games import GAMES
+from marmite.wiring import ReaderPump
 
 CODES = frozenset(GAMES.tag_codes()) | {"plate-chicken-n1", "mouse-9@10"}
 
@@ -126,3 +132,50 @@ def test_a_write_interrupted_at_any_step_leaves_the_old_code_or_nothing(
         steps += 1
     assert steps >= 3  # several writes, each of them interrupted once
     assert outcomes[0] == "pea-1a"  # interrupted before any write: the old code stands
+
+
+def test_enrolling_a_self_describing_deck_writes_each_card_and_a_reader_recognises_it(
+        chip: FakeMFRC522, stock: Any, tmp_path: Path) -> None:
+    service = TableService.open(tmp_path, GAMES)
+    desk = DeckDesk(service, tmp_path)
+    desk.writer = ChipTagWriter(stock, GAMES.tag_codes())
+    desk.set_self_describing(True)
+    desk.enroll_start()
+    first = chip.enter(ntag("04000000000001"))
+    assert desk.tag_seen("04000000000001")["outcome"] == "learned"
+    chip.leave(first)
+    second = chip.enter(classic("0a0b0c0d"))
+    second.writes_left = 1  # the card is lifted after one block: not learned, asked again
+    failed = desk.tag_seen("0a0b0c0d")
+    assert failed["outcome"] == "write_failed"
+    assert failed["text"].startswith("Écriture ratée sur l'étiquette ; reposez la carte.")
+    assert failed["activity"]["current"] == "pea-0b" and service.tags.lookup("0a0b0c0d") is None
+    second.come_back()
+    assert desk.tag_seen("0a0b0c0d")["outcome"] == "learned"
+    desk.enroll_stop()
+    chip.leave(second)
+    for card, code in ((first, "pea-0a"), (second, "pea-0b")):  # each tag now says which card it is
+        chip.enter(card)
+        assert linked(stock).read_code(CODES) == code
+        chip.leave(card)
+    # Another table whose deck lacks the card: the tag says what it is, and the host adds it.
+    other = tmp_path / "other"
+    table = TableService.open(other, GAMES)
+    elsewhere = DeckDesk(table, other)
+    ReaderPump(table, NoReader()).handle(TagSeen("0a0b0c0d", "rc522", card="pea-0b"))
+    assert elsewhere.offers == {"0a0b0c0d": "pea-0b"}
+    assert elsewhere.adopt("0a0b0c0d")["text"] == "Pois, zéro, bouillon — second exemplaire ajoutée au jeu."
+    assert table.tags.lookup("0a0b0c0d") == "pea-0b"
+    assert DeckStore(other, GAMES.tag_codes()).load() == {"0a0b0c0d": "pea-0b"}
+    table.close()
+    service.close()
+
+
+class NoReader:
+    name = "none"
+
+    def start(self, out: Any) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

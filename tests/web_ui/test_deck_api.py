@@ -236,3 +236,16 @@ def test_a_game_dealt_by_tag_every_round_opens_the_next_deal_by_itself(client: F
     post(client, "/api/deck/deal", {"action": "cancel"})
     post(client, "/api/events", {"type": "new_game", "players": FIVE[:3], "dealer": "Cléo"})
     assert client.get("/api/deck").get_json()["activity"] is None  # chosen per game: a new game asks again
+
+
+def test_a_self_describing_card_the_deck_lacks_is_offered_then_added(client: FlaskClient) -> None:
+    service = client.application.extensions["marmite.service"]
+    post(client, "/api/deck/self_describing", {"on": True})
+    assert client.get("/api/deck").get_json()["decks"][0]["self_describing"] is True
+    assert service.tag_seen("0badf00d", source="reader:rc522", written="onion-10") is None  # taken: offered
+    assert client.get("/api/deck").get_json()["offers"] == {"0badf00d": "onion-10"}
+    answer = post(client, "/api/deck/adopt", {"uid": "0badf00d"})
+    assert answer["text"] == "Oignon, dix ajoutée au jeu."
+    assert service.tags.lookup("0badf00d") == "onion-10"
+    assert client.post("/api/deck/adopt", json={"uid": "0badf00d"}, headers=HEADERS).status_code == 400
+    assert client.post("/api/deck/self_describing", json={"on": "yes"}, headers=HEADERS).status_code == 400

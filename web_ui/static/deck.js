@@ -65,6 +65,19 @@
       list("deal-players", activity.players, function (p) { return p.name + " : " + p.count + " / " + p.size; });
     }
     body.dataset.deckActivity = activity ? activity.kind : "none";
+    const offers = Object.entries(info.offers || {});
+    $("offers-box").hidden = offers.length === 0;
+    $("offers").replaceChildren();
+    offers.forEach(function (offer) {
+      const li = document.createElement("li");
+      li.textContent = nameOf(offer[1]) + " (" + offer[0] + ") ";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = $("deck-add-label").content.textContent;
+      button.addEventListener("click", function () { act("/api/deck/adopt", { uid: offer[0] }); });
+      li.append(button);
+      $("offers").append(li);
+    });
   }
 
   async function refresh() {
@@ -110,6 +123,10 @@
   });
   document.querySelectorAll(".deck-use").forEach(function (button) {
     button.addEventListener("click", async function () { await act("/api/deck/use", { name: button.dataset.name }); location.reload(); });
+  });
+  const selfDescribing = $("self-describing");
+  if (selfDescribing) selfDescribing.addEventListener("change", function () {
+    act("/api/deck/self_describing", { on: selfDescribing.checked });
   });
   const redo = $("enroll-redo");
   if (redo) redo.addEventListener("submit", function (event) {
