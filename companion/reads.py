@@ -32,13 +32,22 @@ class TagSeen:
     """A tag entered the reader's field: its UID in lower-case hex, when, and which reader saw it.
 
     `done`, when set, is called once the read is dealt with (journaled, or judged a double read):
-    a reader that must acknowledge reads (the USB board) acknowledges only then.
+    a reader that must acknowledge reads (the USB board) acknowledges only then. `card` is the
+    card code a self-describing tag carries (see companion.deck_desk), when the reader read one.
     """
 
     uid: str
     reader: str
     at: float = field(default_factory=time.time)
     done: Callable[[], None] | None = field(default=None, compare=False)
+    card: str | None = None
+
+
+class TagWriter(Protocol):
+    """Writes a card code on the tag now in the reader's field, and reads it back (self-describing
+    decks); False when the tag is not that UID, cannot be written, or did not read back."""
+
+    def write_card(self, uid: str, code: str) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,8 @@ class TableService:
         self._reads = ReadGuard(clock)
         self._action_seqs: list[int] = []
         self._health: dict[str, dict[str, Any]] = {}
+        self.read_hook: Callable[[str, str | None], bool] | None = None
+        """Takes reads first while the deck desk enrolls, checks or deals; True when it took the read."""
         self._fold_journal()
 
     @classmethod
@@ -165,12 +167,15 @@ class TableService:
         """True while the accepted action `seq` is part of the current match (not undone)."""
         return seq in self._action_seqs
 
-    def tag_seen(self, uid: str, source: str = "reader") -> Submission | None:
+    def tag_seen(self, uid: str, source: str = "reader", *, written: str | None = None) -> Submission | None:
         """A reader saw a tag: submit the event its card stands for; None for a double read.
 
         The double-read check and the submit happen under one lock, so two reads of one card at
-        once are journaled once.
+        once are journaled once. `written` is the code a self-describing tag carries.
         """
+        hook = self.read_hook
+        if hook is not None and hook(uid, written):
+            return None
         with self._lock:
             code = self.tags.lookup(uid)
             if code is None:
@@ -198,6 +203,13 @@ class TableService:
         self._hub.tell(message)
 
     # ------------------------------------------------------------------ announcements
+
+    def announce(self, kind: str, parts: tuple[Part, ...], voice: Voice) -> Message:
+        """Say something that is not a game event (the deck desk's prompts); nothing is journaled."""
+        with self._lock:
+            message = self._hub.publish(kind, parts, voice, seq=self.journal.last_seq, is_event=False)
+        self._hub.tell(message)
+        return message
 
     def _announce(self, seq: int, event: dict[str, Any], outcome: Outcome) -> Message:
         state = self._referee.state

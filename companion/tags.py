@@ -1,16 +1,14 @@
-"""Which NFC tag is which card: a UID → card-code map kept in the data dir as tags.json.
+"""Which NFC tag is which card: the active deck's UID → card-code map (see companion.decks).
 
 Game-agnostic: the codes a tag may carry are those of the games the table hosts.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Collection
 from pathlib import Path
 
-TAGS_FILE = "tags.json"
+from companion.decks import DeckStore
 
 
 def simulated_uid(code: str) -> str:
@@ -39,32 +37,24 @@ class TagMap:
         return self._by_uid.get(uid.lower())
 
     def learned(self) -> dict[str, str]:
-        """The map without the simulated deck (what tags.json holds)."""
+        """The map without the simulated deck (what the active deck holds)."""
         return {uid: code for uid, code in self._by_uid.items() if uid not in self._simulated}
 
     @classmethod
     def load(cls, data_dir: Path, codes: Collection[str]) -> TagMap:
-        """Read data_dir/tags.json if present; ValueError naming the file if it is corrupt."""
-        path = data_dir / TAGS_FILE
-        if not path.exists():
-            return cls(codes)
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(raw, dict) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in raw.items()
-            ):
-                raise ValueError("expected an object of uid → code strings")
-            return cls(codes, raw)
-        except (ValueError, UnicodeDecodeError) as error:
-            raise ValueError(f"{path}: not a valid tag map: {error}") from error
+        """The active deck of the data dir (a tags.json of an older Marmite becomes its first deck);
+        ValueError naming the file if it is corrupt."""
+        return cls(codes, DeckStore(data_dir, codes).load())
 
     def save(self, data_dir: Path) -> None:
-        """Write tags.json atomically (temp file, fsync, rename)."""
-        data_dir.mkdir(parents=True, exist_ok=True)
-        path = data_dir / TAGS_FILE
-        tmp = path.with_suffix(".json.tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(self.learned(), handle, indent=1, sort_keys=True)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        """Write the learned tags as the data dir's active deck (atomically)."""
+        DeckStore(data_dir, self.codes).save(self.learned())
+
+    def replace(self, mapping: dict[str, str]) -> None:
+        """Forget every learned tag and learn `mapping` instead (a new active deck)."""
+        fresh = dict(self._simulated)
+        for uid, code in mapping.items():
+            if code not in self.codes:
+                raise ValueError(f"{code!r} is not a card or menu-card code")
+            fresh[uid.lower()] = code
+        self._by_uid = fresh  # one assignment: a reader thread sees the old deck or the new one

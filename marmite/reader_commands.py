@@ -6,7 +6,6 @@ import argparse
 import queue
 import sys
 import time
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +24,9 @@ def add_commands(sub: Any) -> None:
     _reader_arguments(p)
     p.add_argument("--seconds", type=float, default=60.0, help="how long to listen (default 60)")
     p.set_defaults(handler=run_test)
-    p = actions.add_parser("learn", help="put each of the 77 cards on the reader in turn; writes tags.json")
+    p = actions.add_parser("learn", help="enroll the active deck: each card over the reader, in box order")
     _reader_arguments(p)
-    p.add_argument("--again", action="store_true", help="learn every card, even those tags.json already knows")
+    p.add_argument("--again", action="store_true", help="ask for every card, even those the deck already knows")
     p.set_defaults(handler=run_learn)
 
 
@@ -59,62 +58,17 @@ def run_test(args: argparse.Namespace) -> int:
 
 
 def run_learn(args: argparse.Namespace) -> int:
-    """Walk through the deck; each new UID is saved at once, so an interrupted session resumes where it stopped."""
-    opened = _open(args)
-    if opened is None:
-        return 2
-    reader, out, tags = opened
-    data_dir: Path = args.data or default_data_dir()
-    try:
-        learn(lambda: _taken(out.get()), tags, GAMES.tag_codes(), lambda: tags.save(data_dir), again=args.again)
-    except KeyboardInterrupt:
-        print("\nstopped; what was learned is saved", file=sys.stderr)
-        return 130
-    finally:
-        reader.close()
-    print(f"all {len(GAMES.tag_codes())} cards known; saved in {data_dir / 'tags.json'}")
-    return 0
+    """The terminal form of enrollment (the tablet's flow); progress is saved after every card."""
+    from marmite.deck_commands import enroll_in_terminal
 
-
-def learn(
-    get: Callable[[], ReaderMessage],
-    tags: TagMap,
-    codes: Iterable[str],
-    save: Callable[[], None],
-    *,
-    again: bool = False,
-    say: Callable[[str], None] = print,
-) -> None:
-    """Ask for each code's card until a tag no other card has comes; refuse a UID that is already taken."""
-    known = tags.learned()
-    taken = dict(known)
-    for code in codes:
-        if not again and code in known.values():
-            continue
-        if again:
-            taken = {uid: c for uid, c in taken.items() if c != code}
-        say(f"put {code} on the reader")
-        while True:
-            message = get()
-            if isinstance(message, ReaderHealth):
-                say(describe(message, tags))
-                continue
-            owner = taken.get(message.uid)
-            if owner is not None and owner != code:
-                say(f"  refused: tag {message.uid} is already {owner}; put {code} on the reader")
-                continue
-            tags.add(message.uid, code)
-            taken[message.uid] = code
-            save()
-            say(f"  {code} = {message.uid}")
-            break
+    return enroll_in_terminal(args)
 
 
 def describe(message: ReaderMessage, tags: TagMap) -> str:
     """One line for the terminal."""
     if isinstance(message, TagSeen):
         code = tags.lookup(message.uid)
-        return f"tag {message.uid} ({len(message.uid) // 2} bytes): {code or 'not in tags.json'}"
+        return f"tag {message.uid} ({len(message.uid) // 2} bytes): {code or 'not in the active deck'}"
     state = "ok" if message.ok else "PROBLEM"
     facts = ", ".join(f"{key} {value}" for key, value in message.info)
     return f"reader {message.reader} {state}: {message.detail}" + (f" [{facts}]" if facts else "")

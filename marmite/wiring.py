@@ -59,7 +59,10 @@ class ReaderPump:
     def handle(self, item: ReaderMessage) -> None:
         """Pass one reader value to the table service."""
         if isinstance(item, TagSeen):
-            self.service.tag_seen(item.uid, source=f"reader:{item.reader}")
+            if item.card is None:
+                self.service.tag_seen(item.uid, source=f"reader:{item.reader}")
+            else:  # a self-describing tag: what it says travels with it
+                self.service.tag_seen(item.uid, source=f"reader:{item.reader}", written=item.card)
             if item.done is not None:  # journaled (or a double read): the reader may acknowledge it now
                 item.done()
         elif isinstance(item, ReaderHealth):

@@ -11,6 +11,7 @@ from companion.events import MalformedEvent
 from companion.tags import simulated_uid
 from web_ui.auth import authorized, csrf_token, pin_matches, require_pin
 from web_ui.context import service, settings
+from web_ui.deck_api import parse_drop
 from web_ui.seats import visible_seat_view
 from web_ui.settings import parse_settings
 from web_ui.stream import event_stream, parse_last_id, rendered
@@ -89,14 +90,19 @@ def undo() -> Response:
 @api.post("/drop")
 @require_pin
 def drop() -> Response:
-    """The virtual pot: a card (or menu card) passes the simulated reader's antenna."""
-    body = json_body()
-    code = body.get("code") if isinstance(body, dict) else None
-    if not isinstance(code, str) or code not in service().tags.codes:
-        raise BadRequestBody("drop needs {\"code\": C} with C a card code or menu-<menu>@<set>")
-    result = service().tag_seen(simulated_uid(code), source="virtual-pot")
+    """The virtual pot: a card, menu card ({"code"}) or tag ({"uid"}) passes the reader's antenna."""
+    try:
+        uid, code = parse_drop(json_body(), service().tags.codes)
+    except ValueError as error:
+        raise BadRequestBody(str(error)) from None
+    uid = uid or simulated_uid(code or "")
+    desk = current_app.extensions.get("marmite.desk")
+    taken = desk.tag_seen(uid) if desk is not None else None  # enrolling, checking or dealing
+    if taken is not None:
+        return jsonify(deck=taken)
+    result = service().tag_seen(uid, source="virtual-pot")
     if result is None:
-        return jsonify(ignored=True, reason="double_read")
+        return jsonify(ignored=True)
     return jsonify(result.as_json())
 
 

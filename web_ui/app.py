@@ -13,6 +13,7 @@ from flask import Flask, Response, jsonify, request
 from flask_babel import Babel
 from werkzeug.exceptions import HTTPException
 
+from companion.deck_desk import DeckDesk
 from companion.table import TableService
 from web_ui.auth import Throttle
 from web_ui.settings import SETTINGS_FILE, SettingsStore
@@ -41,14 +42,19 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.extensions["marmite.settings"] = store
     app.extensions["marmite.stop"] = threading.Event()
     app.extensions["marmite.throttle"] = Throttle()
+    app.extensions["marmite.desk"] = DeckDesk(service, data_dir) if data_dir is not None else None
     Babel(app, locale_selector=_locale_selector(store))
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from web_ui.api import api
+    from web_ui.deck_api import deck_api
+    from web_ui.deck_pages import deck_pages
     from web_ui.pages import pages
 
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    app.register_blueprint(deck_api)
+    app.register_blueprint(deck_pages)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
     app.after_request(_security_headers)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.chaud_devant import deck_names
 from companion.chaud_devant.announcer import EditionVoice, describe_refusal
 from companion.chaud_devant.cards import ALL_CODES, MENUS
 from companion.chaud_devant.game import Game, parse_game
 from companion.seam import Part, Voice
+from companion.tag_deal import DealPlan
 
 
 class ChaudDevant:
@@ -38,6 +40,16 @@ class ChaudDevant:
 
     def describe_refusal(self, event: dict[str, Any], reason: str) -> Part:
         return describe_refusal(None, event, reason)
+
+    def tag_name(self, code: str, language: str) -> str | None:
+        """A physical card's name for enrolling and checking a deck (see companion.decks)."""
+        return deck_names.tag_name(code, language)
+
+    def deal_plan(self, state: object) -> DealPlan | None:
+        """How the round about to be played is dealt, for dealing by tag; None when it cannot be now."""
+        from companion.chaud_devant.state import State
+
+        return deck_names.deal_plan(state) if isinstance(state, State) else None
 
 
 KIND = ChaudDevant()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.decks import DeckStore
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from companion.tags import TagMap
 from hardware.fakes import FakeCard, FakeMFRC522, installed
@@ -59,19 +60,32 @@ def test_reader_test_prints_tags_with_their_codes(tmp_path: Path, capsys: pytest
     lines = capsys.readouterr().out.splitlines()
     assert code == 0
     assert lines[0].startswith("reader rc522 ok: MFRC522 v2.0 ready")
-    assert sorted(lines[1:]) == ["tag 04a1b2c3d4e5f6 (7 bytes): pea-3a", "tag deadbeef (4 bytes): not in tags.json"]
+    assert sorted(lines[1:]) == ["tag 04a1b2c3d4e5f6 (7 bytes): pea-3a",
+                                 "tag deadbeef (4 bytes): not in the active deck"]
 
 
-def test_learn_walks_the_deck_and_refuses_a_taken_tag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_learn_walks_the_deck_in_french_and_refuses_a_taken_tag(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     codes = GAMES.tag_codes()
     SCRIPT[:] = [uid_of(0), uid_of(0), *(uid_of(i) for i in range(1, len(codes)))]
     assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
-    saved = json.loads((tmp_path / "tags.json").read_text())
-    assert saved == {uid_of(i): code for i, code in enumerate(codes)}
-    out = capsys.readouterr().out
-    assert f"refused: tag {uid_of(0)} is already {codes[0]}; put {codes[1]} on the reader" in out
-    assert len(saved) == 77
+    assert DeckStore(tmp_path, codes).load() == {uid_of(i): code for i, code in enumerate(codes)}
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "Pois, zéro, bouillon — premier exemplaire.  (0/77)"
+    assert ("Refusée : cette étiquette est déjà Pois, zéro, bouillon — premier exemplaire. "
+            "Pois, zéro, bouillon — second exemplaire.  (1/77)") in out
+    assert out[-1] == "Enregistrement terminé : 77 sur 77."
     assert ACKNOWLEDGED == SCRIPT  # every tag taken is acknowledged, the refused one too: the board may forget them
+
+
+def test_learn_speaks_the_tables_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "web.json").write_text(json.dumps({"language": "nl"}))
+    codes = GAMES.tag_codes()
+    SCRIPT[:] = [uid_of(i) for i in range(len(codes))]
+    assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Opdrachten:")
+    assert out[1] == "Erwten, nul, bouillon — eerste exemplaar.  (0/77)"
 
 
 def test_reader_test_acknowledges_every_tag_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -86,9 +100,19 @@ def test_learn_resumes_where_it_stopped(tmp_path: Path, capsys: pytest.CaptureFi
     TagMap(GAMES.tag_codes(), {uid_of(i): code for i, code in enumerate(codes[:-2])}).save(tmp_path)
     SCRIPT[:] = ["aabbccdd", "11223344"]
     assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
-    prompts = [line for line in capsys.readouterr().out.splitlines() if line.startswith("put ")]
-    assert prompts == [f"put {codes[-2]} on the reader", f"put {codes[-1]} on the reader"]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "carte menu Piment, jeu du siège 5.  (75/77)"
+    assert lines[2] == "Noté. carte menu pas de soupe, jeu du siège 5.  (76/77)"
     assert TagMap.load(tmp_path, GAMES.tag_codes()).lookup("11223344") == codes[-1]
+
+
+def test_learn_again_asks_for_every_card_from_the_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    codes = GAMES.tag_codes()
+    TagMap(GAMES.tag_codes(), {uid_of(i): code for i, code in enumerate(codes)}).save(tmp_path)
+    SCRIPT[:] = [f"05{i:012x}" for i in range(len(codes))]
+    assert main(["reader", "learn", "--again", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "De nouveau : Pois, zéro, bouillon — premier exemplaire.  (77/77)"
+    assert DeckStore(tmp_path, codes).load() == {f"05{i:012x}": code for i, code in enumerate(codes)}
 
 
 def test_bad_reader_options_are_explained(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

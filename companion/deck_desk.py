@@ -1,0 +1,399 @@
+"""The deck desk: the table's decks, and the activities that take the reader's reads for a while.
+
+While a deck is being enrolled, checked or dealt by tag, every read goes to that activity and not
+to the game (`TableService.read_hook`). Game-agnostic: a game that names its physical cards
+(`tag_name`) or deals by tag (`deal_plan`) says so through the optional protocols below.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from companion.deck_check import DeckCheck
+from companion.deck_phrases import DeckVoice
+from companion.decks import DeckError, DeckStore, format_deck_file
+from companion.enrollment import Enrollment
+from companion.hub import Message
+from companion.reads import TagWriter
+from companion.seam import GameKind, Part
+from companion.table import TableService
+from companion.tag_deal import DealPlan, TagDeal
+
+ENROLLMENT_FILE = "enrollment.json"
+DEAL_FILE = "deal.json"
+
+
+@runtime_checkable
+class NamesTags(Protocol):
+    """A game whose physical cards have spoken names (for enrolling and checking)."""
+
+    def tag_name(self, code: str, language: str) -> str | None: ...
+
+
+@runtime_checkable
+class DealsByTag(Protocol):
+    """A game whose rounds can be dealt card by card over the reader (known hands)."""
+
+    def deal_plan(self, state: object) -> DealPlan | None: ...
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class DeckDesk:
+    """The decks of a table's data dir and the one activity (enroll, check, deal) under way."""
+
+    def __init__(self, service: TableService, data_dir: Path, *, clock: Callable[[], str] = now_iso) -> None:
+        self.service = service
+        self.store = DeckStore(data_dir, service.games.tag_codes())
+        self.clock = clock
+        self.voice = DeckVoice(self.name)
+        self._lock = threading.RLock()
+        self.enrollment: Enrollment | None = None
+        self.check: DeckCheck | None = None
+        self.deal: TagDeal | None = None
+        self._enroll_game: str = service.games.default
+        self.last_report: dict[str, Any] | None = None
+        self._dealt: tuple[int | None, int] | None = None  # (game, round) of the last deal by tag
+        self.writer: TagWriter | None = None  # writes codes on tags, for self-describing decks
+        self.offers: dict[str, str] = {}  # uid → the code a self-describing tag the deck lacks says
+        service.read_hook = self._hook
+        service.add_listener(self._on_message)
+
+    # ------------------------------------------------------------------ names
+
+    def name(self, code: str, language: str) -> str:
+        """A physical card's spoken name, from whichever hosted game names it; else its code."""
+        for kind in self.service.games.kinds.values():
+            if isinstance(kind, NamesTags) and code in kind.tag_codes:
+                named = kind.tag_name(code, language)
+                if named is not None:
+                    return named
+        return code
+
+    def order(self, game: str | None = None) -> tuple[str, ...]:
+        """A game's physical cards in box order (its `tag_codes`)."""
+        kind = self._kind(game)
+        return tuple(kind.tag_codes)
+
+    def _kind(self, game: str | None) -> GameKind:
+        name = game or self.service.games.default
+        if name not in self.service.games.kinds:
+            raise DeckError(f"no game named {name!r}")
+        return self.service.games.kinds[name]
+
+    def _say(self, *parts: Part) -> str:
+        message = self.service.announce("deck", parts, self.voice)
+        return str(self.service.render(message)["text"])
+
+    # ------------------------------------------------------------------ decks
+
+    def decks(self) -> dict[str, Any]:
+        """Every deck (name, cards known, last check), the active one, and the activity under way."""
+        index = self.store.index()
+        decks = [{**info.as_json(), "cards": len(self.store.load(info.name)), "active": info.name == index.active}
+                 for info in index.decks]
+        return {"active": index.active, "decks": decks, "activity": self.activity(), "offers": dict(self.offers),
+                "paused_enrollment": self._saved_enrollment() is not None and self.enrollment is None,
+                "last_report": self.last_report}
+
+    def activity(self) -> dict[str, Any] | None:
+        with self._lock:
+            if self.enrollment is not None:
+                current = self.enrollment.current
+                return {"kind": "enroll", "game": self._enroll_game, **self.enrollment.as_json(),
+                        "current_name": None if current is None else self.name(current, self.service.language)}
+            if self.check is not None:
+                return {"kind": "check", **self.check.report()}
+            if self.deal is not None:
+                return {"kind": "deal", "every_round": self.deals_every_round(), **self.deal.as_json()}
+            return None
+
+    def import_text(self, text: str) -> int:
+        """Make a deck file the active deck; DeckError (nothing changed) for a bad file."""
+        with self._lock:
+            self._idle("import a deck")
+            mapping = self.store.import_file(text)
+            self.service.tags.replace(mapping)
+            return len(mapping)
+
+    def export_text(self) -> str:
+        return format_deck_file(self.store.load(), self.service.games.tag_codes())
+
+    def create(self, name: str) -> None:
+        with self._lock:
+            self._idle("change decks")
+            self.store.create(name)
+            self.service.tags.replace({})
+
+    def activate(self, name: str) -> None:
+        with self._lock:
+            self._idle("change decks")
+            self.store.activate(name)
+            self.service.tags.replace(self.store.load())
+
+    def _idle(self, what: str) -> None:
+        if self.enrollment is not None or self.check is not None or self.deal is not None:
+            raise DeckError(f"cannot {what} while a deck is being enrolled, checked or dealt")
+
+    # ------------------------------------------------------------------ reads
+
+    def _hook(self, uid: str, written: str | None) -> bool:
+        """TableService.read_hook: take the read while an activity is under way, or to offer a
+        self-describing card the deck lacks."""
+        return self.tag_seen(uid, written=written) is not None
+
+    def tag_seen(self, uid: str, *, written: str | None = None) -> dict[str, Any] | None:
+        """Give a read to the activity under way; None when there is none (the game takes it).
+        `written`: the code the tag carries (self-describing tags)."""
+        uid = uid.lower()
+        with self._lock:
+            if self.enrollment is not None:
+                failed = self._write_enrolled(uid)
+                if failed is not None:
+                    return failed
+                step = self.enrollment.read(uid)
+                if step.outcome == "learned":
+                    self._save_enrollment()
+                return {"outcome": step.outcome, "text": self._say(*step.parts), "activity": self.activity()}
+            if self.check is not None:
+                part = self.check.read(uid)
+                return {"outcome": part.key, "text": self._say(part), "activity": self.activity()}
+            if self.deal is not None:
+                return self._deal_read(uid)
+            if written is not None and written in self.store.codes and self.service.tags.lookup(uid) is None:
+                self.offers[uid] = written
+                text = self._say(Part("deck_offer", {"card": written}))
+                return {"outcome": "offered", "text": text, "activity": None, "offer": {"uid": uid, "card": written}}
+            return None
+
+    def _write_enrolled(self, uid: str) -> dict[str, Any] | None:
+        """In a self-describing deck, write the asked card on the tag first; the failure, if any."""
+        enrollment = self.enrollment
+        if enrollment is None or self.writer is None or not self.store.info().self_describing:
+            return None
+        code = enrollment.current
+        if code is None or enrollment.mapping.get(uid) not in (None, code):
+            return None  # finished, or a tag of another card: enrollment refuses it, naming that card
+        if self.writer.write_card(uid, code):
+            return None
+        text = self._say(Part("enroll_write_failed", {"card": code}), enrollment.ask())
+        return {"outcome": "write_failed", "text": text, "activity": self.activity()}
+
+    def adopt(self, uid: str) -> dict[str, Any]:
+        """Add an offered self-describing card to the active deck (replacing that card's old tag)."""
+        with self._lock:
+            self._idle("add a card")
+            code = self.offers.pop(uid.lower(), None)
+            if code is None:
+                raise DeckError(f"no self-describing card {uid!r} is waiting to be added")
+            mapping = {u: c for u, c in self.store.load().items() if c != code}
+            mapping[uid.lower()] = code
+            self.store.save(mapping)
+            self.service.tags.replace(mapping)
+            return {"outcome": "adopted", "text": self._say(Part("deck_adopted", {"card": code})), "activity": None}
+
+    def set_self_describing(self, on: bool) -> None:
+        """Whether enrolling the active deck also writes each card's code on its tag."""
+        with self._lock:
+            self.store.set_self_describing(on)
+
+    # ------------------------------------------------------------------ enrollment
+
+    def enroll_start(self, game: str | None = None, *, again: bool = False) -> dict[str, Any]:
+        """Start (or resume, if one was stopped) enrolling the active deck in box order; `again`
+        starts over at the first card, asking for every card even those already known."""
+        with self._lock:
+            if self.enrollment is not None:
+                return self._enroll_answer(self.enrollment.ask())
+            self._idle("enroll")
+            saved = self._saved_enrollment()
+            mapping = self.store.load()
+            if saved is not None and not again and saved.get("deck") == self.store.active_name():
+                self._enroll_game = str(saved.get("game") or self.service.games.default)
+                self.enrollment = Enrollment(self.order(self._enroll_game), mapping, cursor=int(saved["cursor"]),
+                                             skipped=list(saved.get("skipped", [])), single=saved.get("single"),
+                                             resume_at=saved.get("resume_at"), again=bool(saved.get("again")))
+            else:
+                self._enroll_game = game or self.service.games.default
+                self.enrollment = Enrollment(self.order(self._enroll_game), mapping, again=again)
+            self._save_enrollment()
+            return self._enroll_answer(self.enrollment.ask())
+
+    def enroll_control(self, action: str, code: str | None = None) -> dict[str, Any]:
+        """skip, back, redo (one card, e.g. a lost card's replacement) or stop; DeckError otherwise."""
+        with self._lock:
+            if action == "redo" and self.enrollment is None:
+                self.enroll_start()
+            enrollment = self.enrollment
+            if enrollment is None:
+                raise DeckError("no enrollment under way")
+            if action == "skip":
+                step = enrollment.skip()
+            elif action == "back":
+                step = enrollment.back()
+            elif action == "redo":
+                if code is None or code not in enrollment.order:
+                    raise DeckError(f"{code!r} is not a card of this deck")
+                step = enrollment.redo(code)
+            elif action == "stop":
+                return self.enroll_stop()
+            else:
+                raise DeckError(f"unknown enrollment action {action!r}")
+            self._save_enrollment()
+            return {"outcome": step.outcome, "text": self._say(*step.parts), "activity": self.activity()}
+
+    def enroll_stop(self) -> dict[str, Any]:
+        """Stop enrolling; the progress stays saved (resume later), unless the deck is complete."""
+        with self._lock:
+            enrollment = self.enrollment
+            if enrollment is None:
+                return {"outcome": "stopped", "text": "", "activity": None}
+            self.enrollment = None
+            if not enrollment.missing():
+                self._enrollment_path().unlink(missing_ok=True)
+                return {"outcome": "done", "text": self._say(enrollment.ask()), "activity": None}
+            text = self._say(Part("enroll_stopped"))
+            return {"outcome": "stopped", "text": text, "activity": None}
+
+    def _enroll_answer(self, part: Part) -> dict[str, Any]:
+        return {"outcome": "asked", "text": self._say(part), "activity": self.activity()}
+
+    def _save_enrollment(self) -> None:
+        enrollment = self.enrollment
+        assert enrollment is not None
+        self.store.save(enrollment.mapping)
+        self.service.tags.replace(enrollment.mapping)
+        body = {"deck": self.store.active_name(), "game": self._enroll_game, **enrollment.progress_json()}
+        path = self._enrollment_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(body, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+
+    def _saved_enrollment(self) -> dict[str, Any] | None:
+        path = self._enrollment_path()
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return raw if isinstance(raw, dict) and isinstance(raw.get("cursor"), int) else None
+
+    def _enrollment_path(self) -> Path:
+        return self.store.folder / ENROLLMENT_FILE
+
+    # ------------------------------------------------------------------ deck check
+
+    def check_start(self, game: str | None = None) -> dict[str, Any]:
+        """Start a deck check of the active deck: every read is counted until `check_finish`."""
+        with self._lock:
+            self._idle("check the deck")
+            self.check = DeckCheck(self.order(game), self.store.load())
+            return {"outcome": "started", "text": self._say(Part("check_start")), "activity": self.activity()}
+
+    def check_finish(self) -> dict[str, Any]:
+        """End the check: the report (said, by name); a clean deck is remembered as checked today."""
+        with self._lock:
+            check = self.check
+            if check is None:
+                raise DeckError("no deck check under way")
+            self.check = None
+            report = check.report()
+            report["names"] = {code: self.name(code, self.service.language)
+                               for code in report["missing"] + report["doubled"]}
+            if report["ok"]:
+                report["checked_at"] = self.clock()
+                self.store.mark_checked(report["checked_at"])
+            self.last_report = report
+            return {"outcome": "report", "text": self._say(check.report_part()), "report": report,
+                    "activity": None}
+
+    # ------------------------------------------------------------------ dealing by tag
+
+    def deal_start(self, *, every_round: bool | None = None) -> dict[str, Any]:
+        """Deal the coming round card by card over the reader; DeckError if this game or moment cannot.
+        `every_round` True: every later round of this game starts its deal by tag by itself."""
+        with self._lock:
+            self._idle("deal")
+            plan = self._deal_plan()
+            if plan is None:
+                raise DeckError("dealing by tag needs a game whose round has not begun")
+            if every_round is not None:
+                self._remember_every_round(every_round)
+            self.deal = TagDeal(plan)
+            self._dealt = (self.service.current_game, plan.round)
+            text = self._say(Part("deal_start", {"player": self.deal.next_player()}))
+            return {"outcome": "started", "text": text, "activity": self.activity()}
+
+    def _deal_plan(self) -> DealPlan | None:
+        kind = self.service.games.kinds.get(self.service.game_name)
+        state = self.service.game_state
+        return kind.deal_plan(state) if isinstance(kind, DealsByTag) and state is not None else None
+
+    def deals_every_round(self) -> bool:
+        """True when the current game was set to deal every round by tag (known hands)."""
+        path = self.store.folder / DEAL_FILE
+        try:
+            return bool(json.loads(path.read_text(encoding="utf-8")).get("game") == self.service.current_game)
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def _remember_every_round(self, on: bool) -> None:
+        path = self.store.folder / DEAL_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"game": self.service.current_game if on else None}), encoding="utf-8")
+
+    def _on_message(self, message: Message) -> None:
+        """After each game event: in a game dealt by tag, open the next round's deal by itself."""
+        if not message.is_event or not message.accepted:
+            return
+        try:
+            with self._lock:
+                if self.enrollment or self.check or self.deal or not self.deals_every_round():
+                    return
+                plan = self._deal_plan()
+                if plan is None or self._dealt == (self.service.current_game, plan.round):
+                    return
+                self.deal_start()
+        except DeckError:
+            return
+
+    def deal_undo(self) -> dict[str, Any]:
+        with self._lock:
+            if self.deal is None:
+                raise DeckError("no deal under way")
+            text = self._say(self.deal.undo())
+            return {"outcome": "undone", "text": text, "activity": self.activity()}
+
+    def deal_cancel(self) -> dict[str, Any]:
+        with self._lock:
+            self.deal = None
+            return {"outcome": "cancelled", "text": "", "activity": None}
+
+    def _deal_read(self, uid: str) -> dict[str, Any]:
+        deal = self.deal
+        assert deal is not None
+        code = self.service.tags.lookup(uid)
+        part = deal.read(code)
+        if not deal.complete:
+            return {"outcome": part.key, "text": self._say(part), "activity": self.activity()}
+        self.deal = None
+        refusals = []
+        for player, cards in deal.hands().items():
+            answer = self.service.submit({"type": "hand", "player": player, "cards": cards}, source="deal")
+            if not answer.accepted:
+                refusals.append(answer.reason or "")
+        if refusals:
+            text = self._say(Part("deal_refused", {"reason": ", ".join(refusals)}))
+            return {"outcome": "refused", "text": text, "activity": None}
+        return {"outcome": "complete", "text": self._say(part), "activity": None}

@@ -1,0 +1,221 @@
+"""Self-describing tags: the card's code written on the tag itself, through the `mfrc522` package.
+
+* NTAG21x: an NDEF message (encoded with `ndeflib`) holding one NFC Forum external record
+  `marmite.table:card` whose payload is the card code, in a TLV from page 4.
+* MIFARE Classic 1K: sector 1, transport key A; block 4 is a header (magic, version, length,
+  CRC-32 of the code), blocks 5 and 6 hold the code.
+
+Nothing half-written is trusted: an NTAG's TLV length is zeroed first and written last, so a tag
+leaving the field mid-write reads as empty; a Classic header is written last and carries the
+code's CRC, so new data under an old header does not check. Every write is read back.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Collection
+from typing import Any
+
+import ndef
+
+RECORD_TYPE = "urn:nfc:ext:marmite.table:card"
+NTAG_FIRST_PAGE = 4
+NTAG213_USER_PAGES = 36
+CLASSIC_HEADER, CLASSIC_DATA = 4, (5, 6)
+CLASSIC_MAGIC = b"MRMT"
+CLASSIC_VERSION = 1
+TRANSPORT_KEY = [0xFF] * 6
+SEL = (0x93, 0x95, 0x97)
+CASCADE_TAG = 0x88
+
+
+class TagWriteError(RuntimeError):
+    """The tag left the field or refused a write: what is on it is not trusted."""
+
+
+def ndef_bytes(code: str) -> bytes:
+    """The NTAG user memory for `code`: NDEF TLV (0x03), its length, the message, terminator (0xFE)."""
+    message = b"".join(ndef.message_encoder([ndef.Record(RECORD_TYPE, "", code.encode("ascii"))]))
+    if len(message) > 0xFE:
+        raise ValueError("card code too long for a short NDEF TLV")
+    return bytes([0x03, len(message)]) + message + b"\xfe"
+
+
+def code_from_ndef(memory: bytes, codes: Collection[str]) -> str | None:
+    """The card code an NTAG's user memory holds, or None (empty, foreign, damaged or half-written)."""
+    index = 0
+    while index < len(memory) and memory[index] == 0x00:  # NULL TLVs
+        index += 1
+    if index + 2 > len(memory) or memory[index] != 0x03:
+        return None
+    length = memory[index + 1]
+    body = memory[index + 2 : index + 2 + length]
+    if length == 0 or len(body) != length:
+        return None
+    try:
+        records = list(ndef.message_decoder(body))
+    except ndef.DecodeError:
+        return None
+    if len(records) != 1 or records[0].type != RECORD_TYPE:
+        return None
+    try:
+        code = bytes(records[0].data).decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    return code if code in codes else None
+
+
+def classic_blocks(code: str) -> dict[int, bytes]:
+    """The three Classic blocks for `code` (header last to write)."""
+    raw = code.encode("ascii")
+    if len(raw) > 32:
+        raise ValueError("card code longer than two blocks")
+    header = CLASSIC_MAGIC + bytes([CLASSIC_VERSION, len(raw)]) + zlib.crc32(raw).to_bytes(4, "big") + bytes(6)
+    data = raw.ljust(32, b"\x00")
+    return {CLASSIC_DATA[0]: data[:16], CLASSIC_DATA[1]: data[16:], CLASSIC_HEADER: header}
+
+
+def code_from_classic(blocks: dict[int, bytes], codes: Collection[str]) -> str | None:
+    """The card code of Classic blocks 4-6, or None unless the header's length and CRC check."""
+    header = blocks.get(CLASSIC_HEADER, b"")
+    if len(header) != 16 or header[:4] != CLASSIC_MAGIC or header[4] != CLASSIC_VERSION:
+        return None
+    length = header[5]
+    data = blocks.get(CLASSIC_DATA[0], b"") + blocks.get(CLASSIC_DATA[1], b"")
+    raw = data[:length]
+    if len(data) != 32 or length > 32 or zlib.crc32(raw).to_bytes(4, "big") != header[6:10]:
+        return None
+    try:
+        code = raw.decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    return code if code in codes else None
+
+
+class TagLink:
+    """One tag in the field, spoken to through an `mfrc522.MFRC522` (its ToCard, CRC, Auth, Read, Write)."""
+
+    def __init__(self, chip: Any) -> None:
+        self.chip = chip
+        self.uid: bytes = b""
+        self.sak = 0
+
+    # ------------------------------------------------------------------ selection
+
+    def select(self) -> bool:
+        """REQA, then anticollision and SELECT at each cascade level; True when one tag is active."""
+        chip = self.chip
+        status, _ = chip.MFRC522_Request(chip.PICC_REQIDL)
+        if status != chip.MI_OK:
+            return False
+        uid: list[int] = []
+        for sel in SEL:
+            chip.Write_MFRC522(chip.BitFramingReg, 0x00)
+            status, part, _ = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, [sel, 0x20])
+            if status != chip.MI_OK or len(part) != 5 or part[0] ^ part[1] ^ part[2] ^ part[3] != part[4]:
+                return False
+            frame = [sel, 0x70, *part]
+            status, answer, bits = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, frame + chip.CalulateCRC(frame))
+            if status != chip.MI_OK or bits != 24:
+                return False
+            sak = answer[0]
+            if sak & 0x04:
+                if part[0] != CASCADE_TAG:
+                    return False
+                uid.extend(part[1:4])
+                continue
+            uid.extend(part[:4])
+            self.uid, self.sak = bytes(uid), sak
+            return True
+        return False
+
+    @property
+    def is_classic(self) -> bool:
+        return len(self.uid) == 4 and self.sak & 0x18 == 0x08
+
+    # ------------------------------------------------------------------ NTAG pages
+
+    def read_pages(self, first: int, count: int) -> bytes:
+        """`count` NTAG pages from `first` (READ gives four at a time); TagWriteError if the tag is gone."""
+        out = b""
+        for page in range(first, first + count, 4):
+            chunk = self.chip.MFRC522_Read(page)
+            if chunk is None:
+                raise TagWriteError(f"no answer reading page {page}")
+            out += bytes(chunk)
+        return out[: count * 4]
+
+    def write_page(self, page: int, data: bytes) -> None:
+        """NTAG WRITE (0xA2) of one 4-byte page; TagWriteError without the 4-bit ACK."""
+        chip = self.chip
+        frame = [0xA2, page, *data]
+        status, answer, bits = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, frame + chip.CalulateCRC(frame))
+        if status != chip.MI_OK or bits != 4 or (answer[0] & 0x0F) != 0x0A:
+            raise TagWriteError(f"page {page} not written")
+
+    # ------------------------------------------------------------------ Classic blocks
+
+    def open_sector(self, block: int) -> None:
+        chip = self.chip
+        if chip.MFRC522_Auth(chip.PICC_AUTHENT1A, block, TRANSPORT_KEY, list(self.uid)) != chip.MI_OK:
+            raise TagWriteError(f"sector of block {block} refused the transport key")
+
+    def read_block(self, block: int) -> bytes:
+        data = self.chip.MFRC522_Read(block)
+        if data is None:
+            raise TagWriteError(f"no answer reading block {block}")
+        return bytes(data)
+
+    # ------------------------------------------------------------------ the card code
+
+    def read_code(self, codes: Collection[str]) -> str | None:
+        """The code written on the selected tag, or None when there is none to trust."""
+        try:
+            if self.is_classic:
+                self.open_sector(CLASSIC_HEADER)
+                blocks = {block: self.read_block(block) for block in (CLASSIC_HEADER, *CLASSIC_DATA)}
+                return code_from_classic(blocks, codes)
+            return code_from_ndef(self.read_pages(NTAG_FIRST_PAGE, NTAG213_USER_PAGES), codes)
+        except TagWriteError:
+            return None
+
+    def write_code(self, code: str, codes: Collection[str]) -> None:
+        """Write `code` on the selected tag and read it back; TagWriteError if it is not there after."""
+        if self.is_classic:
+            self.open_sector(CLASSIC_HEADER)
+            for block, data in classic_blocks(code).items():  # data blocks first, header last
+                try:
+                    self.chip.MFRC522_Write(block, list(data))
+                except IndexError:  # the package indexes an empty answer when the card has gone
+                    raise TagWriteError(f"block {block} not written") from None
+        else:
+            memory = ndef_bytes(code)
+            memory += bytes(-len(memory) % 4)
+            pages = [memory[i : i + 4] for i in range(0, len(memory), 4)]
+            if len(pages) > NTAG213_USER_PAGES:
+                raise ValueError("card code too long for an NTAG213")
+            self.write_page(NTAG_FIRST_PAGE, bytes([0x03, 0x00, 0xFE, 0x00]))  # empty until complete
+            for offset, page in enumerate(pages[1:], start=1):
+                self.write_page(NTAG_FIRST_PAGE + offset, page)
+            self.write_page(NTAG_FIRST_PAGE, pages[0])  # the length last: the record is whole or absent
+        if self.read_code(codes) != code:
+            raise TagWriteError(f"{code} did not read back")
+
+
+class ChipTagWriter:
+    """companion.reads.TagWriter on an `mfrc522.MFRC522`: select the tag in the field, check its
+    UID, write the code, read it back. Use it only while no reader thread polls the same chip."""
+
+    def __init__(self, chip: Any, codes: Collection[str]) -> None:
+        self.chip = chip
+        self.codes = frozenset(codes)
+
+    def write_card(self, uid: str, code: str) -> bool:
+        link = TagLink(self.chip)
+        if not link.select() or link.uid.hex() != uid.lower():
+            return False
+        try:
+            link.write_code(code, self.codes)
+        except TagWriteError:
+            return False
+        return True

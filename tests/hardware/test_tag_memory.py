@@ -1,0 +1,181 @@
+"""Self-describing tags through the real `mfrc522` code against the fake chip: NTAG NDEF, Classic blocks,
+and writes interrupted at every step (nothing half-written is trusted)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ndef
+import pytest
+
+from companion.deck_desk import DeckDesk
+from companion.decks import DeckStore
+from companion.reads import TagSeen
+from companion.table import TableService
+from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522
+from hardware.fakes.cards import AirFrame
+from hardware.tag_memory import RECORD_TYPE, ChipTagWriter, TagLink, TagWriteError, code_from_ndef, ndef_bytes
+from marmite.games import GAMES
+from marmite.wiring import ReaderPump
+
+CODES = frozenset(GAMES.tag_codes()) | {"plate-chicken-n1", "mouse-9@10"}
+
+
+@dataclass
+class FlakyCard(FakeCard):
+    """A tag that leaves the field after `writes_left` write exchanges (None: never)."""
+
+    writes_left: int | None = None
+    gone: bool = False
+
+    def receive(self, frame: AirFrame) -> AirFrame | None:
+        if self.gone:
+            return None
+        data = frame.data
+        if self.writes_left is not None and data and data[0] in (0xA2, 0xA0) and self._pending_write is None:
+            if self.writes_left == 0:
+                self.gone = True
+                return None
+            self.writes_left -= 1
+        return super().receive(frame)
+
+    def come_back(self) -> None:
+        self.gone = False
+        self.writes_left = None
+        self.power_on()
+
+
+@pytest.fixture
+def stock(chip: FakeMFRC522, gpio: FakeGPIO) -> Iterator[Any]:
+    gpio.setmode(gpio.mode or 11)
+    from mfrc522 import MFRC522
+
+    yield MFRC522(pin_rst=25)
+
+
+def ntag(uid: str = "04a1b2c3d4e5f6") -> FlakyCard:
+    base = FakeCard.ntag213(uid)
+    return FlakyCard(base.uid, base.kind, base.atqa, base.sak, base.memory)
+
+
+def classic(uid: str = "deadbeef") -> FlakyCard:
+    base = FakeCard.classic1k(uid)
+    return FlakyCard(base.uid, base.kind, base.atqa, base.sak, base.memory)
+
+
+def linked(stock: Any) -> TagLink:
+    link = TagLink(stock)
+    assert link.select()
+    return link
+
+
+@pytest.mark.parametrize("code", ["pea-0a", "menu-mushroom@5", "plate-chicken-n1"])
+def test_an_ntag_holds_an_ndef_record_with_the_card_code(chip: FakeMFRC522, stock: Any, code: str) -> None:
+    card = chip.enter(ntag())
+    link = linked(stock)
+    assert link.uid.hex() == "04a1b2c3d4e5f6" and not link.is_classic
+    assert link.read_code(CODES) is None  # a blank sticker says nothing
+    link.write_code(code, CODES)
+    memory = bytes(card.memory[16:16 + 64])
+    assert memory[0] == 0x03
+    records = list(ndef.message_decoder(memory[2:2 + memory[1]]))  # any NDEF reader sees the record
+    assert [(r.type, bytes(r.data)) for r in records] == [(RECORD_TYPE, code.encode())]
+    card.power_on()
+    assert linked(stock).read_code(CODES) == code
+
+
+def test_a_classic_card_holds_the_code_in_sector_one(chip: FakeMFRC522, stock: Any) -> None:
+    card = chip.enter(classic())
+    link = linked(stock)
+    assert link.is_classic
+    link.write_code("menu-pepper@3", CODES)
+    assert card.block(4)[:4] == b"MRMT" and card.block(5)[:13] == b"menu-pepper@3"
+    card.power_on()
+    assert linked(stock).read_code(CODES) == "menu-pepper@3"
+
+
+def test_a_code_no_deck_knows_is_not_trusted(chip: FakeMFRC522, stock: Any) -> None:
+    chip.enter(ntag())
+    linked(stock).write_code("pea-0a", CODES)
+    assert code_from_ndef(ndef_bytes("pea-9z"), CODES) is None
+    assert code_from_ndef(ndef_bytes("pea-0a")[:-3], CODES) is None  # truncated
+
+
+@pytest.mark.parametrize("kind", ["ntag", "classic"])
+def test_a_write_interrupted_at_any_step_leaves_the_old_code_or_nothing(
+        chip: FakeMFRC522, stock: Any, kind: str) -> None:
+    card = chip.enter(ntag() if kind == "ntag" else classic())
+    linked(stock).write_code("pea-1a", CODES)
+    steps = 0
+    outcomes = []
+    while True:
+        card.come_back()
+        card.writes_left = steps
+        link = linked(stock)
+        try:
+            link.write_code("menu-mushroom@5", CODES)
+            finished = True
+        except TagWriteError:
+            finished = False
+        card.come_back()
+        found = linked(stock).read_code(CODES)
+        outcomes.append(found)
+        if finished:
+            assert found == "menu-mushroom@5"
+            break
+        assert found in ("pea-1a", None), f"interrupted after {steps} writes: {found!r} trusted"
+        card.come_back()
+        linked(stock).write_code("pea-1a", CODES)  # back to the old code for the next trial
+        steps += 1
+    assert steps >= 3  # several writes, each of them interrupted once
+    assert outcomes[0] == "pea-1a"  # interrupted before any write: the old code stands
+
+
+def test_enrolling_a_self_describing_deck_writes_each_card_and_a_reader_recognises_it(
+        chip: FakeMFRC522, stock: Any, tmp_path: Path) -> None:
+    service = TableService.open(tmp_path, GAMES)
+    desk = DeckDesk(service, tmp_path)
+    desk.writer = ChipTagWriter(stock, GAMES.tag_codes())
+    desk.set_self_describing(True)
+    desk.enroll_start()
+    first = chip.enter(ntag("04000000000001"))
+    assert desk.tag_seen("04000000000001")["outcome"] == "learned"
+    chip.leave(first)
+    second = chip.enter(classic("0a0b0c0d"))
+    second.writes_left = 1  # the card is lifted after one block: not learned, asked again
+    failed = desk.tag_seen("0a0b0c0d")
+    assert failed["outcome"] == "write_failed"
+    assert failed["text"].startswith("Écriture ratée sur l'étiquette ; reposez la carte.")
+    assert failed["activity"]["current"] == "pea-0b" and service.tags.lookup("0a0b0c0d") is None
+    second.come_back()
+    assert desk.tag_seen("0a0b0c0d")["outcome"] == "learned"
+    desk.enroll_stop()
+    chip.leave(second)
+    for card, code in ((first, "pea-0a"), (second, "pea-0b")):  # each tag now says which card it is
+        chip.enter(card)
+        assert linked(stock).read_code(CODES) == code
+        chip.leave(card)
+    # Another table whose deck lacks the card: the tag says what it is, and the host adds it.
+    other = tmp_path / "other"
+    table = TableService.open(other, GAMES)
+    elsewhere = DeckDesk(table, other)
+    ReaderPump(table, NoReader()).handle(TagSeen("0a0b0c0d", "rc522", card="pea-0b"))
+    assert elsewhere.offers == {"0a0b0c0d": "pea-0b"}
+    assert elsewhere.adopt("0a0b0c0d")["text"] == "Pois, zéro, bouillon — second exemplaire ajoutée au jeu."
+    assert table.tags.lookup("0a0b0c0d") == "pea-0b"
+    assert DeckStore(other, GAMES.tag_codes()).load() == {"0a0b0c0d": "pea-0b"}
+    table.close()
+    service.close()
+
+
+class NoReader:
+    name = "none"
+
+    def start(self, out: Any) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

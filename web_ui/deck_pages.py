@@ -1,0 +1,71 @@
+"""The deck page (decks, enrollment, deck check, dealing by tag) and the printable adaptation guide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, render_template, request
+
+from companion.chaud_devant import KIND as CHAUD_DEVANT
+from companion.chaud_devant.cards import DECK
+from companion.deck_desk import DeckDesk
+from companion.phrases import LANGUAGES
+from web_ui.auth import csrf_token, unlocked
+from web_ui.context import service, settings
+from web_ui.deck_words import words
+from web_ui.guide_text import COLOURS, CROSS, guide
+
+deck_pages = Blueprint("deck_pages", __name__)
+
+
+@deck_pages.app_context_processor
+def _deck_link() -> dict[str, Any]:
+    """The deck page's words, for a link to it from any page."""
+    return {"deck_words": words(service().language)}
+
+
+def _desk() -> DeckDesk | None:
+    found: DeckDesk | None = current_app.extensions.get("marmite.desk")
+    return found
+
+
+@deck_pages.get("/deck")
+def deck_page() -> str:
+    """Decks, enrollment, deck check and dealing by tag; the host acts with the PIN."""
+    language = service().language
+    desk = _desk()
+    info = desk.decks() if desk is not None else None
+    order = desk.order() if desk is not None else CHAUD_DEVANT.tag_codes
+    names = [(code, desk.name(code, language) if desk is not None else code) for code in order]
+    return render_template("deck.html", w=words(language), info=info, names=names, unlocked=unlocked(),
+                           csrf=csrf_token(), settings=settings().current, lang=language, languages=LANGUAGES)
+
+
+@deck_pages.get("/guide")
+def guide_page() -> str:
+    """The printable adaptation guide, in the table's language or `?lang=`."""
+    language = request.args.get("lang") or service().language
+    if language not in LANGUAGES:
+        language = service().language
+    desk = _desk()
+    known = set(desk.store.load().values()) if desk is not None else set()
+    return render_template("guide.html", g=guide(language), lang=language, rows=_checklist(language, known),
+                           languages=LANGUAGES)
+
+
+def _checklist(language: str, known: set[str]) -> list[dict[str, Any]]:
+    """One row per physical card of Chaud Devant, in box order, with its marks."""
+    colours = COLOURS.get(language, COLOURS["fr"])
+    none = str(guide(language)["none"])
+    rows = []
+    for code in CHAUD_DEVANT.tag_codes:
+        card = DECK.get(code)
+        if card is None:  # a menu card: centred colour sticker only
+            menu = code[len("menu-"):].partition("@")[0]
+            marks = {"hole": False, "colour": colours[menu], "dots": none}
+        else:
+            dots = CROSS.get(language, "croix") if card.is_overflow else (str(card.value) if card.value else none)
+            marks = {"hole": True, "colour": colours[str(card.suit)], "dots": dots}
+        rows.append({"code": code, "name": CHAUD_DEVANT.tag_name(code, language) or code, "enrolled": code in known,
+                     **marks})
+    return rows
