@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion import chaud_devant
+from companion import buffet, chaud_devant
 from companion.seam import Games
 
-GAMES = Games.of(chaud_devant.KIND)
+GAMES = Games.of(chaud_devant.KIND, buffet.KIND)
 """Chaud Devant ! first: a `new_game` without `game` is Chaud Devant, as the contract says."""

@@ -1,0 +1,40 @@
+"""Sus au buffet ! (Schlacht am Buffet), as a game the table can host: `KIND` is what the table takes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.buffet.announcer import BuffetVoice, describe_refusal
+from companion.buffet.game import Game, parse_game
+from companion.buffet.plates import TAG_CODES
+from companion.seam import Part, Voice
+
+
+class Buffet:
+    """The game kind: parses setups, names its events and tags (see companion.seam.GameKind)."""
+
+    def __init__(self) -> None:
+        self.name = "buffet"
+        self.event_fields: dict[str, dict[str, type | tuple[type, ...]]] = {
+            "plate": {"plate": str},
+            "card": {"card": str},
+        }
+        self.setup_fields: dict[str, type | tuple[type, ...]] = {"players": list, "first": str}
+        self.tag_codes: tuple[str, ...] = TAG_CODES
+
+    def new_game(self, event: dict[str, Any]) -> Game | None:
+        return parse_game(event.get("players"), event.get("first"))
+
+    def empty_public_state(self) -> dict[str, Any]:
+        from companion.buffet.views import public_state
+
+        return public_state(None)
+
+    def voice(self) -> Voice:
+        return BuffetVoice()
+
+    def describe_refusal(self, event: dict[str, Any], reason: str) -> Part:
+        return describe_refusal(None, event, reason)
+
+
+KIND = Buffet()

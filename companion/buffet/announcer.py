@@ -1,0 +1,203 @@
+"""Turns Sus au buffet ! outcomes into announcements: parts of public facts, rendered in any language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companion.buffet import effects as fx
+from companion.buffet.phrases import DEFAULT_LANGUAGE, FOOD_NAMES, NUMBER_WORDS, PHRASES, PLACES, plural_key
+from companion.buffet.plates import FOODS, PLATES, counted
+from companion.seam import GameStarted, Part, Undone
+
+if TYPE_CHECKING:
+    from companion.buffet.state import State
+
+COUNTED_KEYS: dict[str, str] = {"missing": "count", "winner": "players"}
+"""Parts whose key takes a plural form, and the field that counts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """Names and numbers in one language."""
+
+    language: str = DEFAULT_LANGUAGE
+
+    def phrase(self, key: str) -> str:
+        table = PHRASES.get(self.language, PHRASES[DEFAULT_LANGUAGE])
+        return table.get(key, PHRASES[DEFAULT_LANGUAGE][key])
+
+    def signed(self, value: int) -> str:
+        return f"−{-value}" if value < 0 else str(value)
+
+    def plate(self, code: str) -> str:
+        shown = PLATES.get(code)
+        if shown is None:
+            return code
+        return self.phrase("plate").format(food=self.food(shown.food), value=self.signed(shown.value))
+
+    def food(self, food: str) -> str:
+        return FOOD_NAMES.get(self.language, FOOD_NAMES[DEFAULT_LANGUAGE]).get(food, food)
+
+    def number(self, value: int) -> str:
+        words = NUMBER_WORDS.get(self.language, NUMBER_WORDS[DEFAULT_LANGUAGE])
+        return words[value + 1] if -1 <= value <= 9 else self.signed(value)
+
+    def place(self, place: int, shared: bool) -> str:
+        table = PLACES.get(self.language, PLACES[DEFAULT_LANGUAGE])["shared" if shared else "alone"]
+        return table[min(place, len(table)) - 1]
+
+    def points(self, value: int) -> str:
+        return self.phrase(plural_key("points", value, self.language)).format(value=self.signed(value))
+
+    def names(self, items: list[str]) -> str:
+        if len(items) <= 1:
+            return "".join(items)
+        return ", ".join(items[:-1]) + self.phrase("and") + items[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class BuffetVoice:
+    """Sus au buffet !'s voice: renders its parts in any language."""
+
+    def render(self, parts: Iterable[Part], language: str) -> str:
+        words = Words(language)
+        return " ".join(render_part(part, words) for part in parts)
+
+
+def render_part(part: Part, words: Words) -> str:
+    """One part's text."""
+    f = dict(part.fields)
+    key = part.key
+    if key in COUNTED_KEYS:
+        counter = f[COUNTED_KEYS[key]]
+        key = plural_key(key, len(counter) if isinstance(counter, list) else int(counter), words.language)
+    if "plate" in f:
+        f["plate"] = words.plate(f["plate"])
+    if "buffet" in f:
+        f["buffet"] = words.phrase("list_sep").join(map(words.plate, f["buffet"])) or words.phrase("empty")
+    if "value" in f:
+        f["value"] = words.number(f["value"])
+    if "place" in f:
+        f["place"] = words.place(*f["place"])
+    if "players" in f:
+        f["players"] = words.names(f["players"])
+    if "points" in f:
+        f["points"] = words.points(f["points"])
+    if "food" in f:
+        f["food"] = words.food(f["food"])
+    if "scores" in f:
+        f["scores"] = words.phrase("list_sep").join(f"{name} {words.points(points)}" for name, points in f["scores"])
+    if "positions" in f:
+        f["positions"] = words.phrase("list_sep").join(
+            words.phrase("position").format(player=name, square=square) for name, square in f["positions"])
+    for name, value in f.items():
+        if isinstance(value, Part):
+            f[name] = render_part(value, words)
+        elif value is None:
+            f[name] = ""
+    return words.phrase(key).format(**f)
+
+
+def describe_effects(state: State, effects: list[Any]) -> list[Part]:
+    """Parts for what an accepted event did."""
+    names = state.players
+    parts: list[Part] = []
+    for effect in effects:
+        match effect:
+            case GameStarted():
+                parts.append(Part("game_started", {"players": list(names), "first": names[state.game.first]}))
+            case fx.RoundOpened(number):
+                parts.append(Part("round_opened", {"round": number}))
+            case fx.PlateLaid(code, _, missing):
+                parts.append(Part("plate_laid", {"plate": code}))
+                if missing:
+                    parts.append(Part("missing", {"count": missing}))
+            case fx.StepBegins(_, part, first, buffet):
+                record = state.current_round
+                if record is not None and len(record.steps) == 1:
+                    label = Part("part_label", {"part": part}) if part is not None else None
+                    parts.append(Part("buffet_ready", {"part": label, "buffet": list(buffet), "player": names[first]}))
+                else:
+                    parts.append(Part("new_step", {"player": names[first]}))
+            case fx.MouseMoved(seat, value, position, place, shared):
+                parts.append(Part("moved", {"player": names[seat], "value": value, "square": position % 40,
+                                            "place": (place, shared)}))
+            case fx.TurnPassed(seat):
+                parts.append(Part("turn", {"player": names[seat]}))
+            case fx.RearTied(seats, _):
+                parts.append(Part("rear_tied", {"players": [names[s] for s in seats]}))
+            case fx.DuelTied(seats, _):
+                parts.append(Part("duel_tied", {"players": [names[s] for s in seats]}))
+            case fx.Departure(seat, code, may_swap, won_duel):
+                if code is None:
+                    parts.append(Part("duel_lost", {"player": names[seat]}))
+                else:
+                    parts.append(Part("duel_won" if won_duel else "departure", {"player": names[seat], "plate": code}))
+                if may_swap:
+                    parts.append(Part("swap", {"player": names[seat]}))
+            case fx.PartTwo():
+                parts.append(Part("part_two"))
+            case fx.RoundEnded(number, scores, _):
+                parts.append(Part("round_ended", {"round": number, "scores": list(zip(names, scores, strict=True))}))
+            case fx.GameOver(winners, tie_break):
+                parts.append(Part("game_over", {"winners": _winners(state, winners, tie_break)}))
+            case Undone(event):
+                parts.append(Part("undone", {"what": _undone_part(event)}))
+    return parts
+
+
+def _winners(state: State, winners: tuple[int, ...], tie_break: bool) -> Part:
+    names = state.players
+    top = state.scores()[winners[0]] if winners else 0
+    return Part("winner", {"players": [names[s] for s in winners], "points": top,
+                           "tie": Part("tie_break", {"food": deciding_food(state, winners)}) if tie_break else None})
+
+
+def deciding_food(state: State, winners: tuple[int, ...]) -> str:
+    """The best-ranked food the winners hold that decided the tie-break (for the explanation)."""
+    scores = state.scores()
+    top = scores[winners[0]]
+    losers = [seat for seat, points in enumerate(scores) if points == top and seat not in winners]
+    for food in FOODS:
+        mine = all(food in counted(state.won[seat]) for seat in winners)
+        theirs = any(food not in counted(state.won[seat]) for seat in losers)
+        if mine and theirs:
+            return food
+    return FOODS[0]
+
+
+def _undone_part(event: dict[str, Any]) -> Part:
+    if event.get("type") == "plate":
+        return Part("undone_plate", {"plate": event["plate"]})
+    code = str(event.get("card", ""))
+    return Part("undone_card", {"value": int(code.removeprefix("mouse-").replace("n1", "-1"))})
+
+
+def describe_refusal(state: State | None, event: dict[str, Any], reason: str) -> Part:
+    """The part saying why an event was refused."""
+    fields: dict[str, Any] = {}
+    code = event.get("plate")
+    fields["plate"] = code if isinstance(code, str) else ""
+    return Part("refused", {"why": Part(str(reason), fields)})
+
+
+def describe_where(state: State) -> list[Part]:
+    """"Où en est-on ?": round and part, whose turn, every mouse's square, the buffet, the scores."""
+    names = state.players
+    scores = list(zip(names, state.scores(), strict=True))
+    if state.phase == "game_over":
+        return [Part("where_over", {"scores": scores,
+                                    "winners": _winners(state, tuple(state.winners()), state.tie_break)})]
+    if state.phase == "buffet":
+        return [Part("where_buffet", {"round": state.round_number, "buffet": list(state.buffet), "scores": scores})]
+    turn = state.turn
+    return [Part("where", {
+        "round": state.round_number,
+        "part": Part("part_label", {"part": state.part}) if state.part is not None else None,
+        "turn": Part("where_turn", {"player": names[turn]}) if turn is not None else None,
+        "positions": [(names[seat], state.positions[seat] % 40) for seat in state.in_round],
+        "buffet": list(state.buffet),
+        "scores": scores,
+    })]
