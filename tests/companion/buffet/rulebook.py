@@ -12,6 +12,7 @@ from marmite.games import GAMES
 
 FOUR = ("Ana", "Ben", "Cléo", "Dan")
 THREE = ("Ana", "Ben", "Cléo")
+FIVE = ("Ana", "Ben", "Cléo", "Dan", "Éloïse")
 SIX = ("Ana", "Ben", "Cléo", "Dan", "Éloïse", "Farid")
 UNDO: dict[str, Any] = {"type": "undo"}
 

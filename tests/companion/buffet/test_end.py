@@ -7,11 +7,11 @@ import pytest
 from companion.buffet.plates import STAND_IN_SET, counted, score
 from companion.buffet.state import rank_winners
 
-from .rulebook import FOUR, SIX, THREE, new_game, plates, quick_round, run, state_after
+from .rulebook import FIVE, FOUR, SIX, THREE, new_game, plates, quick_round, run, state_after
 
 
 @pytest.mark.parametrize(("players", "rounds", "left"), [(THREE, 7, 1), (FOUR, 12, 0),
-                                                         (FOUR + ("Éloïse",), 9, 0), (SIX, 7, 1)])
+                                                         (FIVE, 9, 0), (SIX, 7, 1)])
 def test_the_game_ends_when_the_next_buffet_cannot_be_laid_out(players: tuple[str, ...], rounds: int,
                                                                left: int) -> None:
     size = 5 if len(players) == 3 else len(players) - 1

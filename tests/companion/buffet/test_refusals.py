@@ -8,14 +8,14 @@ import pytest
 
 from companion.buffet.plates import STAND_IN_SET
 
-from .rulebook import FOUR, SIX, THREE, UNDO, mice, mouse, new_game, plate, plates, quick_round, reasons, run
+from .rulebook import FIVE, FOUR, SIX, THREE, UNDO, mice, mouse, new_game, plate, plates, quick_round, reasons, run
 
 FOUR_PLATES = plates("plate-salad-n1", "plate-cheese-3", "plate-pizza-2")
 
 
 @pytest.mark.parametrize("setup", [
     {"players": ["Ana", "Ben"], "first": "Ana"},
-    {"players": list(SIX) + ["Gus"], "first": "Ana"},
+    {"players": [*SIX, "Gus"], "first": "Ana"},
     {"players": ["Ana", "Ben", "Ana"], "first": "Ana"},
     {"players": ["Ana", "Ben", " "], "first": "Ana"},
     {"players": list(THREE), "first": "Zoé"},
@@ -115,7 +115,7 @@ def test_precedence_unknown_card_before_wrong_phase_before_already_played() -> N
 
 
 def test_at_game_over_everything_is_wrong_phase_but_unknown_cards() -> None:
-    events = [new_game(FOUR + ("Éloïse",))]
+    events = [new_game(FIVE)]
     codes = list(STAND_IN_SET)
     for _ in range(9):
         events += plates(*codes[:4])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .rulebook import FOUR, SIX, THREE, mice, new_game, plates, quick_round, run, state_after
+from .rulebook import FIVE, FOUR, SIX, THREE, mice, new_game, plates, quick_round, run, state_after
 
 FOUR_PLATES = plates("plate-salad-n1", "plate-cheese-3", "plate-pizza-2")
 
@@ -32,7 +32,7 @@ def test_plates_of_equal_value_are_ordered_by_food_rank() -> None:
                              "plate-salad-2"]
 
 
-@pytest.mark.parametrize(("players", "size"), [(FOUR, 3), (FOUR + ("Éloïse",), 4), (SIX, 5), (THREE, 5)])
+@pytest.mark.parametrize(("players", "size"), [(FOUR, 3), (FIVE, 4), (SIX, 5), (THREE, 5)])
 def test_the_buffet_holds_players_minus_one_plates_or_five_with_three(players: tuple[str, ...], size: int) -> None:
     codes = ["plate-cheese-1", "plate-potato-1", "plate-sausage-1", "plate-pizza-1", "plate-chicken-1"][:size]
     before = run([new_game(players), *plates(*codes[:-1])])
