@@ -21,6 +21,8 @@ THREADS = 32
 
 def add_commands(sub: Any) -> None:
     """Register run and demo on the `marmite` parser."""
+    from marmite.games import GAMES
+
     for name, helptext in (("run", "serve the table: display, API, live stream, speech"),
                            ("demo", "serve the table and play a whole random game through the simulated reader")):
         p = sub.add_parser(name, help=helptext)
@@ -36,6 +38,10 @@ def add_commands(sub: Any) -> None:
                        help="Raspberry Pi: buzzer, LEDs and buttons on GPIO (see hardware/README.md)")
         p.add_argument("--pace", type=float, default=1.5, help="demo: seconds between cards (default 1.5)")
         p.add_argument("--seed", type=int, default=None, help="demo: random seed")
+        p.add_argument("--game", default="chaud_devant", choices=sorted(GAMES.kinds),
+                       help="demo: which game to play (default chaud_devant)")
+        p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3-6",
+                       help="demo: how many players (default 4; Chaud Devant plays at most 5)")
         if name == "run":
             p.add_argument("--demo", action="store_true", help="play a random demo game once started")
         p.set_defaults(handler=run if name == "run" else demo)
@@ -147,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
             print("marmite run: --demo needs the simulated reader (--reader sim)", file=sys.stderr)
         else:
             threading.Thread(target=play_demo, args=(service, drop),
-                             kwargs={"seed": args.seed, "pace": args.pace, "stop": stop},
+                             kwargs={"seed": args.seed, "pace": args.pace, "stop": stop, "game": args.game,
+                                     "players": args.players},
                              name="demo", daemon=True).start()
 
     def terminate(signum: int, frame: FrameType | None) -> None:

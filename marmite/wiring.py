@@ -13,7 +13,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from companion.chaud_devant.simulate import random_game
+from companion import buffet
+from companion.buffet import simulate as buffet_simulate
+from companion.chaud_devant import simulate as chaud_devant_simulate
 from companion.reads import Reader, ReaderHealth, ReaderMessage, TagSeen
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
@@ -82,27 +84,51 @@ class ReaderPump:
         self.close()
 
 
-def play_demo(service: TableService, drop: Callable[[str], None], *, seed: int | None = None,
-              pace: float = 1.5, players: int = 4, stop: threading.Event | None = None) -> int:
-    """Play a whole random legal game: setup and menus submitted, cards dropped in the simulated reader.
+def demo_events(rng: random.Random, game: str, players: int) -> list[dict[str, Any]]:
+    """A whole random legal game of `game` (its simulator), as contract events."""
+    if game == buffet.KIND.name:
+        return buffet_simulate.random_game(rng, players=players)
+    return chaud_devant_simulate.random_game(rng, players=min(players, 5))  # Chaud Devant seats 3 to 5
 
-    Returns the number of events sent. Each card waits for its announcement before the next one.
-    """
+
+def play_demo(service: TableService, drop: Callable[[str], None], *, seed: int | None = None,
+              pace: float = 1.5, players: int = 4, stop: threading.Event | None = None,
+              game: str = "chaud_devant") -> int:
+    """Play a whole random legal game of `game`: setup (and menus) submitted, cards and plates dropped
+    in the simulated reader. Returns the number of events sent; each read waits for its announcement."""
     stop = stop or threading.Event()
     rng = random.Random(seed)
-    events = random_game(rng, players=players)
+    events = demo_events(rng, game, players)
+    copies: dict[str, int] = {}
     sent = 0
     for event in events:
-        if stop.wait(pace if event["type"] == "card" else pace / 3):
+        tag = _demo_tag(event, copies)
+        if stop.wait(pace if tag is not None else pace / 3):
             break
-        if event["type"] == "card":
+        if tag is not None:
             serial = service.last_serial
-            drop(simulated_uid(event["card"]))
+            drop(simulated_uid(tag))
             service.wait_after(serial, timeout=10)
         else:
             service.submit(event, source="demo")
         sent += 1
     return sent
+
+
+def _demo_tag(event: dict[str, Any], copies: dict[str, int]) -> str | None:
+    """The physical card the demo drops for an event, None for one it submits: a buffet mouse card is
+    one of its ten copies in turn (two equal values in one step are two cards, and a copy comes back
+    only after nine other reads of its value, long after the double-read window at any real pace),
+    a plate its tag."""
+    if event["type"] == "plate":
+        return str(event["plate"])
+    if event["type"] != "card":
+        return None
+    code = str(event["card"])
+    if code.startswith("mouse-"):
+        copies[code] = copies.get(code, 0) % 10 + 1
+        return f"{code}@{copies[code]}"
+    return code
 
 
 class ServiceActions:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 from pathlib import Path
 
 import pytest
 
+from companion.reads import DOUBLE_READ_SECONDS
 from companion.table import TableService
 from companion.tags import simulated_uid
 from hardware.readers.sim import SimReader
 from marmite.cli import build_parser
+from marmite.games import GAMES
 from marmite.serve import resolve_pin
 from marmite.wiring import ReaderPump, play_demo
 from web_ui.speaker import Speaker
@@ -67,3 +70,26 @@ def test_cli_has_run_and_demo() -> None:
     args = build_parser().parse_args(["run", "--port", "0", "--demo"])
     assert args.demo and args.reader == "sim"
     assert build_parser().parse_args(["demo", "--pace", "0.5"]).pace == 0.5
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_demo_plays_a_whole_buffet_game_through_the_reader(tmp_path: Path, players: int) -> None:
+    ticks = itertools.count(step=DOUBLE_READ_SECONDS)  # as at a real pace: a copy comes back long after
+    service = TableService.open(tmp_path, GAMES, clock=lambda: float(next(ticks)))
+    reader = SimReader()
+    with ReaderPump(service, reader):
+        sent = play_demo(service, reader.drop, seed=2, pace=0, game="buffet", players=players)
+    state = service.state()
+    assert state["game"] == "buffet" and state["phase"] == "game_over" and state["winners"]
+    assert sent == service.journal.last_seq  # no read was taken for a double read
+    tags = [record.tag for record in service.journal.records() if record.body["type"] == "card"]
+    assert tags and all(tag is not None and tag.startswith("mouse-") and "@" in tag for tag in tags)
+    service.close()
+
+
+def test_demo_takes_a_game_and_a_table_size() -> None:
+    args = build_parser().parse_args(["demo", "--game", "buffet", "--players", "6"])
+    assert args.game == "buffet" and args.players == 6
+    assert build_parser().parse_args(["demo"]).game == "chaud_devant"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["demo", "--game", "belote"])
