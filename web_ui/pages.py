@@ -11,6 +11,7 @@ from companion.chaud_devant.announcer import Theme
 from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
 from companion.chaud_devant.state import State as ChaudDevantState
 from companion.phrases import LANGUAGES
+from web_ui import buffet_pages
 from web_ui.auth import csrf_token, pin_matches, unlocked
 from web_ui.context import service, settings
 from web_ui.seats import base_url, seat_links, visible_seat_view
@@ -65,6 +66,8 @@ def _chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:
 def table_display() -> str:
     """The table display for the tablet."""
     view = service().table_view()
+    if view["game_kind"] == "buffet":
+        return _buffet_table("buffet_table.html", view)
     return render_template("table.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
                            **_helpers())
 
@@ -73,6 +76,8 @@ def table_display() -> str:
 def table_fragment() -> str:
     """The state part of the table display, re-fetched after each event."""
     view = service().table_view()
+    if view["game_kind"] == "buffet":
+        return _buffet_table("_buffet_table_state.html", view)
     return render_template("_table_state.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
                            **_helpers())
 
@@ -93,12 +98,18 @@ def _render_seat(template: str, name: str) -> str:
     view = visible_seat_view(name)
     if view is None:
         abort(404, f"no player named {name} in this game")
+    if view.get("game_kind") == "buffet":
+        buffet_template = "buffet_seat.html" if template == "seat.html" else "_buffet_seat_state.html"
+        return buffet_pages.render_seat(buffet_template, view, name, service().language, **_helpers())
     return render_template(template, view=view, name=name, **_helpers())
 
 
 @pages.get("/history")
 def history_page() -> str:
-    """Round history, trick by trick."""
+    """Round history, trick by trick (for Sus au buffet !, step by step)."""
+    if service().game_name == "buffet":
+        return buffet_pages.render_page("buffet_history.html", service().language, history=service().history(),
+                                        **_helpers())
     return render_template("history.html", history=service().history(), **_helpers())
 
 
@@ -108,6 +119,16 @@ def setup_page() -> str:
     links = seat_links(base_url()) if unlocked() else []
     return render_template("setup.html", games=service().past_games(), seat_links=links,
                            **_helpers())
+
+
+@pages.get("/setup/buffet")
+def buffet_setup_page() -> str:
+    """A new game of Sus au buffet !."""
+    return buffet_pages.render_page("buffet_setup.html", service().language, **_helpers())
+
+
+def _buffet_table(template: str, view: dict[str, Any]) -> str:
+    return buffet_pages.render_table(template, view, service().game_state, service().language, **_helpers())
 
 
 @pages.route("/unlock", methods=["GET", "POST"])

@@ -136,6 +136,7 @@ def seat_view(state: State, player: str, *, owner: bool = False) -> dict[str, An
     return {
         "game_kind": "buffet",
         "player": player,
+        "seat": seat,
         "own_seat": owner,
         "phase": state.phase,
         "round": state.round_number,
