@@ -102,7 +102,7 @@ def play_demo(service: TableService, drop: Callable[[str], None], *, seed: int |
     copies: dict[str, int] = {}
     sent = 0
     for event in events:
-        tag = _demo_tag(event, copies)
+        tag = demo_tag(event, copies)
         if stop.wait(pace if tag is not None else pace / 3):
             break
         if tag is not None:
@@ -115,7 +115,7 @@ def play_demo(service: TableService, drop: Callable[[str], None], *, seed: int |
     return sent
 
 
-def _demo_tag(event: dict[str, Any], copies: dict[str, int]) -> str | None:
+def demo_tag(event: dict[str, Any], copies: dict[str, int]) -> str | None:
     """The physical card the demo drops for an event, None for one it submits: a buffet mouse card is
     one of its ten copies in turn (two equal values in one step are two cards, and a copy comes back
     only after nine other reads of its value, long after the double-read window at any real pace),
