@@ -148,3 +148,13 @@ def test_buffet_pages_follow_the_table_language(client: FlaskClient) -> None:
     assert "Ronde 1 · deel 1" in page and "kaas 3" in page and "in dit deel te winnen" in page
     client.post("/api/settings", json={"language": "en"}, headers=HEADERS)
     assert "The buffet, best to worst" in client.get("/").get_data(as_text=True)
+
+
+def test_past_games_list_a_buffet_game_with_its_scores(client: FlaskClient) -> None:
+    for event in random_game(random.Random(2), players=3):
+        post(client, event)
+    state = client.get("/api/state").get_json()
+    page = client.get("/setup").get_data(as_text=True)
+    for name, points in state["score"].items():
+        assert f"{name} {points}" in page
+    assert client.get("/api/games").get_json()[-1]["score"] == state["score"]
