@@ -140,3 +140,33 @@ def test_where_are_we_says_turn_squares_buffet_and_scores(table: TableService) -
     assert "Ben −1 point;" in table.where_are_we().as_json("en")["text"]
     assert "Ana 0 points" in table.where_are_we().as_json("en")["text"]
     assert FOUR[0] == "Ana"
+
+
+def test_refusals_and_undo_are_spoken_with_the_plate(table: TableService) -> None:
+    table.submit(new_game())
+    table.submit(plates("plate-cheese-3")[0])
+    refused = table.submit(plates("plate-cheese-3")[0]).message
+    assert refused.as_json("fr")["text"] == "Refusé : l'assiette fromage à 3 est déjà sortie dans cette partie."
+    assert refused.as_json("en")["text"] == "Refused: plate cheese 3 has already been laid out this game."
+    undone = table.undo().message
+    assert undone.as_json("fr")["text"] == "Annulé : assiette fromage à 3."
+    assert undone.as_json("nl")["text"] == "Ongedaan: bord kaas 3."
+    early = table.submit(mice(4)[0]).message
+    assert early.as_json("fr")["text"] == "Refusé : ce n'est pas le moment."
+
+
+def test_where_are_we_while_the_buffet_is_laid_and_at_game_over(table: TableService) -> None:
+    table.submit(new_game())
+    table.submit(plates("plate-pizza-2")[0])
+    assert table.where_are_we().as_json("fr")["text"] == (
+        "Manche 1, on dresse le buffet : pizza à 2. Scores : Ana 0 point ; Ben 0 point ; Cléo 0 point ; "
+        "Dan 0 point.")
+    import random
+
+    from companion.buffet.simulate import random_game
+
+    table.submit(random_game(random.Random(9), players=3)[0])
+    for event in random_game(random.Random(9), players=3)[1:]:
+        table.submit(event)
+    text = table.where_are_we().as_json("fr")["text"]
+    assert text.startswith("Partie terminée. Scores : ") and "Égalité départagée par les plats" in text
