@@ -64,7 +64,14 @@ def add_commands(sub: Any) -> None:
     p = actions.add_parser("check", help="pass the whole deck over the reader: what is missing, unknown, doubled")
     reader_arguments(p)
     p.add_argument("--seconds", type=float, default=600.0, help="stop listening after this long (default 600)")
+    game_argument(p)
     p.set_defaults(handler=run_check)
+
+
+def game_argument(p: argparse.ArgumentParser) -> None:
+    """`--game`: whose box of cards (each hosted game has its own physical cards)."""
+    p.add_argument("--game", default=GAMES.default, choices=sorted(GAMES.kinds),
+                   help=f"whose cards: {', '.join(sorted(GAMES.kinds))} (default {GAMES.default})")
 
 
 def _data(p: argparse.ArgumentParser) -> None:
@@ -190,7 +197,7 @@ def enroll_in_terminal(args: argparse.Namespace, *, say: Callable[[str], None] =
     try:
         say(HELP.get(service.language, HELP["fr"]))
         try:
-            answer = desk.enroll_start(again=args.again)
+            answer = desk.enroll_start(getattr(args, "game", None), again=args.again)
         except DeckError as error:
             return _fail(error)
         say(answer["text"] + _progress(desk))
@@ -242,7 +249,7 @@ def run_check(args: argparse.Namespace) -> int:
     service, desk, reader, inbox = opened
     try:
         print(CHECK_HELP.get(service.language, CHECK_HELP["fr"]))
-        print(desk.check_start()["text"], flush=True)
+        print(desk.check_start(getattr(args, "game", None))["text"], flush=True)
         deadline = time.monotonic() + args.seconds
         check = desk.check
         while check is not None and (left := deadline - time.monotonic()) > 0:

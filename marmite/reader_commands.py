@@ -27,6 +27,8 @@ def add_commands(sub: Any) -> None:
     p = actions.add_parser("learn", help="enroll the active deck: each card over the reader, in box order")
     _reader_arguments(p)
     p.add_argument("--again", action="store_true", help="ask for every card, even those the deck already knows")
+    p.add_argument("--game", default=GAMES.default, choices=sorted(GAMES.kinds),
+                   help=f"whose cards, in their box order (default {GAMES.default}; buffet: mouse cards, then plates)")
     p.set_defaults(handler=run_learn)
 
 

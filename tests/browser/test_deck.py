@@ -11,7 +11,7 @@ from marmite.games import GAMES
 from tests.browser.conftest import Server, audit, shot, unlock
 
 pytestmark = pytest.mark.browser
-CODES = GAMES.tag_codes()
+CODES = GAMES.kinds[GAMES.default].tag_codes  # a Chaud Devant box (the default game's cards)
 
 
 def uid(index: int) -> str:

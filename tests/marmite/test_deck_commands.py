@@ -12,7 +12,7 @@ from marmite.cli import main
 from marmite.games import GAMES
 from tests.marmite.test_reader_commands import SCRIPT, scripted_reader, uid_of  # noqa: F401 (autouse fixture)
 
-CODES = GAMES.tag_codes()
+CODES = GAMES.kinds[GAMES.default].tag_codes  # a Chaud Devant box (the default game's cards)
 
 
 def write(path: Path, text: str) -> Path:

@@ -66,7 +66,7 @@ def test_reader_test_prints_tags_with_their_codes(tmp_path: Path, capsys: pytest
 
 def test_learn_walks_the_deck_in_french_and_refuses_a_taken_tag(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    codes = GAMES.tag_codes()
+    codes = GAMES.kinds[GAMES.default].tag_codes  # the default game's box, in order
     SCRIPT[:] = [uid_of(0), uid_of(0), *(uid_of(i) for i in range(1, len(codes)))]
     assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
     assert DeckStore(tmp_path, codes).load() == {uid_of(i): code for i, code in enumerate(codes)}
@@ -78,9 +78,19 @@ def test_learn_walks_the_deck_in_french_and_refuses_a_taken_tag(
     assert ACKNOWLEDGED == SCRIPT  # every tag taken is acknowledged, the refused one too: the board may forget them
 
 
+def test_learn_takes_the_box_of_the_game_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    codes = GAMES.kinds["buffet"].tag_codes  # 110 mouse cards, then the plates
+    SCRIPT[:] = [uid_of(i) for i in range(len(codes))]
+    assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path), "--game", "buffet"]) == 0
+    saved = DeckStore(tmp_path, GAMES.tag_codes()).load()
+    assert len(saved) == 152 and saved[uid_of(0)] == "mouse-n1@1" and saved[uid_of(151)] == "plate-salad-5"
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].endswith("(0/152)") and out[-1] == "Enregistrement terminé : 152 sur 152."
+
+
 def test_learn_speaks_the_tables_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "web.json").write_text(json.dumps({"language": "nl"}))
-    codes = GAMES.tag_codes()
+    codes = GAMES.kinds[GAMES.default].tag_codes  # the default game's box, in order
     SCRIPT[:] = [uid_of(i) for i in range(len(codes))]
     assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -96,7 +106,7 @@ def test_reader_test_acknowledges_every_tag_it_prints(tmp_path: Path, capsys: py
 
 
 def test_learn_resumes_where_it_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    codes = GAMES.tag_codes()
+    codes = GAMES.kinds[GAMES.default].tag_codes  # the default game's box, in order
     TagMap(GAMES.tag_codes(), {uid_of(i): code for i, code in enumerate(codes[:-2])}).save(tmp_path)
     SCRIPT[:] = ["aabbccdd", "11223344"]
     assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0
@@ -107,7 +117,7 @@ def test_learn_resumes_where_it_stopped(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_learn_again_asks_for_every_card_from_the_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    codes = GAMES.tag_codes()
+    codes = GAMES.kinds[GAMES.default].tag_codes  # the default game's box, in order
     TagMap(GAMES.tag_codes(), {uid_of(i): code for i, code in enumerate(codes)}).save(tmp_path)
     SCRIPT[:] = [f"05{i:012x}" for i in range(len(codes))]
     assert main(["reader", "learn", "--again", "--reader", "test-scripted", "--data", str(tmp_path)]) == 0

@@ -17,7 +17,7 @@ from tests.web_ui.conftest import HEADERS, PIN
 from web_ui.app import create_app
 from web_ui.seats import seat_key
 
-CODES = GAMES.tag_codes()
+CODES = GAMES.kinds[GAMES.default].tag_codes  # a Chaud Devant box (the default game's cards)
 FIVE = ["Ana", "Ben", "Cléo", "Dan", "Eva"]
 
 
