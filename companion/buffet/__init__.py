@@ -36,5 +36,21 @@ class Buffet:
     def describe_refusal(self, event: dict[str, Any], reason: str) -> Part:
         return describe_refusal(None, event, reason)
 
+    def tag_name(self, code: str, language: str) -> str | None:
+        """A physical card's spoken name for enrolling and checking a deck: "Souris sept, exemplaire 3"."""
+        from companion.buffet.announcer import Words
+        from companion.buffet.phrases import DEFAULT_LANGUAGE, PHRASES
+        from companion.buffet.plates import MOUSE_CARDS, PLATES
+
+        words = Words(language)
+        if code in PLATES:
+            name = words.plate(code)
+            return name[:1].upper() + name[1:]
+        card, _, copy = code.partition("@")
+        if card not in MOUSE_CARDS or not copy.isdigit():
+            return None
+        template = PHRASES.get(language, PHRASES[DEFAULT_LANGUAGE])["mouse_copy"]
+        return template.format(value=words.number(MOUSE_CARDS[card]), copy=copy)
+
 
 KIND = Buffet()
