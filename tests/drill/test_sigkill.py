@@ -37,6 +37,7 @@ def test_no_acknowledged_play_is_lost_or_doubled_across_sigkills(tmp_path: Path)
         assert acked.setdefault(key, answer["seq"]) == answer["seq"], "a resend got another answer"
         return int(answer["seq"])
 
+    kills = 0
     for _ in range(KILLS + 1):
         server = Server(data)
         assert server.wait_ready(), server.process.communicate(timeout=10)[1]
@@ -62,6 +63,7 @@ def test_no_acknowledged_play_is_lost_or_doubled_across_sigkills(tmp_path: Path)
         finally:
             killer.cancel()
             server.kill()
+            kills += 1
         if in_flight is not None:
             sent += 1
     server = Server(data)
@@ -76,3 +78,4 @@ def test_no_acknowledged_play_is_lost_or_doubled_across_sigkills(tmp_path: Path)
         keys = dict(db.execute("SELECT key, seq FROM requests").fetchall())
     db.close()
     assert keys == acked
+    print(f"\nsigkill drill: {kills} SIGKILLs, {sent} plays acknowledged, 0 lost, 0 doubled")
