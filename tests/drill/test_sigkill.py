@@ -9,6 +9,7 @@ journal under the seq it was answered, each key recorded once, a resend answered
 
 from __future__ import annotations
 
+import http.client
 import os
 import random
 import sqlite3
@@ -56,7 +57,7 @@ def test_no_acknowledged_play_is_lost_or_doubled_across_sigkills(tmp_path: Path)
             while True:
                 try:
                     play(server, sent)
-                except OSError:
+                except (OSError, http.client.HTTPException):  # the answer was lost
                     in_flight = f"play-{sent}"
                     break
                 sent += 1
