@@ -422,12 +422,15 @@ class Journal:
                 " AND seq NOT IN (SELECT game FROM summaries) ORDER BY seq").fetchall()
         return [seq for (seq,) in rows if seq != self._game]
 
-    def summaries(self) -> list[dict[str, Any]]:
-        """The kept summaries of finished games, oldest first: game, started_at, players and facts."""
+    def summaries(self, *, before: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """The kept summaries of finished games (game, started_at, players and facts), oldest first:
+        all, or the newest `limit` of those that started before game `before`."""
         with self._lock:
-            rows = self._db.execute("SELECT game, started_at, players, facts FROM summaries ORDER BY game").fetchall()
+            rows = self._db.execute(
+                "SELECT game, started_at, players, facts FROM summaries WHERE game < ? ORDER BY game DESC LIMIT ?",
+                (before if before is not None else 2**63 - 1, limit if limit is not None else -1)).fetchall()
         return [{"game": game, "started_at": at, "players": json.loads(players), **json.loads(facts)}
-                for game, at, players, facts in rows]
+                for game, at, players, facts in reversed(rows)]
 
     def game_start(self, game: int) -> tuple[str, list[str]] | None:
         """When a game started and its players (from its new_game)."""

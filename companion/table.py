@@ -404,14 +404,22 @@ class TableService:
             state = self._referee.state
             return state.history() if state is not None else {"rounds": []}
 
-    def past_games(self) -> list[dict[str, Any]]:
-        """Every game in the journal with its players, date, phase, score and winners: the kept
-        summaries of finished games and the current game's, so nothing is replayed."""
+    def past_games(self, *, before: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """The games in the journal with their players, date, phase, score and winners, oldest first:
+        all, or the newest `limit` of those started before game `before`. Finished games come from
+        their kept summaries and the current one from its state, so nothing is replayed."""
         with self._lock:
-            summaries = [summary for summary in self.journal.summaries() if summary["game"] != self.current_game]
             game, state = self.current_game, self._referee.state
-            if game is not None and state is not None and (start := self.journal.game_start(game)) is not None:
-                summaries.append({"game": game, "started_at": start[0], "players": start[1], **state.summary()})
+            current = None
+            if game is not None and state is not None and (before is None or game < before):
+                start = self.journal.game_start(game)
+                if start is not None:
+                    current = {"game": game, "started_at": start[0], "players": start[1], **state.summary()}
+            wanted = None if limit is None else max(0, limit - (current is not None))
+            summaries = [summary for summary in self.journal.summaries(before=before, limit=wanted)
+                         if summary["game"] != game]
+        if current is not None and limit != 0:
+            summaries.append(current)
         return summaries
 
     def close(self) -> None:

@@ -103,10 +103,21 @@ def history() -> Response:
     return jsonify(service().history())
 
 
+GAMES_PAGE = 50
+
+
 @api.get("/games")
 def games() -> Response:
-    """Past games and their results."""
-    return jsonify(service().past_games())
+    """Games and their results, oldest first: the newest `limit` (default 50, at most 1,000) of those
+    started before game `before` (default: all), so a year of games costs the same as one."""
+    try:
+        before = request.args.get("before", type=int)
+        limit = int(request.args.get("limit", GAMES_PAGE))
+    except ValueError:
+        raise BadRequestBody("limit and before must be whole numbers") from None
+    if not 1 <= limit <= 1000:
+        raise BadRequestBody("limit must be between 1 and 1000")
+    return jsonify(service().past_games(before=before, limit=limit))
 
 
 @api.post("/events")

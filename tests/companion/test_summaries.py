@@ -82,3 +82,15 @@ def test_start_up_folds_only_the_recent_events(tmp_path: Path, monkeypatch: pyte
     assert table.state() == state
     assert min(folded) > last - 300 - 400, "start-up folded history older than the resume window"
     table.close()
+
+
+def test_games_are_listed_a_page_at_a_time(tmp_path: Path) -> None:
+    table = TableService.open(tmp_path, GAMES)
+    play_games(table, 4, cut=10)
+    every = table.past_games()
+    ids = [game["game"] for game in every]
+    assert [g["game"] for g in table.past_games(limit=2)] == ids[2:]
+    assert [g["game"] for g in table.past_games(limit=2, before=ids[2])] == ids[:2]
+    assert [g["game"] for g in table.past_games(before=ids[3])] == ids[:3]
+    assert table.past_games(limit=1) == every[-1:]
+    table.close()
