@@ -261,6 +261,8 @@ class Journal:
         if row is None:
             self._db.executescript(_SCHEMA_3)
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] == "2" and not self.writer:  # read as it is: reading never changes the file
+            return
         elif row[0] in ("1", "2"):  # add what later schemas have, in one transaction
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -296,10 +298,12 @@ class Journal:
             raise JournalError(f"{self.path}: event {seq} differs from the one acknowledged: the journal is "
                                f"damaged; {RESTORE_HINT}")
 
-    def _write_mark(self, seq: int) -> None:
-        """Move the high-water mark to `seq` (just committed); a failure leaves it lagging (safe)."""
+    def _write_mark(self, seq: int, row: tuple[Any, ...] | None = None) -> None:
+        """Move the high-water mark to `seq` (just committed, its row given or read back); a failure
+        leaves it lagging, which is safe."""
         try:
-            row = self._db.execute(_ROW, (seq,)).fetchone()
+            if row is None:
+                row = self._db.execute(_ROW, (seq,)).fetchone()
             self._mark.write(seq, _digest(row))
         except (OSError, sqlite3.Error) as error:
             log.warning("%s: cannot move the high-water mark to %d: %s", self._mark.path, seq, error)
@@ -345,6 +349,7 @@ class Journal:
         with self._lock:
             game = self._game
             seqs: list[int] = []
+            row: tuple[Any, ...] = ()
             try:
                 self._db.execute("BEGIN IMMEDIATE")  # takes the write lock: seq below is ours alone
                 last = self._db.execute("SELECT MAX(seq) FROM events").fetchone()[0] or 0
@@ -365,6 +370,7 @@ class Journal:
                         (seq, None if entry.outside else game, now, kind, body, int(entry.accepted), entry.reason,
                          entry.source, entry.tag),
                     )
+                    row = (seq, now, body, int(entry.accepted), entry.reason, entry.source, entry.tag)
                     if entry.key is not None:
                         self._db.execute("INSERT INTO requests (key, seq) VALUES (?, ?)", (entry.key, seq))
                     seqs.append(seq)
@@ -385,7 +391,7 @@ class Journal:
                 self._last_seq = seqs[-1]
                 self._game = game
                 self._last_received_at = now
-                self._write_mark(seqs[-1])
+                self._write_mark(seqs[-1], row)
             return seqs
 
     def _insert_summary(self, game: int, facts: dict[str, Any]) -> None:
