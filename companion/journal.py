@@ -151,6 +151,12 @@ def _digest(row: tuple[Any, ...]) -> str:
     return hashlib.sha256(json.dumps(list(row), ensure_ascii=False).encode()).hexdigest()[:32]
 
 
+def _datasync(fd: int) -> None:
+    """fdatasync where the system has it (the file's data, and its size when that changed), else fsync."""
+    sync = getattr(os, "fdatasync", os.fsync)
+    sync(fd)
+
+
 class HighWaterMark:
     """The last acknowledged seq and its row's digest, in a small file beside the database.
 
@@ -193,8 +199,9 @@ class HighWaterMark:
         slot = f"{text} {zlib.crc32(text.encode()):08x}".ljust(self.SLOT - 1).encode() + b"\n"
         if self._fd is None:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        os.pwrite(self._fd, slot, (seq % 2) * self.SLOT)
-        os.fsync(self._fd)
+        os.lseek(self._fd, (seq % 2) * self.SLOT, os.SEEK_SET)
+        os.write(self._fd, slot)
+        _datasync(self._fd)
 
     def close(self) -> None:
         if self._fd is not None:
