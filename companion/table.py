@@ -25,7 +25,7 @@ from companion.tags import TagMap
 
 __all__ = ["JournalDisagrees", "Message", "Submission", "TableService"]
 
-RESUME_EVENTS = 2_000  # messages rebuilt at start: a display resuming after a restart within them misses nothing
+RESUME_EVENTS = 1_000  # messages rebuilt at start: a display resuming after a restart within them misses nothing
 
 
 class JournalDisagrees(JournalError):
