@@ -44,6 +44,7 @@ class EventShapes:
         leniently instead, and a missing field there is a refusal.
         """
         kind = self.event_type(event)
+        check_storable(event)
         event = cast(dict[str, Any], event)  # event_type has checked it is an object
         needed = dict(self.fields[kind])
         if kind == "new_game":
@@ -73,3 +74,67 @@ def event_type(event: object, types: tuple[str, ...]) -> str:
             else f"unknown event type {event.get('type')!r}; expected one of {', '.join(types)}"
         )
     return str(event["type"])
+
+
+MAX_EVENT_BYTES = 16 * 1024
+MAX_EVENT_DEPTH = 8
+
+
+def check_storable(event: object) -> None:
+    """MalformedEvent unless `event` is plain JSON the journal can keep and export as it came:
+    finite numbers, strings without lone surrogates, at most MAX_EVENT_DEPTH levels deep and
+    MAX_EVENT_BYTES long once encoded."""
+    size = 0
+    stack: list[tuple[object, int]] = [(event, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_EVENT_DEPTH:
+            raise MalformedEvent(f"an event may nest at most {MAX_EVENT_DEPTH} levels deep")
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+            stack.extend((name, depth + 1) for name in value)
+            size += 2 * len(value) + 2
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+            size += len(value) + 2
+        elif isinstance(value, str):
+            try:
+                size += len(value.encode("utf-8")) + 2
+            except UnicodeEncodeError:
+                raise MalformedEvent("a string in the event holds a lone surrogate (not valid Unicode)") from None
+        elif isinstance(value, bool) or value is None:
+            size += 5
+        elif isinstance(value, int):
+            size += len(str(value))
+        elif isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                raise MalformedEvent("numbers in an event must be finite (no NaN or Infinity)")
+            size += 24
+        else:
+            raise MalformedEvent(f"an event holds a {type(value).__name__}, which is not JSON")
+        if size > MAX_EVENT_BYTES:
+            raise MalformedEvent(f"an event may be at most {MAX_EVENT_BYTES // 1024} KiB long")
+
+
+def _no_constant(name: str) -> object:
+    raise MalformedEvent(f"{name} is not JSON: numbers must be finite")
+
+
+def parse_event_json(data: bytes) -> object:
+    """One JSON value from a request body, strictly: UTF-8, no NaN/Infinity, then `check_storable`."""
+    import json
+
+    if len(data) > MAX_EVENT_BYTES:
+        raise MalformedEvent(f"an event may be at most {MAX_EVENT_BYTES // 1024} KiB long")
+    try:
+        value = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise MalformedEvent("the body must be UTF-8 JSON") from None
+    except RecursionError:
+        raise MalformedEvent(f"an event may nest at most {MAX_EVENT_DEPTH} levels deep") from None
+    except ValueError as error:
+        if isinstance(error, MalformedEvent):
+            raise
+        raise MalformedEvent(f"the body is not JSON: {error}") from None
+    check_storable(value)
+    return value

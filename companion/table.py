@@ -16,14 +16,20 @@ from pathlib import Path
 from typing import Any
 
 from companion.hub import MAX_MESSAGES, Hub, Listener, Message
-from companion.journal import Journal
+from companion.journal import Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
 from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
 from companion.referee import Outcome, Referee
 from companion.seam import Games, Part, State, Voice
 from companion.tags import TagMap
 
-__all__ = ["Message", "Submission", "TableService"]
+__all__ = ["JournalDisagrees", "Message", "Submission", "TableService"]
+
+RESUME_EVENTS = 1_000  # messages rebuilt at start: a display resuming after a restart within them misses nothing
+
+
+class JournalDisagrees(JournalError):
+    """Replaying the journal refuses what it recorded as accepted, or the reverse: never served."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +39,8 @@ class Submission:
     accepted: bool
     reason: str | None
     seq: int
-    message: Message
+    message: Message | None  # None when a request with the same Idempotency-Key recorded it before
+    repeated: bool = False
 
     def as_json(self) -> dict[str, Any]:
         """The contract's `POST /api/events` answer."""
@@ -59,7 +66,9 @@ class TableService:
         self._health: dict[str, dict[str, Any]] = {}
         self.read_hook: Callable[[str, str | None], bool] | None = None
         """Takes reads first while the deck desk enrolls, checks or deals; True when it took the read."""
+        self._storage_trouble: str | None = None
         self._fold_journal()
+        self._keep_missing_summaries()
 
     @classmethod
     def open(cls, data_dir: Path, games: Games, **options: Any) -> TableService:
@@ -75,10 +84,15 @@ class TableService:
         if self.journal.last_seq == 0:
             return
         oldest_kept = max(1, self.journal.last_seq - self._hub_capacity() + 1)
-        game = self.journal.game_of(oldest_kept)
+        game = (self.journal.game_of(oldest_kept) or self.journal.first_game_from(oldest_kept)
+                or self.journal.current_game)
         last_reads: list[tuple[str, int, str]] = []
         for record in self.journal.records(after=0 if game is None else game - 1):
-            outcome = self._apply(record.seq, record.body)
+            if record.game is None and self._referee.state is not None:  # judged outside any game
+                outcome = Referee(self.games).apply(record.body)
+            else:
+                outcome = self._apply(record.seq, record.body)
+            self._check_agrees(record, outcome)
             if record.seq >= oldest_kept:
                 self._announce(record.seq, record.body, outcome)
             if outcome.accepted and record.tag is not None:
@@ -94,9 +108,35 @@ class TableService:
                   if (newest - datetime.fromisoformat(at)).total_seconds() <= DOUBLE_READ_SECONDS]
         self._reads.restore((tag, seq) for tag, seq in recent if self._stands(seq))
 
+    def _check_agrees(self, record: Record, outcome: Outcome) -> None:
+        """JournalDisagrees when the replayed outcome of `record` is not the one it recorded."""
+        replayed = (outcome.accepted, None if outcome.reason is None else str(outcome.reason))
+        if replayed != (record.accepted, record.reason):
+            def said(accepted: bool, reason: str | None) -> str:
+                return "accepted" if accepted else f"refused ({reason})"
+
+            raise JournalDisagrees(
+                f"{self.journal.path}: the journal disagrees with itself at event {record.seq}: it was recorded "
+                f"{said(record.accepted, record.reason)} but replaying the journal says {said(*replayed)}; two "
+                "programs may have written to it at once. Export the games (`marmite export`), check them "
+                "with `marmite replay`, and import them into a fresh data dir (`marmite import`)")
+
+    def _keep_missing_summaries(self) -> None:
+        """Summarise finished games that have no summary yet (a journal of schema 2), once."""
+        missing = self.journal.unsummarised_games()
+        if not missing or not self.journal.writer:
+            return
+        summaries = []
+        for game in missing:
+            referee = Referee(self.games)
+            for record in self.journal.records(game=game):
+                self._check_agrees(record, referee.apply(record.body))
+            summaries.append((game, referee.state.summary() if referee.state is not None else {}))
+        self.journal.keep_summaries(summaries)
+
     @staticmethod
     def _hub_capacity() -> int:
-        return MAX_MESSAGES
+        return min(MAX_MESSAGES, RESUME_EVENTS)
 
     # ------------------------------------------------------------------ settings
 
@@ -137,18 +177,64 @@ class TableService:
 
     # ------------------------------------------------------------------ events in
 
-    def submit(self, event: object, source: str = "api", *, tag: str | None = None) -> Submission:
-        """Referee, journal and announce one event. MalformedEvent if it is not one well-formed event."""
+    def submit(self, event: object, source: str = "api", *, tag: str | None = None,
+               key: str | None = None) -> Submission:
+        """Referee, journal and announce one event. MalformedEvent if it is not one well-formed event;
+        StorageError (announced) when the disk refuses it. A `key` already recorded (Idempotency-Key)
+        records nothing and answers as the first time."""
         checked = self._referee.shapes.check_well_formed(event)
         with self._lock:
+            if (first := self.recorded(key)) is not None:
+                return first
             reason = self._referee.decide(checked)
-            seq = self.journal.append(checked, reason is None, reason, source, tag=tag)
+            closes = None
+            if reason is None and checked["type"] == "new_game" and self._referee.state is not None:
+                game = self.journal.current_game
+                closes = None if game is None else (game, self._referee.state.summary())
+            seq = self._append(checked, reason, source, tag=tag, key=key, closes=closes)
             outcome = self._apply(seq, checked)
             if outcome.accepted and tag is not None:
                 self._reads.accepted(tag, seq)
             message = self._announce(seq, checked, outcome)
         self._hub.tell(message)  # outside the lock: a slow buzzer never holds up the table
         return Submission(outcome.accepted, outcome.reason, seq, message)
+
+    def recorded(self, key: str | None) -> Submission | None:
+        """The answer a request with this Idempotency-Key got, None for no key or a new one."""
+        if key is None:
+            return None
+        with self._lock:
+            record = self.journal.answer_for(key)
+        if record is None:
+            return None
+        return Submission(record.accepted, record.reason, record.seq, None, repeated=True)
+
+    def _append(self, event: dict[str, Any], reason: str | None, source: str, *, tag: str | None,
+                key: str | None, closes: tuple[int, dict[str, Any]] | None) -> int:
+        """Journal one event (under the lock); storage trouble, and its end, are announced."""
+        try:
+            seq = self.journal.append(event, reason is None, reason, source, tag=tag, key=key, closes=closes)
+        except StorageError as error:
+            self._storage_changed(error.kind)
+            raise
+        if self._storage_trouble is not None:
+            self._storage_changed(None)
+        return seq
+
+    def _storage_changed(self, trouble: str | None) -> None:
+        """Announce that the disk refuses writes (`trouble`: full, read_only, io) or works again."""
+        if trouble == self._storage_trouble:
+            return
+        self._storage_trouble = trouble
+        key = "storage_ok" if trouble is None else f"storage_{trouble}"
+        message = self._hub.publish("storage", (Part(key),), TABLE_VOICE, seq=self.journal.last_seq,
+                                    is_event=False, detail=(("ok", trouble is None),))
+        threading.Thread(target=self._hub.tell, args=(message,), name="storage-announce", daemon=True).start()
+
+    @property
+    def storage_trouble(self) -> str | None:
+        """Why the disk refuses writes now ("full", "read_only", "io"), None while writing works."""
+        return self._storage_trouble
 
     def _apply(self, seq: int, event: dict[str, Any]) -> Outcome:
         """Fold one journaled event into the referee, keeping the seq of each accepted action."""
@@ -167,28 +253,33 @@ class TableService:
         """True while the accepted action `seq` is part of the current match (not undone)."""
         return seq in self._action_seqs
 
-    def tag_seen(self, uid: str, source: str = "reader", *, written: str | None = None) -> Submission | None:
+    def tag_seen(self, uid: str, source: str = "reader", *, written: str | None = None,
+                 key: str | None = None) -> Submission | None:
         """A reader saw a tag: submit the event its card stands for; None for a double read.
 
         The double-read check and the submit happen under one lock, so two reads of one card at
         once are journaled once. `written` is the code a self-describing tag carries.
         """
+        if (first := self.recorded(key)) is not None:  # a resent drop: not a read at all
+            return first
         hook = self.read_hook
         if hook is not None and hook(uid, written):
             return None
         with self._lock:
+            if (first := self.recorded(key)) is not None:
+                return first
             code = self.tags.lookup(uid)
             if code is None:
-                return self.submit({"type": "card", "card": f"tag:{uid.lower()}"}, source)
+                return self.submit({"type": "card", "card": f"tag:{uid.lower()}"}, source, key=key)
             state = self._referee.state
             if state is not None and state.repeats_read(code) and self._reads.is_double_read(code, self._stands):
                 return None
             event = state.tag_event(code) if state is not None else {"type": "card", "card": code}
-            return self.submit(event, source, tag=code)
+            return self.submit(event, source, tag=code, key=key)
 
-    def undo(self, source: str = "api") -> Submission:
+    def undo(self, source: str = "api", *, key: str | None = None) -> Submission:
         """Take back the last accepted action."""
-        return self.submit({"type": "undo"}, source)
+        return self.submit({"type": "undo"}, source, key=key)
 
     def reader_health(self, reader: str, ok: bool, detail: str = "", info: dict[str, str] | None = None) -> None:
         """Record a reader's health for the display; a change is announced (no journal entry)."""
@@ -231,7 +322,7 @@ class TableService:
 
     def last_announcement(self) -> Message | None:
         """The last message that said something about the game."""
-        return self._hub.last(skip=("repeat", "reader"))
+        return self._hub.last(skip=("repeat", "reader", "storage"))
 
     def repeat_last(self) -> Message:
         """Announce the last announcement again."""
@@ -290,6 +381,7 @@ class TableService:
             view = state.table_view() if state is not None else self._empty_table_view()
             view["game_kind"] = self.game_name
             view["readers"] = list(self._health.values())
+            view["storage"] = {"ok": self._storage_trouble is None, "trouble": self._storage_trouble}
             view["language"] = self._language
             return view
 
@@ -312,16 +404,22 @@ class TableService:
             state = self._referee.state
             return state.history() if state is not None else {"rounds": []}
 
-    def past_games(self) -> list[dict[str, Any]]:
-        """Every game in the journal with its players, date, phase, score and winners."""
-        summaries = []
-        for summary in self.journal.games():
-            referee = Referee(self.games)
-            for record in self.journal.records(game=summary.game):
-                referee.apply(record.body)
-            facts = referee.state.summary() if referee.state is not None else {}
-            summaries.append({"game": summary.game, "started_at": summary.started_at,
-                              "players": summary.players, **facts})
+    def past_games(self, *, before: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """The games in the journal with their players, date, phase, score and winners, oldest first:
+        all, or the newest `limit` of those started before game `before`. Finished games come from
+        their kept summaries and the current one from its state, so nothing is replayed."""
+        with self._lock:
+            game, state = self.current_game, self._referee.state
+            current = None
+            if game is not None and state is not None and (before is None or game < before):
+                start = self.journal.game_start(game)
+                if start is not None:
+                    current = {"game": game, "started_at": start[0], "players": start[1], **state.summary()}
+            wanted = None if limit is None else max(0, limit - (current is not None))
+            summaries = [summary for summary in self.journal.summaries(before=before, limit=wanted)
+                         if summary["game"] != game]
+        if current is not None and limit != 0:
+            summaries.append(current)
         return summaries
 
     def close(self) -> None:

@@ -8,10 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.journal import JOURNAL_FILE, Journal, JournalError
+from companion.events import MalformedEvent, check_storable
+from companion.journal import JOURNAL_FILE, Entry, Journal, JournalError
 from companion.paths import default_data_dir
+from companion.referee import Referee
 from companion.replay import MalformedLog, parse_log, replay
+from companion.writer_lock import DataDirBusy, WriterLock
 from marmite.games import GAMES
+
+IMPORT_SOURCE = "import"
 
 
 def add_commands(sub: Any) -> None:
@@ -24,6 +29,10 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--game", type=int, default=None, help="game id (see --list)")
     p.add_argument("--list", action="store_true", help="list the games in the data dir instead")
     p.set_defaults(handler=run_export)
+    p = sub.add_parser("import", help="record a log (JSON Lines, as export writes it) in the data dir, all or nothing")
+    p.add_argument("file", help="a path, or - for standard input")
+    p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
+    p.set_defaults(handler=run_import)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -52,7 +61,7 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"marmite export: no journal in {data_dir}", file=sys.stderr)
         return 1
     try:
-        with Journal.open(data_dir) as journal:
+        with Journal.open(data_dir, writer=False) as journal:
             games = journal.games()
             if args.list:
                 for game in games:
@@ -71,5 +80,77 @@ def run_export(args: argparse.Namespace) -> int:
                 out.write(record.line + "\n")
     except JournalError as error:
         print(f"marmite export: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def read_log(file: str) -> list[tuple[int, dict[str, Any]]]:
+    """The numbered events of a log file (or - for stdin); MalformedLog also for a line the journal cannot
+    keep (NaN, a lone surrogate, too deep or too long)."""
+    if file == "-":
+        events = parse_log(sys.stdin.buffer, GAMES)
+    else:
+        with open(file, "rb") as handle:
+            events = parse_log(handle, GAMES)
+    for number, event in events:
+        try:
+            check_storable(event)
+        except MalformedEvent as error:
+            raise MalformedLog(number, str(error)) from None
+    return events
+
+
+def import_entries(journal: Journal, events: list[tuple[int, dict[str, Any]]]) -> list[Entry]:
+    """Each event judged as `replay` judges it, with the summary of each game a new game closes."""
+    referee = Referee(GAMES)
+    game, closing = journal.current_game, None
+    if game is not None:  # the table's current game ends when the first imported game starts
+        table = Referee(GAMES)
+        for record in journal.records(game=game):
+            table.apply(record.body)
+        closing = table.state.summary() if table.state is not None else {}
+    entries = []
+    for offset, (_, event) in enumerate(events, start=1):
+        seq = journal.last_seq + offset
+        before = referee.state
+        outcome = referee.apply(event)
+        closes = None
+        if outcome.accepted and event["type"] == "new_game":
+            if before is not None and game is not None:
+                closes = (game, before.summary())
+            elif game is not None and closing is not None:
+                closes = (game, closing)
+            game, closing = seq, None
+        reason = None if outcome.reason is None else str(outcome.reason)
+        entries.append(Entry(event, outcome.accepted, reason, IMPORT_SOURCE, closes=closes,
+                             outside=before is None and not outcome.accepted))
+    return entries
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Record a log's events in the data dir in one transaction, each accepted or refused as replay would."""
+    data_dir: Path = args.data or default_data_dir()
+    try:
+        events = read_log(args.file)
+    except MalformedLog as error:
+        print(f"marmite import: {args.file}: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"marmite import: cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        lock = WriterLock.acquire(data_dir, purpose="marmite import")
+    except DataDirBusy as error:
+        print(f"marmite import: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"marmite import: cannot use the data dir {data_dir}: {error.strerror}", file=sys.stderr)
+        return 1
+    try:
+        with lock, Journal.open(data_dir) as journal:
+            journal.append_many(import_entries(journal, events))
+    except JournalError as error:
+        print(f"marmite import: {error}", file=sys.stderr)
         return 1
     return 0

@@ -14,6 +14,7 @@ from types import FrameType
 from typing import Any
 
 from companion.paths import default_data_dir
+from companion.writer_lock import DataDirBusy, WriterLock
 
 DEFAULT_PORT = 8000
 THREADS = 32
@@ -87,26 +88,76 @@ def print_banner(url: str, pin: str) -> None:
     print(f"PIN : {pin}", flush=True)
 
 
+class StartRefused(RuntimeError):
+    """`marmite run` must not serve this data dir: the message (one line) says why and what to do."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def check_writable(data_dir: Path) -> None:
+    """StartRefused (exit 2) with the fix in one line when the data dir cannot be written and synced."""
+    probe = data_dir / f".marmite-write-test-{os.getpid()}"
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            os.write(fd, b"marmite")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            probe.unlink(missing_ok=True)
+    except OSError as error:
+        raise StartRefused(f"the data dir {data_dir} cannot be written ({error.strerror}): nothing would be "
+                           f"recorded; fix: make it writable (chown/chmod it, or remount the disk read-write),"
+                           f" or choose another with --data", 2) from error
+
+
+def claim_data_dir(data_dir: Path) -> WriterLock:
+    """Start-up checks before serving: the data dir is writable and no other marmite writes to it."""
+    check_writable(data_dir)
+    try:
+        return WriterLock.acquire(data_dir, purpose="marmite run")
+    except DataDirBusy as error:
+        raise StartRefused(str(error), 1) from error
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve the table with waitress until Ctrl-C (or SIGTERM); the journal makes a restart resume."""
+    data_dir: Path = args.data or default_data_dir()
+    try:
+        lock = claim_data_dir(data_dir)
+    except StartRefused as refused:
+        print(f"marmite run: {refused}", file=sys.stderr)
+        return refused.status
+    try:
+        return serve(args, data_dir)
+    finally:
+        lock.release()
+
+
+def serve(args: argparse.Namespace, data_dir: Path) -> int:
+    """Serve the claimed data dir until Ctrl-C or SIGTERM."""
     from waitress.server import create_server
 
     from companion.journal import JournalError
-    from companion.table import TableService
+    from companion.table import JournalDisagrees, TableService
     from marmite.games import GAMES
     from marmite.readers import make_reader, parse_reader_option
     from marmite.wiring import ReaderPump, play_demo
     from web_ui.app import create_app, stop_streams
     from web_ui.speaker import Speaker
 
-    data_dir: Path = args.data or default_data_dir()
-    data_dir.mkdir(parents=True, exist_ok=True)
     pin, _ = resolve_pin(args.pin)
     try:
         options = dict(parse_reader_option(text) for text in args.reader_option)
         if args.reader == "usb":  # the board's sequence memory, so a restart never replays a card
             options.setdefault("memory", str(data_dir / "usb-reader.json"))
         service = TableService.open(data_dir, GAMES)
+    except JournalDisagrees as error:
+        print(f"marmite run: refusing to serve a journal that disagrees with itself: {error}", file=sys.stderr)
+        return 2
     except (ValueError, OSError, JournalError) as error:  # bad option, corrupt journal or tags.json
         print(f"marmite run: {error}", file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ from typing import Any
 from companion import buffet
 from companion.buffet import simulate as buffet_simulate
 from companion.chaud_devant import simulate as chaud_devant_simulate
+from companion.journal import StorageError
 from companion.reads import Reader, ReaderHealth, ReaderMessage, TagSeen
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
@@ -53,6 +54,8 @@ class ReaderPump:
                 continue
             try:
                 self.handle(item)
+            except StorageError as error:  # the table announces the disk; the reader is fine
+                log.warning("reader pump: read not recorded: %s", error)
             except Exception as error:  # one failure (a locked journal) must not stop the pot reader
                 log.exception("reader pump: %s", error)
                 with contextlib.suppress(Exception):

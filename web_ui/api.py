@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session, stream_with_context
 
-from companion.events import MalformedEvent
+from companion.events import MAX_EVENT_BYTES, MalformedEvent, parse_event_json
+from companion.journal import StorageError
 from companion.tags import simulated_uid
 from web_ui.auth import authorized, csrf_token, pin_matches, require_pin
 from web_ui.context import service, settings
@@ -31,10 +33,44 @@ class BadRequestBody(ValueError):
     """A request body we cannot use: answered 400 with its message."""
 
 
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,64}")
+STORAGE_TROUBLE = {
+    "full": "the disk is full: nothing was recorded",
+    "read_only": "the disk is read-only: nothing was recorded",
+    "io": "the disk fails to write: nothing was recorded",
+}
+
+
+def event_body() -> Any:
+    """The request's body as one JSON value, strictly (finite numbers, valid Unicode, bounded size and
+    depth); a 400 with a clear message otherwise."""
+    if (request.content_length or 0) > MAX_EVENT_BYTES:
+        raise BadRequestBody(f"an event may be at most {MAX_EVENT_BYTES // 1024} KiB long")
+    return parse_event_json(request.get_data(cache=True))
+
+
+def idempotency_key() -> str | None:
+    """The request's Idempotency-Key (1 to 64 visible ASCII characters), None without one; 400 if bad."""
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None:
+        return None
+    if not IDEMPOTENCY_KEY.fullmatch(raw):
+        raise BadRequestBody("Idempotency-Key must be 1 to 64 visible ASCII characters")
+    return raw
+
+
 @api.errorhandler(BadRequestBody)
 @api.errorhandler(MalformedEvent)
 def _bad_body(error: ValueError) -> tuple[Response, int]:
     return jsonify(error=str(error)), 400
+
+
+@api.errorhandler(StorageError)
+def _storage_trouble(error: StorageError) -> tuple[Response, int]:
+    """A play that could not be made durable: 503 with the reason (the table announces it too)."""
+    response = jsonify(error=STORAGE_TROUBLE.get(error.kind, STORAGE_TROUBLE["io"]), storage=error.kind)
+    response.headers["Retry-After"] = "5"
+    return response, 503
 
 
 @api.get("/state")
@@ -67,40 +103,55 @@ def history() -> Response:
     return jsonify(service().history())
 
 
+GAMES_PAGE = 50
+
+
 @api.get("/games")
 def games() -> Response:
-    """Past games and their results."""
-    return jsonify(service().past_games())
+    """Games and their results, oldest first: the newest `limit` (default 50, at most 1,000) of those
+    started before game `before` (default: all), so a year of games costs the same as one."""
+    try:
+        before = request.args.get("before", type=int)
+        limit = int(request.args.get("limit", GAMES_PAGE))
+    except ValueError:
+        raise BadRequestBody("limit and before must be whole numbers") from None
+    if not 1 <= limit <= 1000:
+        raise BadRequestBody("limit must be between 1 and 1000")
+    return jsonify(service().past_games(before=before, limit=limit))
 
 
 @api.post("/events")
 @require_pin
 def events() -> Response:
     """Submit one contract event; refused events are answered 200 with their reason."""
-    return jsonify(service().submit(json_body(), source="api").as_json())
+    key = idempotency_key()
+    return jsonify(service().submit(event_body(), source="api", key=key).as_json())
 
 
 @api.post("/undo")
 @require_pin
 def undo() -> Response:
     """Take back the last accepted play, menu or hand."""
-    return jsonify(service().undo(source="api").as_json())
+    return jsonify(service().undo(source="api", key=idempotency_key()).as_json())
 
 
 @api.post("/drop")
 @require_pin
 def drop() -> Response:
     """The virtual pot: a card, menu card ({"code"}) or tag ({"uid"}) passes the reader's antenna."""
+    key = idempotency_key()
     try:
         uid, code = parse_drop(json_body(), service().tags.codes)
     except ValueError as error:
         raise BadRequestBody(str(error)) from None
     uid = uid or simulated_uid(code or "")
+    if (first := service().recorded(key)) is not None:  # a resent drop is answered as the first time
+        return jsonify(first.as_json())
     desk = current_app.extensions.get("marmite.desk")
     taken = desk.tag_seen(uid) if desk is not None else None  # enrolling, checking or dealing
     if taken is not None:
         return jsonify(deck=taken)
-    result = service().tag_seen(uid, source="virtual-pot")
+    result = service().tag_seen(uid, source="virtual-pot", key=key)
     if result is None:
         return jsonify(ignored=True)
     return jsonify(result.as_json())
@@ -126,13 +177,16 @@ def get_settings() -> Response:
 
 @api.post("/settings")
 @require_pin
-def post_settings() -> Response:
+def post_settings() -> tuple[Response, int] | Response:
     """Change the table's language, voice or speech rate."""
     try:
         new = parse_settings(json_body(), settings().current)
     except ValueError as error:
         raise BadRequestBody(str(error)) from None
-    settings().update(new)
+    try:
+        settings().update(new)  # written first: a change that cannot be kept is not applied
+    except OSError as error:
+        return jsonify(error=f"the settings could not be saved ({error.strerror}): nothing changed"), 503
     service().language = new.language
     return jsonify(new.as_json())
 

@@ -113,11 +113,14 @@ def history_page() -> str:
     return render_template("history.html", history=service().history(), **_helpers())
 
 
+SETUP_GAMES = 20  # the setup page lists the newest games only; /api/games?before= pages through the rest
+
+
 @pages.get("/setup")
 def setup_page() -> str:
     """New game, display settings, past games."""
     links = seat_links(base_url()) if unlocked() else []
-    return render_template("setup.html", games=service().past_games(), seat_links=links,
+    return render_template("setup.html", games=service().past_games(limit=SETUP_GAMES), seat_links=links,
                            **_helpers())
 
 

@@ -69,12 +69,23 @@ class SettingsStore:
             return self._settings
 
     def update(self, settings: Settings) -> None:
-        """Replace and persist the settings."""
+        """Persist, then replace the settings; OSError (nothing changed) when they cannot be written."""
         with self._lock:
+            if self._path is not None:
+                self._write(settings)
             self._settings = settings
-            if self._path is None:
-                return
-            self._path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self._path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(settings.as_json()), encoding="utf-8")
+
+    def _write(self, settings: Settings) -> None:
+        """Write the settings file atomically and durably (temporary file, fsync, rename)."""
+        assert self._path is not None
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._path.with_suffix(".tmp")
+        try:
+            with tmp.open("w", encoding="utf-8") as handle:
+                handle.write(json.dumps(settings.as_json()))
+                handle.flush()
+                os.fsync(handle.fileno())
             os.replace(tmp, self._path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise

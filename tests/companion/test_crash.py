@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from companion.chaud_devant.simulate import TABLE_NOISE, simulate
-from companion.journal import JOURNAL_FILE, Journal, JournalError
+from companion.journal import JOURNAL_FILE, MARK_FILE, Journal, JournalError
 from companion.referee import Referee
 from marmite.games import GAMES
 
@@ -142,7 +142,7 @@ def held_by_copy(data_dir: Path, into: Path) -> int:
 
 
 @pytest.mark.parametrize("damage", ["truncate mid-frame", "garbage over the tail"])
-def test_a_torn_wal_tail_keeps_the_history_before_it(tmp_path: Path, damage: str) -> None:
+def test_a_torn_wal_tail_that_loses_acknowledged_events_is_refused(tmp_path: Path, damage: str) -> None:
     script = make_script(games=1)
     script_file = tmp_path / "script.json"
     script_file.write_text(json.dumps(script), encoding="utf-8")
@@ -158,6 +158,10 @@ def test_a_torn_wal_tail_keeps_the_history_before_it(tmp_path: Path, damage: str
         with wal.open("r+b") as handle:
             handle.seek(size - 3000)
             handle.write(random.Random(3).randbytes(3000))
+    with pytest.raises(JournalError, match="acknowledged") as refused:
+        Journal.open(data_dir)
+    assert "marmite import" in str(refused.value), "the refusal says what to do"
+    (data_dir / MARK_FILE).unlink()  # the operator accepts the loss: the events before the damage remain
     kept = check_journal(data_dir, script, [])
     assert 100 <= kept < held, "the damaged frames must be dropped, the checkpointed events kept"
     lines = finish(start_writer(data_dir, script_file, stop_after=kept + 10), kill=False)

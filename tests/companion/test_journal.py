@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
-from companion.journal import Journal
+import pytest
+
+from companion.journal import JOURNAL_FILE, Journal, JournalError
 from tests.companion.chaud_devant.rulebook import card, menu, new_game
 
 
@@ -53,12 +56,60 @@ def test_a_duplicate_seq_fails_loudly(tmp_path: Path) -> None:
             raise AssertionError("a duplicate seq was accepted")
 
 
-def test_two_writers_on_one_data_dir_never_share_a_seq(tmp_path: Path) -> None:
+def test_a_second_writer_that_slips_through_fails_loudly_and_appends_nothing(tmp_path: Path) -> None:
     first, second = Journal.open(tmp_path), Journal.open(tmp_path)
     assert first.append(new_game(), True, None) == 1
-    assert second.append(card("pea-1a"), False, "wrong_phase") == 2
-    assert first.append(new_game(("A", "B", "C")), True, None) == 3
-    assert second.append(menu("A", "pea"), True, None) == 4
-    assert [(r.seq, r.game) for r in first.records()] == [(1, 1), (2, 1), (3, 3), (4, 3)]
+    with pytest.raises(JournalError, match="another process wrote"):
+        second.append(card("pea-1a"), False, "wrong_phase")
+    assert first.append(menu("Bruno", "pea"), True, None) == 2
+    assert [record.seq for record in first.records()] == [1, 2]
     first.close()
     second.close()
+
+
+def test_an_event_that_cannot_be_stored_rolls_back_and_the_next_one_is_recorded(tmp_path: Path) -> None:
+    with Journal.open(tmp_path) as journal:
+        journal.append(new_game(), True, None)
+        with pytest.raises(JournalError):
+            journal.append({"type": "card", "card": "\ud800"}, False, "unknown_card")
+        with pytest.raises(JournalError):
+            journal.append({"type": "card", "card": float("nan")}, False, "unknown_card")
+        assert not journal._db.in_transaction
+        assert journal.append(card("pea-1a"), False, "wrong_phase") == 2
+
+
+def test_a_failure_inside_the_transaction_rolls_back(tmp_path: Path) -> None:
+    class Odd:
+        """A value the JSON encoder takes but SQLite cannot bind (after BEGIN)."""
+
+    with Journal.open(tmp_path) as journal:
+        journal.append(new_game(), True, None)
+        with pytest.raises(JournalError):
+            journal.append(card("pea-1a"), False, "wrong_phase", Odd())  # type: ignore[arg-type]
+        assert not journal._db.in_transaction
+        assert journal.append(card("pea-1a"), False, "wrong_phase") == 2
+
+
+def test_wal_and_full_sync_are_read_back_and_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(JournalError, match="journal_mode=memory"):  # SQLite cannot give WAL here
+        Journal(Path(":memory:"))
+
+
+def test_a_schema_2_journal_is_migrated_in_place(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / JOURNAL_FILE)
+    db.executescript(
+        "CREATE TABLE events (seq INTEGER PRIMARY KEY, game INTEGER, received_at TEXT NOT NULL, type TEXT NOT NULL,"
+        " body TEXT NOT NULL, accepted INTEGER NOT NULL, reason TEXT, source TEXT NOT NULL, tag TEXT);"
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO meta VALUES ('schema', '2');"
+    )
+    db.execute("INSERT INTO events VALUES (1, 1, '2025-01-01T00:00:00.000+00:00', 'new_game', ?, 1, NULL, 'api',"
+               " NULL)", (json.dumps(new_game()),))
+    db.commit()
+    db.close()
+    with Journal.open(tmp_path) as journal:
+        assert journal._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "3"
+        assert journal.last_seq == 1 and journal.summaries() == []
+        assert journal.append(card("pea-1a"), False, "wrong_phase", key="k-1") == 2
+        assert journal.answer_for("k-1") is not None

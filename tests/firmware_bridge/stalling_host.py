@@ -28,15 +28,14 @@ class StallingJournal(Journal):
     when = "before"
 
     def append(
-        self, event: dict[str, Any], accepted: bool, reason: str | None, source: str = "api",
-        *, tag: str | None = None,
+        self, event: dict[str, Any], accepted: bool, reason: str | None, source: str = "api", **options: Any,
     ) -> int:
         if event.get("type") == "card":
             if self.when == "after":
-                super().append(event, accepted, reason, source, tag=tag)
+                super().append(event, accepted, reason, source, **options)
             (self.path.parent / STALLED).write_text(self.when, encoding="utf-8")
             threading.Event().wait()  # until the test kills the process
-        return super().append(event, accepted, reason, source, tag=tag)
+        return super().append(event, accepted, reason, source, **options)
 
 
 def main(argv: list[str]) -> None:

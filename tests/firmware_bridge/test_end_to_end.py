@@ -445,11 +445,11 @@ class FailingOnceJournal(Journal):
     failed = False
 
     def append(self, event: dict[str, Any], accepted: bool, reason: str | None, source: str = "api",
-               *, tag: str | None = None) -> int:
+               **options: Any) -> int:
         if event.get("type") == "card" and not self.failed:
             self.failed = True
             raise JournalError(f"{self.path}: cannot record event: disk I/O error (test)")
-        return super().append(event, accepted, reason, source, tag=tag)
+        return super().append(event, accepted, reason, source, **options)
 
 
 def test_a_card_whose_journal_write_failed_is_resent_and_journaled_once(tmp_path: Path, pico: SimulatedPico) -> None:

@@ -36,12 +36,29 @@
     speak(data.text, data.lang);
   }
 
+  function idempotencyKey() {  // one key per tap: a resend of that tap is recorded once
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  }
+
+  async function sendOnce(url, payload, key) {  // a dropped connection is retried with the same key
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fetch(url, {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "Idempotency-Key": key },
+          body: JSON.stringify(payload || {}),
+        });
+      } catch (error) {
+        if (attempt >= 2) throw error;
+        await new Promise(function (resolve) { setTimeout(resolve, 500 * (attempt + 1)); });
+      }
+    }
+  }
+
   async function post(url, payload) {
-    const response = await fetch(url, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify(payload || {}),
-    });
+    const response = await sendOnce(url, payload, idempotencyKey());
     let data = {};
     try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
     if (!response.ok) throw new Error(data.error || response.statusText);
