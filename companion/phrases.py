@@ -15,18 +15,21 @@ TABLE_PHRASES: dict[str, dict[str, str]] = {
         "nothing_yet": "Rien à répéter pour l'instant.",
         "reader_ok": "Lecteur {reader} prêt.",
         "reader_down": "Lecteur {reader} en panne : {detail}.",
+        "pin_guessing": "Attention : quelqu'un essaie de deviner le code PIN de la table.",
     },
     "en": {
         "where_no_game": "No game in progress.",
         "nothing_yet": "Nothing to repeat yet.",
         "reader_ok": "Reader {reader} ready.",
         "reader_down": "Reader {reader} down: {detail}.",
+        "pin_guessing": "Warning: someone is trying to guess the table PIN.",
     },
     "nl": {
         "where_no_game": "Geen spel bezig.",
         "nothing_yet": "Nog niets om te herhalen.",
         "reader_ok": "Lezer {reader} klaar.",
         "reader_down": "Lezer {reader} werkt niet: {detail}.",
+        "pin_guessing": "Let op: iemand probeert de pincode van de tafel te raden.",
     },
 }
 

@@ -16,7 +16,8 @@ from typing import Any
 from companion.paths import default_data_dir
 
 DEFAULT_PORT = 8000
-THREADS = 32
+PIN_DIGITS = 6
+"""A random PIN's length: a million PINs at ten wrong guesses a minute take about a year to try."""
 
 
 def add_commands(sub: Any) -> None:
@@ -54,12 +55,12 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def resolve_pin(given: str | None) -> tuple[str, bool]:
-    """The PIN from --pin, else MARMITE_PIN, else a random 4-digit one (True when random)."""
+    """The PIN from --pin, else MARMITE_PIN, else a random PIN_DIGITS-digit one (True when random)."""
     if given:
         return given, False
     if env := os.environ.get("MARMITE_PIN"):
         return env, False
-    return f"{secrets.randbelow(10_000):04d}", True
+    return f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}", True
 
 
 def lan_address() -> str:
@@ -89,7 +90,6 @@ def print_banner(url: str, pin: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve the table with waitress until Ctrl-C (or SIGTERM); the journal makes a restart resume."""
-    from waitress.server import create_server
 
     from companion.journal import JournalError
     from companion.table import TableService
@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from marmite.readers import make_reader, parse_reader_option
     from marmite.wiring import ReaderPump, play_demo
     from web_ui.app import create_app, stop_streams
+    from web_ui.server import make_server
     from web_ui.speaker import Speaker
 
     data_dir: Path = args.data or default_data_dir()
@@ -136,8 +137,7 @@ def run(args: argparse.Namespace) -> int:
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=THREADS, channel_timeout=60,
-                               clear_untrusted_proxy_headers=True)
+        server = make_server(app, args.host, args.port)
     except OSError as error:
         print(f"marmite run: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
         pump.close()
@@ -158,18 +158,22 @@ def run(args: argparse.Namespace) -> int:
                              name="demo", daemon=True).start()
 
     def terminate(signum: int, frame: FrameType | None) -> None:
+        # End the streams first: waitress' own shutdown (on the KeyboardInterrupt) waits for its threads.
+        stop.set()
+        stop_streams(app)
         raise KeyboardInterrupt
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, terminate)
+        signal.signal(signal.SIGINT, terminate)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         stop.set()
-        stop_streams(app)  # streams end within a poll, so their threads can finish before the socket closes
-        server.task_dispatcher.shutdown(timeout=3)
+        stop_streams(app)
+        server.task_dispatcher.shutdown(timeout=1)
         server.close()
         pump.close()
         if speaker is not None:
