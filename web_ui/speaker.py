@@ -118,7 +118,8 @@ class Speaker:
             voice = VOICES.get(phrase.language, "fr")
             try:
                 subprocess.run(command(self.program, voice, round(WORDS_PER_MINUTE * self.rate()), phrase.text),
-                               check=False, timeout=60, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               check=False, timeout=60, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
             except (OSError, subprocess.TimeoutExpired):
                 continue
 
