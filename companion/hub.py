@@ -75,6 +75,7 @@ class Hub:
         self._notes: deque[Message] = deque(maxlen=max_notes)
         self._serial = 0
         self._listeners: list[Listener] = []
+        self._closing = False
 
     def add_listener(self, listener: Listener) -> None:
         """Call `listener` with every new message (buzzer, speaker); it must not block."""
@@ -93,8 +94,9 @@ class Hub:
         return message
 
     def wake(self) -> None:
-        """Wake every waiting stream now (server shutdown), without a message."""
+        """Wake every waiting stream now and from now on (server shutdown), without a message."""
         with self._changed:
+            self._closing = True
             self._changed.notify_all()
 
     def tell(self, message: Message) -> None:
@@ -136,7 +138,7 @@ class Hub:
     def wait_after(self, serial: int, timeout: float) -> list[Message]:
         """Block until a message newer than `serial` exists (or timeout); return the new ones."""
         with self._changed:
-            self._changed.wait_for(lambda: self._serial > serial, timeout=timeout)
+            self._changed.wait_for(lambda: self._serial > serial or self._closing, timeout=timeout)
             return self._merged(serial)
 
     @property

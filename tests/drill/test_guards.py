@@ -181,3 +181,14 @@ def test_a_name_like_an_option_is_only_spoken(service: TableService, app: Flask,
     speaker._thread.join(timeout=60)
     assert not speaker._thread.is_alive()
     assert list(tmp_path.glob("evil.wav*")) == []
+
+
+def test_shutdown_wakes_every_waiting_stream_at_once() -> None:
+    hub = Hub(threading.RLock())
+    returned: list[object] = []
+    waiter = threading.Thread(target=lambda: returned.append(hub.wait_after(hub.serial, timeout=3600)))
+    waiter.start()
+    hub.wake()
+    waiter.join(timeout=60)  # a guard against hanging, not a timing: without the wake it waits an hour
+    assert returned == [[]]
+    assert hub.wait_after(hub.serial, timeout=3600) == []  # and any later wait returns at once
