@@ -34,6 +34,8 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--reader", default="sim", help="pot reader: sim (default), rc522 or usb")
         p.add_argument("--reader-option", action="append", default=[], metavar="KEY=VALUE",
                        help="reader setting, e.g. gain_db=43 (rc522) or port=/dev/ttyACM0 (usb); repeatable")
+        p.add_argument("--trusted-proxy", default=None, metavar="ADDRESS",
+                       help="a TLS reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the device")
         p.add_argument("--speak", action="store_true", help="also speak on this computer with espeak-ng")
         p.add_argument("--panel", action="store_true",
                        help="Raspberry Pi: buzzer, LEDs and buttons on GPIO (see hardware/README.md)")
@@ -137,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
     try:
-        server = make_server(app, args.host, args.port)
+        server = make_server(app, args.host, args.port, trusted_proxy=getattr(args, "trusted_proxy", None))
     except OSError as error:
         print(f"marmite run: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
         pump.close()

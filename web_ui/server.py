@@ -29,15 +29,17 @@ MAX_HEADER_BYTES = 16 * 1024
 class ClientCounts:
     """Open connections per client address."""
 
-    def __init__(self, per_client: int) -> None:
+    def __init__(self, per_client: int, exempt: str | None = None) -> None:
         self.per_client = per_client
+        self.exempt = exempt
+        """A trusted reverse proxy's address: it carries every device's connections."""
         self._lock = threading.Lock()
         self._open: dict[str, int] = {}
 
     def admit(self, client: str) -> bool:
         """Count one more connection of `client`; False (not counted) when it already holds its share."""
         with self._lock:
-            if self._open.get(client, 0) >= self.per_client:
+            if self._open.get(client, 0) >= self.per_client and client != self.exempt:
                 return False
             self._open[client] = self._open.get(client, 0) + 1
             return True
@@ -88,7 +90,7 @@ class GuardedServer(TcpWSGIServer):  # type: ignore[misc]  # waitress has no typ
     channel_class = GuardedChannel
 
     def __init__(self, app: Any, *, adj: Adjustments, per_client: int, request_seconds: float) -> None:
-        self.clients = ClientCounts(per_client)
+        self.clients = ClientCounts(per_client, exempt=adj.trusted_proxy)
         self.request_seconds = request_seconds
         super().__init__(app, adj=adj)
 
@@ -103,12 +105,17 @@ class GuardedServer(TcpWSGIServer):  # type: ignore[misc]  # waitress has no typ
 
 
 def make_server(app: Flask, host: str, port: int, *, per_client: int = CONNECTIONS_PER_CLIENT,
-                request_seconds: float = REQUEST_SECONDS) -> GuardedServer:
+                request_seconds: float = REQUEST_SECONDS, trusted_proxy: str | None = None) -> GuardedServer:
     """A server for `app`: a thread per admitted stream plus REQUEST_THREADS, bodies bounded before
-    they are read (413), slow or greedy clients cut off. Raises OSError when it cannot listen."""
+    they are read (413), slow or greedy clients cut off. With `trusted_proxy` (a TLS proxy's address),
+    its X-Forwarded-For names the device. Raises OSError when it cannot listen."""
     streams: int = app.config["MARMITE_MAX_STREAMS"]
+    proxy: dict[str, Any] = {}
+    if trusted_proxy:
+        proxy = {"trusted_proxy": trusted_proxy, "trusted_proxy_count": 1,
+                 "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto"}}
     adj = Adjustments(host=host, port=port, threads=streams + REQUEST_THREADS, channel_timeout=60,
                       cleanup_interval=1, connection_limit=CONNECTION_LIMIT,
                       max_request_body_size=MAX_BODY_BYTES, max_request_header_size=MAX_HEADER_BYTES,
-                      clear_untrusted_proxy_headers=True, ident="marmite")
+                      clear_untrusted_proxy_headers=True, ident="marmite", **proxy)
     return GuardedServer(app, adj=adj, per_client=per_client, request_seconds=request_seconds)

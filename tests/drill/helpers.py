@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -88,10 +89,8 @@ class Running:
         with self.connect(source, timeout) as sock:
             lines = "".join(f"{k}: {v}\r\n" for k, v in head.items())
             raw = b""
-            try:  # a server may answer (413) and close before the whole body is sent
+            with contextlib.suppress(OSError):  # a server may answer (413) and close before the body is sent
                 sock.sendall(f"{method} {path} HTTP/1.1\r\n{lines}\r\n".encode("latin-1") + data)
-            except OSError:
-                pass
             try:
                 while chunk := sock.recv(65536):
                     raw += chunk

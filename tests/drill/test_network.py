@@ -116,7 +116,7 @@ def test_pin_guessing_is_throttled_for_the_whole_table_and_announced(server: Run
     assert evaluated <= 10 and throttled == (200 if not SOAK else 2000) - evaluated
     status, headers, _ = server.request("POST", "/api/undo", {}, {"X-Table-Pin": server.pin})
     assert status == 429  # the PIN itself waits too: no guess is compared while the window is full
-    assert watcher.read_until("deviner le code PIN".encode())  # the table is told
+    assert watcher.read_until(b"deviner le code PIN")  # the table is told
     watcher.close()
 
 
@@ -175,7 +175,8 @@ def test_soak_displays_drop_and_resume_while_the_table_plays_and_strangers_ask(s
         displays[index].close()
         displays[index] = Display(server, loopback(index), last_id=0)
         server.request("POST", "/api/where", {}, source=loopback(200 + index))
-    missed = [i for i, d in enumerate(displays) if not all(d.read_until(f"id: {n}\n".encode()) for n in range(1, seq + 1))]
+    ids = [f"id: {n}\n".encode() for n in range(1, seq + 1)]
+    missed = [i for i, d in enumerate(displays) if not all(d.read_until(needle) for needle in ids)]
     assert missed == []
     for display in displays:
         display.close()
