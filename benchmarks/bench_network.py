@@ -44,11 +44,38 @@ def report(label: str, times: list[float]) -> None:
     print(f"| {label} | {len(ms)} | {statistics.median(ms):.2f} | {percentile(ms, 0.99):.2f} | {max(ms):.2f} |")
 
 
+def hostile(data: Path, slow_count: int) -> None:
+    """Every stream slot taken by strangers, `slow_count` slow-header sockets held: plays still answered?"""
+    server = Running(data).start()
+    streams = []
+    for index in range(200):  # 200 tries from 25 addresses: the table admits 128, 8 per address
+        display = Display(server, loopback(300 + index % 25))
+        (streams if display.status == 200 else []).append(display)
+        if display.status != 200:
+            display.close()
+    slow = []
+    for index in range(slow_count):
+        sock = server.connect(loopback(index % 40))
+        sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n".encode())
+        slow.append(sock)
+    times = play_latencies(server, 1, 3)
+    ms = [t * 1000 for t in times]
+    print(f"\nHostile: {len(streams)} streams held by strangers (rest refused 429), {slow_count} slow-header "
+          f"connections held; {len(ms)} plays answered: p50 {statistics.median(ms):.2f} ms, "
+          f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms")
+    server.stop()
+    for item in [*streams]:
+        item.close()
+    for sock in slow:
+        sock.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--displays", type=int, default=100)
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--shutdowns", type=int, default=5)
+    parser.add_argument("--hostile", type=int, default=300, help="slow-header connections held")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         server = Running(Path(tmp) / "data").start()
@@ -72,6 +99,7 @@ def main() -> int:
                 display.close()
         print(f"Shutdown (SIGTERM → process gone) with {args.displays} displays open, {args.shutdowns} runs: "
               f"median {statistics.median(shutdowns):.3f} s, max {max(shutdowns):.3f} s")
+        hostile(Path(tmp) / "hostile", args.hostile)
     return 0
 
 
