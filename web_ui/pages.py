@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import re
 from typing import Any
 
@@ -148,7 +149,7 @@ def unlock_page() -> str | WerkzeugResponse:
     target = own_path(request.values.get("next", "/"))
     if request.method == "POST":
         sent = request.form.get("csrf_token", "")
-        if sent != csrf_token():
+        if not hmac.compare_digest(sent.encode(), csrf_token().encode()):
             abort(400, "missing or wrong CSRF token; reload the page")
         if pin_matches(request.form.get("pin")):
             unlock_session()
@@ -160,7 +161,7 @@ def unlock_page() -> str | WerkzeugResponse:
 @pages.post("/lock")
 def lock_page() -> WerkzeugResponse:
     """Forget the PIN in this browser."""
-    if request.form.get("csrf_token", "") != csrf_token():
+    if not hmac.compare_digest(request.form.get("csrf_token", "").encode(), csrf_token().encode()):
         abort(400, "missing or wrong CSRF token; reload the page")
     session.pop("unlocked", None)
     return redirect(url_for("pages.table_display"))
