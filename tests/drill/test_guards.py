@@ -56,7 +56,8 @@ def test_every_page_has_a_strict_policy_and_no_inline_code(app: Flask) -> None:
     start(app, [HOSTILE, "Bert", "Chloé"])
     client = app.test_client()
     client.post("/api/unlock", json={"pin": PIN})
-    for path in ("/", "/setup", "/history", "/unlock", "/fragment/table", "/seat/Bert", "/api/state", "/nope"):
+    for path in ("/", "/setup", "/history", "/unlock", "/fragment/table", "/seat/Bert", "/deck", "/guide",
+                 "/api/state", "/nope"):
         answer = client.get(path)
         policy = answer.headers["Content-Security-Policy"]
         assert "script-src 'self'" in policy and "style-src 'self'" in policy and "unsafe" not in policy
