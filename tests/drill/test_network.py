@@ -48,7 +48,11 @@ def test_a_hundred_displays_and_plays_are_still_answered_and_shutdown_is_prompt(
     assert b"still running" not in server.stderr  # waitress did not have to give up on stream threads
     for display in displays:
         display.close()
-    assert Running(server.data).start().play({"type": "undo"})[1]["seq"] == last + 1  # nothing lost
+    restarted = Running(server.data).start()
+    try:
+        assert restarted.play({"type": "undo"})[1]["seq"] == last + 1  # nothing lost
+    finally:
+        restarted.stop()
 
 
 def test_streams_per_device_are_limited_with_retry_after(server: Running) -> None:
