@@ -14,7 +14,9 @@ from typing import Any
 from companion.seam import Part, Voice
 
 MAX_MESSAGES = 20_000
-"""Messages kept in memory for displays that resume (journal events are re-folded at start)."""
+"""Event messages kept in memory for displays that resume (journal events are re-folded at start)."""
+MAX_NOTES = 1_000
+"""Other messages (repeat, where, reader health, table notices) kept apart, so they never push out events."""
 
 log = logging.getLogger(__name__)
 
@@ -62,14 +64,18 @@ Listener = Callable[[Message], None]
 
 
 class Hub:
-    """The messages said so far (the newest MAX_MESSAGES), a condition to wait on, and listeners."""
+    """The messages said so far (the newest MAX_MESSAGES events and, apart, the newest MAX_NOTES other
+    messages), a condition to wait on, and listeners."""
 
-    def __init__(self, lock: threading.RLock) -> None:
+    def __init__(self, lock: threading.RLock, *, max_events: int = MAX_MESSAGES,
+                 max_notes: int = MAX_NOTES) -> None:
         self._lock = lock
         self._changed = threading.Condition(lock)
-        self._messages: deque[Message] = deque(maxlen=MAX_MESSAGES)
+        self._events: deque[Message] = deque(maxlen=max_events)
+        self._notes: deque[Message] = deque(maxlen=max_notes)
         self._serial = 0
         self._listeners: list[Listener] = []
+        self._closing = False
 
     def add_listener(self, listener: Listener) -> None:
         """Call `listener` with every new message (buzzer, speaker); it must not block."""
@@ -83,9 +89,15 @@ class Hub:
         with self._lock:
             self._serial += 1
             message = Message(self._serial, seq, kind, parts, voice, is_event, accepted, reason, detail)
-            self._messages.append(message)
+            (self._events if is_event else self._notes).append(message)
             self._changed.notify_all()
         return message
+
+    def wake(self) -> None:
+        """Wake every waiting stream now and from now on (server shutdown), without a message."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify_all()
 
     def tell(self, message: Message) -> None:
         """Hand a message to the listeners; one that fails is logged and does not stop the others."""
@@ -100,30 +112,47 @@ class Hub:
     def last(self, skip: tuple[str, ...]) -> Message | None:
         """The newest message whose kind is not in `skip` and that says something."""
         with self._lock:
-            for message in reversed(self._messages):
+            for message in reversed(self._merged(0)):
                 if message.kind not in skip and message.parts:
                     return message
             return None
+
+    def _merged(self, serial: int) -> list[Message]:
+        """Events and other messages newer than `serial`, in the order they were said (under the lock)."""
+        fresh = _newer(self._events, serial) + _newer(self._notes, serial)
+        fresh.sort(key=lambda m: m.serial)
+        return fresh
 
     def after(self, last_id: int | None, serial: int | None = None) -> list[Message]:
         """Messages a stream client has not had: after its Last-Event-ID, or after a live serial."""
         with self._lock:
             if serial is not None:
-                return [m for m in self._messages if m.serial > serial]
+                return self._merged(serial)
             if last_id is None:
                 return []
-            for index, message in enumerate(self._messages):
-                if message.is_event and message.seq > last_id:
-                    return list(self._messages)[index:]
+            for message in self._events:
+                if message.seq > last_id:
+                    return self._merged(message.serial - 1)
             return []
 
     def wait_after(self, serial: int, timeout: float) -> list[Message]:
         """Block until a message newer than `serial` exists (or timeout); return the new ones."""
         with self._changed:
-            self._changed.wait_for(lambda: self._serial > serial, timeout=timeout)
-            return [m for m in self._messages if m.serial > serial]
+            self._changed.wait_for(lambda: self._serial > serial or self._closing, timeout=timeout)
+            return self._merged(serial)
 
     @property
     def serial(self) -> int:
         with self._lock:
             return self._serial
+
+
+def _newer(messages: deque[Message], serial: int) -> list[Message]:
+    """The messages of `messages` (in serial order) newer than `serial`, reading from the newest end."""
+    fresh: list[Message] = []
+    for message in reversed(messages):
+        if message.serial <= serial:
+            break
+        fresh.append(message)
+    fresh.reverse()
+    return fresh

@@ -19,6 +19,7 @@ TABLE_PHRASES: dict[str, dict[str, str]] = {
         "storage_read_only": "Le disque est en lecture seule : rien n'est enregistré.",
         "storage_io": "Le disque n'arrive plus à écrire : rien n'est enregistré.",
         "storage_ok": "Le disque écrit de nouveau : les coups sont enregistrés.",
+        "pin_guessing": "Attention : quelqu'un essaie de deviner le code PIN de la table.",
     },
     "en": {
         "where_no_game": "No game in progress.",
@@ -29,6 +30,7 @@ TABLE_PHRASES: dict[str, dict[str, str]] = {
         "storage_read_only": "The disk is read-only: nothing is being recorded.",
         "storage_io": "The disk cannot write: nothing is being recorded.",
         "storage_ok": "The disk writes again: plays are being recorded.",
+        "pin_guessing": "Warning: someone is trying to guess the table PIN.",
     },
     "nl": {
         "where_no_game": "Geen spel bezig.",
@@ -39,6 +41,7 @@ TABLE_PHRASES: dict[str, dict[str, str]] = {
         "storage_read_only": "De schijf is alleen-lezen: er wordt niets opgeslagen.",
         "storage_io": "De schijf kan niet schrijven: er wordt niets opgeslagen.",
         "storage_ok": "De schijf schrijft weer: de zetten worden opgeslagen.",
+        "pin_guessing": "Let op: iemand probeert de pincode van de tafel te raden.",
     },
 }
 

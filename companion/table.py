@@ -293,6 +293,19 @@ class TableService:
                                         is_event=False, detail=(("ok", ok),))
         self._hub.tell(message)
 
+    def notice(self, key: str, **fields: Any) -> Message:
+        """Announce a table-level notice in the table's own words (no journal entry), e.g. someone
+        guessing the PIN; displays show it and the speaker says it."""
+        with self._lock:
+            message = self._hub.publish("notice", (Part(key, dict(fields)),), TABLE_VOICE,
+                                        seq=self.journal.last_seq, is_event=False)
+        self._hub.tell(message)
+        return message
+
+    def wake_streams(self) -> None:
+        """Wake every waiting stream now (server shutdown), without a message."""
+        self._hub.wake()
+
     # ------------------------------------------------------------------ announcements
 
     def announce(self, kind: str, parts: tuple[Part, ...], voice: Voice) -> Message:

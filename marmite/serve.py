@@ -17,7 +17,8 @@ from companion.paths import default_data_dir
 from companion.writer_lock import DataDirBusy, WriterLock
 
 DEFAULT_PORT = 8000
-THREADS = 32
+PIN_DIGITS = 6
+"""A random PIN's length: a million PINs at ten wrong guesses a minute take about a year to try."""
 
 
 def add_commands(sub: Any) -> None:
@@ -34,6 +35,8 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--reader", default="sim", help="pot reader: sim (default), rc522 or usb")
         p.add_argument("--reader-option", action="append", default=[], metavar="KEY=VALUE",
                        help="reader setting, e.g. gain_db=43 (rc522) or port=/dev/ttyACM0 (usb); repeatable")
+        p.add_argument("--trusted-proxy", default=None, metavar="ADDRESS",
+                       help="a TLS reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the device")
         p.add_argument("--speak", action="store_true", help="also speak on this computer with espeak-ng")
         p.add_argument("--panel", action="store_true",
                        help="Raspberry Pi: buzzer, LEDs and buttons on GPIO (see hardware/README.md)")
@@ -55,12 +58,12 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def resolve_pin(given: str | None) -> tuple[str, bool]:
-    """The PIN from --pin, else MARMITE_PIN, else a random 4-digit one (True when random)."""
+    """The PIN from --pin, else MARMITE_PIN, else a random PIN_DIGITS-digit one (True when random)."""
     if given:
         return given, False
     if env := os.environ.get("MARMITE_PIN"):
         return env, False
-    return f"{secrets.randbelow(10_000):04d}", True
+    return f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}", True
 
 
 def lan_address() -> str:
@@ -139,14 +142,13 @@ def run(args: argparse.Namespace) -> int:
 
 def serve(args: argparse.Namespace, data_dir: Path) -> int:
     """Serve the claimed data dir until Ctrl-C or SIGTERM."""
-    from waitress.server import create_server
-
     from companion.journal import JournalError
     from companion.table import JournalDisagrees, TableService
     from marmite.games import GAMES
     from marmite.readers import make_reader, parse_reader_option
     from marmite.wiring import ReaderPump, play_demo
     from web_ui.app import create_app, stop_streams
+    from web_ui.server import make_server
     from web_ui.speaker import Speaker
 
     pin, _ = resolve_pin(args.pin)
@@ -187,8 +189,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=THREADS, channel_timeout=60,
-                               clear_untrusted_proxy_headers=True)
+        server = make_server(app, args.host, args.port, trusted_proxy=getattr(args, "trusted_proxy", None))
     except OSError as error:
         print(f"marmite run: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
         pump.close()
@@ -209,18 +210,22 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
                              name="demo", daemon=True).start()
 
     def terminate(signum: int, frame: FrameType | None) -> None:
+        # End the streams first: waitress' own shutdown (on the KeyboardInterrupt) waits for its threads.
+        stop.set()
+        stop_streams(app)
         raise KeyboardInterrupt
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, terminate)
+        signal.signal(signal.SIGINT, terminate)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         stop.set()
-        stop_streams(app)  # streams end within a poll, so their threads can finish before the socket closes
-        server.task_dispatcher.shutdown(timeout=3)
+        stop_streams(app)
+        server.task_dispatcher.shutdown(timeout=1)
         server.close()
         pump.close()
         if speaker is not None:

@@ -6,14 +6,15 @@ import re
 import threading
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, session, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.events import MAX_EVENT_BYTES, MalformedEvent, parse_event_json
 from companion.journal import StorageError
 from companion.tags import simulated_uid
-from web_ui.auth import authorized, csrf_token, pin_matches, require_pin
-from web_ui.context import service, settings
+from web_ui.auth import authorized, csrf_token, pin_matches, require_pin, unlock_session
+from web_ui.context import client_address, service, settings
 from web_ui.deck_api import parse_drop
+from web_ui.limits import StreamGate
 from web_ui.seats import visible_seat_view
 from web_ui.settings import parse_settings
 from web_ui.stream import event_stream, parse_last_id, rendered
@@ -198,7 +199,7 @@ def unlock() -> tuple[Response, int] | Response:
     pin = body.get("pin") if isinstance(body, dict) else None
     if not isinstance(pin, str) or not pin_matches(pin):
         return jsonify(error="wrong PIN"), 401
-    session["unlocked"] = True
+    unlock_session()
     return jsonify(unlocked=True, csrf=csrf_token())
 
 
@@ -219,8 +220,12 @@ def stream() -> tuple[Response, int] | Response:
         return jsonify(error="Last-Event-ID must be a non-negative integer"), 400
     stop: threading.Event = current_app.extensions["marmite.stop"]
     heartbeat: float = current_app.config["MARMITE_HEARTBEAT"]
+    gate: StreamGate = current_app.extensions["marmite.streams"]
+    client = client_address()
+    gate.enter(client)  # TooMany: 429 with Retry-After
     body = event_stream(service(), last_id, stop, heartbeat=heartbeat)
     response = Response(stream_with_context(body), mimetype="text/event-stream")
+    response.call_on_close(lambda: gate.leave(client))
     response.headers["Cache-Control"] = "no-cache, no-transform"
     response.headers["X-Accel-Buffering"] = "no"
     return response

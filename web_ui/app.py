@@ -9,16 +9,31 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from flask_babel import Babel
+from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from companion.deck_desk import DeckDesk
 from companion.table import TableService
-from web_ui.auth import Throttle
+from web_ui.auth import GUESSES_PER_MINUTE
+from web_ui.context import client_address
+from web_ui.limits import GuessWindow, RateLimit, StreamGate, TooMany
+from web_ui.seats import SeatClaims
 from web_ui.settings import SETTINGS_FILE, SettingsStore
 
 SECRET_FILE = "web-secret"
+MAX_BODY_BYTES = 64 * 1024
+"""The largest request body (the biggest real one, a new game, is well under 1 KiB)."""
+MAX_STREAMS = 128
+"""Live streams the whole table serves at once (the server keeps a thread for each, plus others)."""
+STREAMS_PER_CLIENT = 8
+"""Live streams one address may hold (a phone with a few tabs)."""
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+RATE_LIMITED = {"api.where": "where", "api.repeat": "repeat", "api.unlock": "unlock", "pages.unlock_page": "unlock"}
+"""Endpoints anyone may call without the PIN, limited per address (a token bucket each)."""
 
 
 def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
@@ -34,6 +49,9 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
         BABEL_DEFAULT_LOCALE="fr",
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        MARMITE_MAX_STREAMS=MAX_STREAMS,
+        MARMITE_STREAMS_PER_CLIENT=STREAMS_PER_CLIENT,
     )
     app.config.update(config or {})
     store = SettingsStore(data_dir / SETTINGS_FILE if data_dir is not None else None)
@@ -41,8 +59,14 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.extensions["marmite.service"] = service
     app.extensions["marmite.settings"] = store
     app.extensions["marmite.stop"] = threading.Event()
-    app.extensions["marmite.throttle"] = Throttle()
     app.extensions["marmite.desk"] = DeckDesk(service, data_dir) if data_dir is not None else None
+    app.extensions["marmite.claims"] = SeatClaims()
+    app.extensions["marmite.guesses"] = GuessWindow(GUESSES_PER_MINUTE, 60.0)
+    app.extensions["marmite.streams"] = StreamGate(app.config["MARMITE_MAX_STREAMS"],
+                                                   app.config["MARMITE_STREAMS_PER_CLIENT"])
+    app.extensions["marmite.rates"] = {
+        "where": RateLimit(burst=6, every=5.0), "repeat": RateLimit(burst=6, every=5.0),
+        "unlock": RateLimit(burst=5, every=6.0)}
     Babel(app, locale_selector=_locale_selector(store))
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
@@ -55,8 +79,10 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.register_blueprint(pages)
     app.register_blueprint(deck_api)
     app.register_blueprint(deck_pages)
+    app.register_error_handler(TooMany, _too_many)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
+    app.before_request(_limit_rates)
     app.after_request(_security_headers)
     return app
 
@@ -84,6 +110,26 @@ def stop_streams(app: Flask) -> None:
     """End every live stream (server shutdown)."""
     stop: threading.Event = app.extensions["marmite.stop"]
     stop.set()
+    service: TableService = app.extensions["marmite.service"]
+    service.wake_streams()
+
+
+def _limit_rates() -> None:
+    """Spend a token of this address for the unauthenticated endpoints (TooMany becomes a 429)."""
+    name = RATE_LIMITED.get(request.endpoint or "")
+    if name is None or (request.endpoint == "pages.unlock_page" and request.method != "POST"):
+        return
+    rates: dict[str, RateLimit] = current_app.extensions["marmite.rates"]
+    rates[name].take(client_address(), f"too many {name} requests from this device")
+
+
+def _too_many(error: TooMany) -> Response:
+    """429 with Retry-After, in JSON for the API and as an escaped page otherwise."""
+    response = jsonify(error=error.what, retry_after=error.retry_after) if _wants_json() else \
+        _html_error(429, "Too Many Requests", error.what)
+    response.status_code = 429
+    response.headers["Retry-After"] = str(error.retry_after)
+    return response
 
 
 def _locale_selector(store: SettingsStore) -> Callable[[], str]:
@@ -97,25 +143,39 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.is_json
 
 
-def _http_error(error: HTTPException) -> Response | tuple[Response | str, int]:
+def _html_error(code: int, name: str, description: str) -> Response:
+    """A small error page: every text escaped (a URL's words must never become markup)."""
+    page = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{code} {escape(name)}</title>"
+            f"</head><body><h1>{code} {escape(name)}</h1><p>{escape(description)}</p>"
+            "<p><a href=\"/\">Marmite</a></p></body></html>")
+    return Response(page, status=code, mimetype="text/html")
+
+
+def _http_error(error: HTTPException) -> Response | tuple[Response, int]:
     code = error.code or 500
     if _wants_json():
         return jsonify(error=error.description or error.name), code
-    return f"{code} {error.name}: {error.description}", code
+    response = _html_error(code, error.name, error.description or "")
+    headers = dict(error.get_headers())
+    for header in ("Retry-After", "Allow"):
+        if header in headers:
+            response.headers[header] = headers[header]
+    return response
 
 
-def _internal_error(error: Exception) -> tuple[Response | str, int]:
+def _internal_error(error: Exception) -> tuple[Response, int] | Response:
     """Never a stack trace: a short message (the log has the details)."""
-    from flask import current_app
-
     current_app.logger.exception("unexpected error")
     if _wants_json():
         return jsonify(error="internal error; the table log is unchanged"), 500
-    return "500 internal error", 500
+    return _html_error(500, "Internal Server Error", "internal error; the table log is unchanged")
 
 
 def _security_headers(response: Response) -> Response:
+    """Every answer: no sniffing, no framing, no referrer, and a strict CSP (no inline script or style)."""
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
     return response

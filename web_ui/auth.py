@@ -1,16 +1,18 @@
-"""The table PIN (constant-time, header or session) and CSRF tokens for session requests."""
+"""The table PIN (constant-time, header or session, throttled table-wide) and CSRF tokens for session requests."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
-import threading
-import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
 from flask import current_app, jsonify, request, session
+
+from web_ui.context import service
+from web_ui.limits import GuessWindow
 
 PIN_HEADER = "X-Table-Pin"
 CSRF_HEADER = "X-CSRF-Token"
@@ -18,55 +20,41 @@ CSRF_HEADER = "X-CSRF-Token"
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-MAX_FAILURES = 10
-LOCKOUT_SECONDS = 60.0
+GUESSES_PER_MINUTE = 10
+"""Wrong PINs the whole table evaluates in any minute, from every address together."""
 
 
-class Throttle:
-    """Wrong PINs per client address: after MAX_FAILURES in a row, every PIN is refused for a while."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._failures: dict[str, tuple[int, float]] = {}
-
-    def blocked(self, client: str) -> bool:
-        """True while this client is locked out."""
-        with self._lock:
-            count, since = self._failures.get(client, (0, 0.0))
-            if count >= MAX_FAILURES and time.monotonic() - since < LOCKOUT_SECONDS:
-                return True
-            if count >= MAX_FAILURES:
-                del self._failures[client]
-            return False
-
-    def record(self, client: str, ok: bool) -> None:
-        """Count a wrong PIN, forget the count on a right one."""
-        with self._lock:
-            if ok:
-                self._failures.pop(client, None)
-            else:
-                count, _ = self._failures.get(client, (0, 0.0))
-                self._failures[client] = (count + 1, time.monotonic())
+def _guesses() -> GuessWindow:
+    window: GuessWindow = current_app.extensions["marmite.guesses"]
+    return window
 
 
 def pin_matches(given: str | None) -> bool:
-    """True when `given` is the table PIN, compared in constant time (wrong guesses are throttled)."""
+    """True when `given` is the table PIN, compared in constant time; raises TooMany (429) while the
+    table has had GUESSES_PER_MINUTE wrong PINs in the last minute, and then warns the table."""
     if given is None:
         return False
-    throttle: Throttle = current_app.extensions["marmite.throttle"]
-    client = request.remote_addr or "?"
-    if throttle.blocked(client):
-        return False
+    window = _guesses()
+    window.check()
     expected: str = current_app.config["MARMITE_PIN"]
-    ok = hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))
-    throttle.record(client, ok)
-    return ok
+    if hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8")):
+        return True
+    if window.wrong():
+        table = service()
+        table.notice("pin_guessing")
+    return False
 
 
-def locked_out() -> bool:
-    """True while this client is refused for too many wrong PINs."""
-    throttle: Throttle = current_app.extensions["marmite.throttle"]
-    return throttle.blocked(request.remote_addr or "?")
+def pin_fingerprint() -> str:
+    """A short keyed hash of the current PIN: a session unlocked with another PIN is not unlocked."""
+    secret = str(current_app.config["SECRET_KEY"]).encode("utf-8")
+    pin = str(current_app.config["MARMITE_PIN"]).encode("utf-8")
+    return hmac.new(secret, b"pin:" + pin, hashlib.sha256).hexdigest()[:32]
+
+
+def unlock_session() -> None:
+    """Remember in this browser's session that it typed the current PIN."""
+    session["unlocked"] = pin_fingerprint()
 
 
 def csrf_token() -> str:
@@ -79,8 +67,9 @@ def csrf_token() -> str:
 
 
 def unlocked() -> bool:
-    """True when this browser session typed the PIN."""
-    return session.get("unlocked") is True
+    """True when this browser session typed the current PIN (not an older one)."""
+    given = session.get("unlocked")
+    return isinstance(given, str) and hmac.compare_digest(given.encode(), pin_fingerprint().encode())
 
 
 def authorized() -> tuple[bool, str]:
@@ -89,7 +78,7 @@ def authorized() -> tuple[bool, str]:
     if header is not None:
         if pin_matches(header):
             return True, ""
-        return False, "too many wrong PINs: wait a minute" if locked_out() else "wrong PIN"
+        return False, "wrong PIN"
     if not unlocked():
         return False, f"this needs the table PIN (header {PIN_HEADER}, or type it once on /unlock)"
     sent = request.headers.get(CSRF_HEADER) or request.form.get("csrf_token")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, request
 
 from companion.table import TableService
 from web_ui.settings import SettingsStore
@@ -18,3 +18,8 @@ def settings() -> SettingsStore:
     """The app's display settings."""
     store: SettingsStore = current_app.extensions["marmite.settings"]
     return store
+
+
+def client_address() -> str:
+    """The request's client address (the socket's peer: proxy headers are not trusted)."""
+    return request.remote_addr or "?"

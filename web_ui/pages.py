@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hmac
+import re
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
@@ -12,7 +14,7 @@ from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
 from companion.chaud_devant.state import State as ChaudDevantState
 from companion.phrases import LANGUAGES
 from web_ui import buffet_pages
-from web_ui.auth import csrf_token, pin_matches, unlocked
+from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service, settings
 from web_ui.seats import base_url, seat_links, visible_seat_view
 
@@ -134,19 +136,26 @@ def _buffet_table(template: str, view: dict[str, Any]) -> str:
     return buffet_pages.render_table(template, view, service().game_state, service().language, **_helpers())
 
 
+OWN_PATH = re.compile(r"/(?![/\\])[A-Za-z0-9/_.~%-]*")
+"""A path on this site: a slash not followed by another or a backslash, then only plain URL characters."""
+
+
+def own_path(target: str) -> str:
+    """`target` when it is a path on this site, else "/" (no scheme, host, backslash, tab or space)."""
+    return target if OWN_PATH.fullmatch(target) else "/"
+
+
 @pages.route("/unlock", methods=["GET", "POST"])
 def unlock_page() -> str | WerkzeugResponse:
     """Type the table PIN once for this browser."""
     error = False
-    target = request.values.get("next", "/")
-    if not target.startswith("/") or target.startswith("//"):
-        target = "/"
+    target = own_path(request.values.get("next", "/"))
     if request.method == "POST":
         sent = request.form.get("csrf_token", "")
-        if sent != csrf_token():
+        if not hmac.compare_digest(sent.encode(), csrf_token().encode()):
             abort(400, "missing or wrong CSRF token; reload the page")
         if pin_matches(request.form.get("pin")):
-            session["unlocked"] = True
+            unlock_session()
             return redirect(target)
         error = True
     return render_template("unlock.html", error=error, target=target, **_helpers())
@@ -155,7 +164,7 @@ def unlock_page() -> str | WerkzeugResponse:
 @pages.post("/lock")
 def lock_page() -> WerkzeugResponse:
     """Forget the PIN in this browser."""
-    if request.form.get("csrf_token", "") != csrf_token():
+    if not hmac.compare_digest(request.form.get("csrf_token", "").encode(), csrf_token().encode()):
         abort(400, "missing or wrong CSRF token; reload the page")
     session.pop("unlocked", None)
     return redirect(url_for("pages.table_display"))

@@ -2,17 +2,85 @@
 
 from __future__ import annotations
 
-import queue
 import shutil
 import subprocess
 import threading
+import unicodedata
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from companion.table import Message, TableService
 
 VOICES = {"fr": "fr", "en": "en-gb", "nl": "nl"}
 WORDS_PER_MINUTE = 165
 """espeak-ng's speed at the table's speech rate 1.0."""
+MAX_PENDING = 8
+"""Phrases waiting to be said; beyond that the oldest ones asked for (where, repeat) go first."""
+MAX_SPOKEN_CHARS = 1000
+"""The longest text handed to espeak-ng (a whole "where are we" is a few hundred characters)."""
+ASKED = ("where", "repeat")
+"""Kinds of message someone asked for: only the newest of them is worth saying."""
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One text to say, in a language, and the kind of message it came from."""
+
+    language: str
+    text: str
+    kind: str
+
+
+def speakable(text: str) -> str:
+    """`text` as plain data for espeak-ng: no NUL or other control characters, bounded length."""
+    cleaned = "".join(" " if unicodedata.category(char).startswith("C") else char for char in text)
+    return " ".join(cleaned.split())[:MAX_SPOKEN_CHARS]
+
+
+def command(program: str, voice: str, words_per_minute: int, text: str) -> list[str]:
+    """espeak-ng's argument list; `--` ends the options, so a text starting with `-` is only words."""
+    return [program, "-v", voice, "-s", str(words_per_minute), "--", text]
+
+
+class SpeechQueue:
+    """A bounded queue of phrases that coalesces: a text already waiting is not queued twice, and a
+    new where/repeat answer replaces the one still waiting."""
+
+    def __init__(self, limit: int = MAX_PENDING) -> None:
+        self.limit = limit
+        self._pending: deque[Phrase] = deque()
+        self._ready = threading.Condition()
+        self._closed = False
+
+    def put(self, phrase: Phrase) -> None:
+        """Queue `phrase` (never blocks); drops a duplicate, an older asked-for phrase, or the oldest."""
+        with self._ready:
+            if any(waiting.text == phrase.text for waiting in self._pending):
+                return
+            if phrase.kind in ASKED:
+                self._pending = deque(waiting for waiting in self._pending if waiting.kind not in ASKED)
+            if len(self._pending) >= self.limit:
+                asked = [waiting for waiting in self._pending if waiting.kind in ASKED]
+                self._pending.remove(asked[0] if asked else self._pending[0])
+            self._pending.append(phrase)
+            self._ready.notify()
+
+    def get(self) -> Phrase | None:
+        """The next phrase, waiting for one; None once closed and said."""
+        with self._ready:
+            self._ready.wait_for(lambda: self._closed or bool(self._pending))
+            return self._pending.popleft() if self._pending else None
+
+    def close(self) -> None:
+        """Let the reader finish what is waiting, then get None."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+
+    def __len__(self) -> int:
+        with self._ready:
+            return len(self._pending)
 
 
 class Speaker:
@@ -23,7 +91,7 @@ class Speaker:
         self.service = service
         self.rate = rate
         self.program = shutil.which(program)
-        self._queue: queue.Queue[tuple[str, str] | None] = queue.Queue()
+        self.queue = SpeechQueue()
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
 
     @property
@@ -39,23 +107,22 @@ class Speaker:
 
     def hear(self, message: Message) -> None:
         """Queue one message (called by the table service)."""
-        text = self.service.render(message)["text"]
+        text = speakable(self.service.render(message)["text"])
         if text:
-            self._queue.put((self.service.language, text))
+            self.queue.put(Phrase(self.service.language, text, message.kind))
 
     def _run(self) -> None:
-        while (item := self._queue.get()) is not None:
-            language, text = item
+        while (phrase := self.queue.get()) is not None:
             if self.program is None:
                 continue
-            voice = VOICES.get(language, "fr")
-            words_per_minute = str(round(WORDS_PER_MINUTE * self.rate()))
+            voice = VOICES.get(phrase.language, "fr")
             try:
-                subprocess.run([self.program, "-v", voice, "-s", words_per_minute, text],
-                               check=False, timeout=60, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                subprocess.run(command(self.program, voice, round(WORDS_PER_MINUTE * self.rate()), phrase.text),
+                               check=False, timeout=60, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
             except (OSError, subprocess.TimeoutExpired):
                 continue
 
     def close(self) -> None:
-        """Stop after the current phrase."""
-        self._queue.put(None)
+        """Stop once the phrases already waiting are said."""
+        self.queue.close()

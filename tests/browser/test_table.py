@@ -138,7 +138,10 @@ def test_seat_view_on_a_phone(page: Any, server: Server) -> None:
     wait_stream(page)
     own = next(e["menu"] for e in events[:index] if e["type"] == "menu" and e["player"] == me)
     assert "Votre menu" in page.inner_text("#state")
-    assert own == server.get(f"{link.removeprefix(server.url).replace('/seat/', '/api/seat/')}")["my_menu"]
+    assert own == page.evaluate("async url => (await (await fetch(url)).json()).my_menu",
+                                link.replace("/seat/", "/api/seat/"))
+    # The phone claimed the seat: the same link from anywhere else (another browser) shows nothing.
+    assert server.get(f"{link.removeprefix(server.url).replace('/seat/', '/api/seat/')}")["my_menu"] is None
     assert server.get(f"/api/seat/{me}")["my_menu"] is None
     while server.get("/api/state")["turn"] != me:
         server.post("/api/drop", {"code": events[index]["card"]})

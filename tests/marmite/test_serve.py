@@ -54,7 +54,7 @@ def test_speaker_queues_without_blocking(service: TableService, tmp_path: Path) 
     service.where_are_we()
     speaker.close()
     speaker._thread.join(timeout=10)
-    assert spoken.read_text().strip() == "-v fr -s 198 Aucune partie en cours."
+    assert spoken.read_text().strip() == "-v fr -s 198 -- Aucune partie en cours."
 
 
 def test_pin_sources(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,7 +63,7 @@ def test_pin_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     assert resolve_pin(None) == ("9999", False)
     monkeypatch.delenv("MARMITE_PIN")
     pin, random_pin = resolve_pin(None)
-    assert random_pin and len(pin) == 4 and pin.isdigit()
+    assert random_pin and len(pin) == 6 and pin.isdigit()
 
 
 def test_cli_has_run_and_demo() -> None:

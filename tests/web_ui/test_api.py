@@ -105,7 +105,8 @@ def test_wrong_pins_are_throttled(client: FlaskClient) -> None:
     for _ in range(10):
         assert client.post("/api/events", json=body, headers={"X-Table-Pin": "0000"}).status_code == 401
     answer = client.post("/api/events", json=body, headers=HEADERS)
-    assert answer.status_code == 401 and "too many" in answer.get_json()["error"]
+    assert answer.status_code == 429 and "too many" in answer.get_json()["error"]
+    assert int(answer.headers["Retry-After"]) >= 1
 
 
 def test_unexpected_errors_give_no_stack_trace(client: FlaskClient, service: TableService) -> None:

@@ -12,6 +12,7 @@ from companion.table import TableService
 from marmite.games import GAMES
 from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
 from web_ui.app import create_app
+from web_ui.seats import seat_key
 
 
 def first_card_played(client: FlaskClient) -> None:
@@ -34,7 +35,10 @@ def test_table_display_during_play(client: FlaskClient) -> None:
     assert 'id="pot-sum"' in page and ">3</p>" in page
     assert "Couleur demandée" in page and "Pois" in page and "●" in page
     assert "pas de soupe" in page  # menus revealed
-    seat = client.get("/seat/Virginie", headers=HEADERS).get_data(as_text=True)
+    assert "Votre menu" not in client.get("/seat/Virginie", headers=HEADERS).get_data(as_text=True)  # PIN: no secrets
+    with client.application.test_request_context():
+        key = seat_key("Virginie")
+    seat = client.get(f"/seat/Virginie?k={key}").get_data(as_text=True)
     assert "Votre menu" in seat and "Pois" in seat
 
 
