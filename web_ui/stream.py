@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import threading
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,11 +23,51 @@ def rendered(service: TableService, message: Message) -> dict[str, Any]:
     return data
 
 
+class _WireCache:
+    """The SSE text of recent messages by (message serial, language): a hundred displays share one
+    rendering of each announcement instead of wording and encoding it a hundred times."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._texts: OrderedDict[tuple[int, str], str] = OrderedDict()
+
+    def get(self, key: tuple[int, str]) -> str | None:
+        with self._lock:
+            return self._texts.get(key)
+
+    def put(self, key: tuple[int, str], text: str) -> None:
+        with self._lock:
+            self._texts[key] = text
+            while len(self._texts) > self._size:
+                self._texts.popitem(last=False)
+
+
+_WIRES: weakref.WeakKeyDictionary[TableService, _WireCache] = weakref.WeakKeyDictionary()
+_WIRES_LOCK = threading.Lock()
+
+
+def _wire_cache(service: TableService) -> _WireCache:
+    """The service's cache (serials count from 1 in every table, so each table has its own)."""
+    with _WIRES_LOCK:
+        cache = _WIRES.get(service)
+        if cache is None:
+            cache = _WIRES[service] = _WireCache()
+        return cache
+
+
 def format_message(service: TableService, message: Message) -> str:
     """One message in the SSE wire format; event messages carry their journal seq as `id:`."""
+    wire = _wire_cache(service)
+    key = (message.serial, service.language)
+    cached = wire.get(key)
+    if cached is not None:
+        return cached
     data = json.dumps(rendered(service, message), ensure_ascii=False, separators=(",", ":"))
     head = f"id: {message.stream_id}\n" if message.stream_id is not None else ""
-    return f"{head}event: message\ndata: {data}\n\n"
+    text = f"{head}event: message\ndata: {data}\n\n"
+    wire.put(key, text)
+    return text
 
 
 def parse_last_id(raw: str | None) -> int | None:
