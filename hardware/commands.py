@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.paths import default_data_dir
 from companion.tags import TagMap, tag_codes
+from hardware.diagnose import reader_problem
 from hardware.reader import (
     ReaderHealth,
     ReaderMessage,
@@ -131,9 +132,13 @@ def _open(args: argparse.Namespace) -> tuple[Any, ReaderQueue, TagMap] | None:
     try:
         options = dict(parse_reader_option(text) for text in args.option)
         tags = TagMap.load(args.data or default_data_dir())
-        reader = make_reader(args.reader, options)
+        problem = reader_problem(args.reader, options)  # no SPI at all: say so now, not after --seconds
+        reader = None if problem else make_reader(args.reader, options)
     except ValueError as error:
         print(f"marmite reader: {error}", file=sys.stderr)
+        return None
+    if reader is None:
+        print(f"reader {args.reader} PROBLEM: {problem}", file=sys.stderr)
         return None
     out: ReaderQueue = queue.Queue()
     reader.start(out)
