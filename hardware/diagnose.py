@@ -44,7 +44,9 @@ def board_model(model: Path = MODEL) -> str | None:
 Importer = Callable[[str], ModuleType]
 
 
-def spi_problem(bus: int = 0, device: int = 0, *, dev: Path = DEV, import_module: Importer = importlib.import_module) -> str | None:
+def spi_problem(
+    bus: int = 0, device: int = 0, *, dev: Path = DEV, import_module: Importer = importlib.import_module
+) -> str | None:
     """Why SPI device BUS.DEVICE cannot be used, found by opening it once (at once, no retries); None if it can."""
     path = dev / f"spidev{bus}.{device}"
     try:
