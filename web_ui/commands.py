@@ -113,12 +113,14 @@ def run(args: argparse.Namespace) -> int:
     panel = None
     if getattr(args, "panel", False):
         from hardware.gpio_backend import GpioUnavailable, explained_gpio_errors, open_gpio
+        from hardware.panel import PanelPins
         from marmite.wiring import attach_panel
 
         try:
+            pins = PanelPins.from_text(os.environ.get("MARMITE_PANEL_PINS", ""))  # e.g. buzzer=26 beside I2S audio
             with explained_gpio_errors():  # e.g. the old RPi.GPIO cannot detect edges on kernel 6.6+
-                panel = attach_panel(service, open_gpio())
-        except GpioUnavailable as error:
+                panel = attach_panel(service, open_gpio(), pins)
+        except (ValueError, GpioUnavailable) as error:
             print(f"marmite run: --panel: {error}", file=sys.stderr)
             service.close()
             return 2
