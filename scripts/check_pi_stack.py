@@ -45,9 +45,8 @@ def main() -> int:
         return 1
     for revision, board in BOARDS.items():
         os.environ["RPI_LGPIO_REVISION"] = revision
-        gpio = importlib.reload(sys.modules["RPi.GPIO"]) if "RPi.GPIO" in sys.modules else importlib.import_module(
-            "RPi.GPIO"
-        )
+        loaded = sys.modules.get("RPi.GPIO")  # RPI_INFO is read at import: load the module again for each board
+        gpio = importlib.reload(loaded) if loaded else importlib.import_module("RPi.GPIO")
         found = gpio.RPI_INFO["TYPE"]
         no_chip = explanation()
         print(f"{board} ({revision}): rpi-lgpio sees {found!r}; open_gpio: {no_chip}")
