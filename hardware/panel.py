@@ -41,6 +41,31 @@ class PanelPins:
     undo: int = 13
     passive_buzzer: bool = True  # a passive buzzer plays pitches through PWM; an active one only beeps
 
+    @classmethod
+    def from_text(cls, text: str) -> PanelPins:
+        """Pins from "buzzer=26,red=24" ($MARMITE_PANEL_PINS); ValueError naming what is wrong."""
+        pins = {name: getattr(cls(), name) for name in PIN_NAMES}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            name, sep, value = item.partition("=")
+            name = name.strip()
+            if not sep or name not in pins:
+                raise ValueError(f"a panel pin is NAME=GPIO with NAME one of {', '.join(PIN_NAMES)}, not {item!r}")
+            try:
+                pins[name] = int(value)
+            except ValueError:
+                raise ValueError(f"panel pin {name} must be a BCM GPIO number, not {value.strip()!r}") from None
+            if not 0 <= pins[name] <= 27:
+                raise ValueError(f"panel pin {name}={pins[name]}: the header's GPIOs are 0 to 27")
+        taken: dict[int, str] = {}
+        for name, pin in pins.items():
+            if pin in taken:
+                raise ValueError(f"panel pins {taken[pin]} and {name} are both GPIO {pin}")
+            taken[pin] = name
+        return cls(**pins)
+
+
+PIN_NAMES = ("buzzer", "green", "red", "repeat", "where", "undo")
+
 
 @dataclass(frozen=True, slots=True)
 class Step:

@@ -12,6 +12,7 @@ from typing import Any
 from companion.paths import default_data_dir
 from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
 from companion.tags import TagMap
+from hardware.diagnose import reader_problem
 from marmite.games import GAMES
 from marmite.readers import make_reader, parse_reader_option, reader_names
 
@@ -81,9 +82,13 @@ def _open(args: argparse.Namespace) -> tuple[Any, ReaderQueue, TagMap] | None:
     try:
         options = dict(parse_reader_option(text) for text in args.option)
         tags = TagMap.load(args.data or default_data_dir(), GAMES.tag_codes())
-        reader = make_reader(args.reader, options)
+        problem = reader_problem(args.reader, options)  # no SPI at all: say so now, not after --seconds
+        reader = None if problem else make_reader(args.reader, options)
     except ValueError as error:
         print(f"marmite reader: {error}", file=sys.stderr)
+        return None
+    if reader is None:
+        print(f"reader {args.reader} PROBLEM: {problem}", file=sys.stderr)
         return None
     out: ReaderQueue = queue.Queue()
     reader.start(out)

@@ -172,16 +172,18 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     app = create_app(service, pin=pin, data_dir=data_dir)
     panel = None
     if getattr(args, "panel", False):
-        try:
-            import RPi.GPIO as gpio  # the rpi-lgpio shim provides the same module on a Pi 5
-        except (ImportError, RuntimeError) as error:
-            print(f"marmite run: --panel needs RPi.GPIO on a Raspberry Pi ({error}); install the hardware extra,"
-                  " and rpi-lgpio on a Pi 5", file=sys.stderr)
-            service.close()
-            return 2
+        from hardware.gpio_backend import GpioUnavailable, explained_gpio_errors, open_gpio
+        from hardware.panel import PanelPins
         from marmite.wiring import attach_panel
 
-        panel = attach_panel(service, gpio)
+        try:
+            pins = PanelPins.from_text(os.environ.get("MARMITE_PANEL_PINS", ""))  # e.g. buzzer=26 beside I2S audio
+            with explained_gpio_errors():  # e.g. the old RPi.GPIO cannot detect edges on kernel 6.6+
+                panel = attach_panel(service, open_gpio(), pins)
+        except (ValueError, GpioUnavailable) as error:
+            print(f"marmite run: --panel: {error}", file=sys.stderr)
+            service.close()
+            return 2
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
     store = app.extensions["marmite.settings"]

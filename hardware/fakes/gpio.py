@@ -1,8 +1,10 @@
 """A fake of the `RPi.GPIO` module: pins, pull-ups, edge callbacks, PWM, and a recorded timeline.
 
 `FakeGPIO()` has the module's functions and constants; `hardware.fakes.installed` puts its
-`as_module()` in `sys.modules` as `RPi.GPIO`. Tests drive inputs with `press(pin)` / `release(pin)`
-(buttons wired to ground) or `drive(pin, level)`; edge callbacks run at once in the caller's thread.
+`as_module()` in `sys.modules` as `RPi.GPIO`. `fail(function, error)` makes a function raise what a
+real GPIO library raises on a misconfigured Pi (e.g. "can not open gpiochip"). Tests drive inputs with
+`press(pin)` / `release(pin)` (buttons wired to ground) or `drive(pin, level)`; edge callbacks run at
+once in the caller's thread.
 Every output change lands in `timeline` with the time of `clock`.
 """
 
@@ -13,6 +15,7 @@ import time
 import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 BOARD, BCM = 10, 11
 OUT, IN = 0, 1
@@ -56,6 +59,7 @@ class FakeGPIO:
         self._edges: dict[int, int] = {}
         self._detected: set[int] = set()
         self._listeners: dict[int, list[Callable[[int], None]]] = {}
+        self._failures: dict[str, BaseException] = {}
         self._lock = threading.RLock()
         self.PWM = self._pwm_class()
 
@@ -65,8 +69,21 @@ class FakeGPIO:
         for name, value in _CONSTANTS.items():
             setattr(module, name, value)
         for name in _FUNCTIONS:
-            setattr(module, name, getattr(self, name))
+            setattr(module, name, self._api(name))
         return module
+
+    def _api(self, name: str) -> Callable[..., Any]:
+        """The module's `name`: this header's method, unless a failure was set for it."""
+        method = getattr(self, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            error = self._failures.get(name)
+            if error is not None:
+                raise error
+            return method(*args, **kwargs)
+
+        call.__name__ = name
+        return call
 
     # --- test controls ---------------------------------------------------------------------
 
@@ -91,6 +108,12 @@ class FakeGPIO:
             self._detected.add(pin)
             for _edge, callback in callbacks:
                 callback(pin)
+
+    def fail(self, function: str, error: BaseException) -> None:
+        """From now on, the module's `function` (e.g. "setmode", "add_event_detect") raises `error`."""
+        if function not in _FUNCTIONS:
+            raise ValueError(f"RPi.GPIO has no function {function!r}")
+        self._failures[function] = error
 
     def on_output(self, pin: int, listener: Callable[[int], None]) -> None:
         """Call `listener(level)` whenever the program sets output `pin` (e.g. a chip's reset line)."""

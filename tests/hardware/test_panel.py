@@ -161,3 +161,26 @@ def test_active_buzzer_and_close_frees_the_pins(header: FakeGPIO, clock: Virtual
     assert header.directions == {}
     click(header, clock, PINS.repeat)
     assert table.calls == []
+
+
+def test_panel_pins_from_text_move_the_buzzer_off_the_i2s_pins() -> None:
+    pins = PanelPins.from_text("buzzer=26")
+    assert pins == PanelPins(buzzer=26)
+    assert PanelPins.from_text(" buzzer = 26 , red=16 ") == PanelPins(buzzer=26, red=16)
+    assert PanelPins.from_text("") == PanelPins()
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("speaker=26", "NAME one of buzzer, green, red, repeat, where, undo"),
+        ("buzzer", "NAME=GPIO"),
+        ("buzzer=pin7", "must be a BCM GPIO number, not 'pin7'"),
+        ("buzzer=40", "the header's GPIOs are 0 to 27"),
+        ("buzzer=23", "panel pins buzzer and green are both GPIO 23"),
+    ],
+)
+def test_bad_panel_pins_are_refused_by_name(text: str, complaint: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        PanelPins.from_text(text)
+    assert complaint in str(raised.value)
