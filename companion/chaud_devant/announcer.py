@@ -15,6 +15,7 @@ from companion.chaud_devant.cards import DECK
 from companion.chaud_devant.phrases import DEFAULT_LANGUAGE, MENU_NONE, PHRASES, SUIT_NAMES
 from companion.chaud_devant.reasons import Reason
 from companion.chaud_devant.records import Revoke
+from companion.phrases import phrase_format
 from companion.seam import GameStarted, Part, Undone
 
 if TYPE_CHECKING:
@@ -31,6 +32,10 @@ class Theme:
     def phrase(self, key: str) -> str:
         table = PHRASES.get(self.language, PHRASES[DEFAULT_LANGUAGE])
         return table.get(key, PHRASES[DEFAULT_LANGUAGE][key])
+
+    def format(self, key: str, **fields: Any) -> str:
+        """The phrase `key` filled with `fields`, with this language's plurals and elision."""
+        return phrase_format(self.phrase(key), self.language, fields)
 
     def suit(self, suit: str) -> str:
         names = SUIT_NAMES.get(self.edition, SUIT_NAMES["2005"])
@@ -93,13 +98,12 @@ def _render_part(part: Part, theme: Theme) -> str:
             f[key] = ""
     if "scores" in f:
         f["scores"] = theme.phrase("list_sep").join(
-            theme.phrase("round_score").format(player=p, points=pts, stars=s) for p, pts, s in f["scores"]
+            theme.format("round_score", player=p, points=pts, stars=s) for p, pts, s in f["scores"]
         )
     if "winners" in f:
-        f["winners"] = theme.phrase("winner").format(
-            players=theme.names(f["winners"]), stars=f["stars"]
-        )
-    return theme.phrase(part.key).format(**f)
+        f["winners"] = theme.format("winner", players=theme.names(f["winners"]), stars=f["stars"],
+                                    count=len(f["winners"]))
+    return theme.format(part.key, **f)
 
 
 # ------------------------------------------------------------------ describing outcomes
