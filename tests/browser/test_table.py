@@ -22,7 +22,7 @@ def test_whole_game_through_the_virtual_pot(page: Any, server: Server) -> None:
     assert audit(page, "setup") == []
     for index, name in enumerate(setup["players"]):
         page.fill(f"#player-{index}", name)
-    page.fill("#dealer", str(setup["players"].index(setup["dealer"]) + 1))
+    page.select_option("#dealer", label=setup["dealer"])
     page.click("#new-game button[type=submit]")
     page.wait_for_url(server.url + "/")
     wait_stream(page)

@@ -61,7 +61,11 @@
     const response = await sendOnce(url, payload, idempotencyKey());
     let data = {};
     try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    if (!response.ok) {
+      // A locked table answers in the API's technical words: players read the page's own sentence.
+      const locked = response.status === 401 || response.status === 403;
+      throw new Error(locked ? body.dataset.msgLocked : (data.error || response.statusText));
+    }
     return data;
   }
 
@@ -143,15 +147,32 @@
   if (newGame) newGame.addEventListener("submit", async function (event) {
     event.preventDefault();
     const form = new FormData(newGame);
-    const players = form.getAll("player").map(function (p) { return String(p).trim(); }).filter(Boolean);
-    const dealer = players[(parseInt(String(form.get("dealer")), 10) || 1) - 1] || players[0];
+    const names = form.getAll("player").map(function (p) { return String(p).trim(); });
+    const dealer = names[parseInt(String(form.get("dealer")), 10)] || "";
+    if (!dealer) { status("setup-status", newGame.dataset.noDealer); return; }
     try {
-      const answer = await post("/api/events", { type: "new_game", players: players, dealer: dealer,
+      const answer = await post("/api/events", { type: "new_game", players: names.filter(Boolean), dealer: dealer,
         rules: { edition: form.get("edition"), menu_reveal: form.get("menu_reveal") } });
       if (answer.accepted) window.location.href = "/";
-      else status("setup-status", answer.reason);
+      else status("setup-status", newGame.dataset.refused);
     } catch (e) { status("setup-status", e.message); }
   });
+  // The dealer is chosen among the names typed, never by a number that may point at no one.
+  const dealerChoice = document.getElementById("dealer");
+  function nameDealers() {
+    if (!newGame || !dealerChoice) return;
+    newGame.querySelectorAll("input[name=player]").forEach(function (input, index) {
+      const option = dealerChoice.options[index];
+      const name = input.value.trim();
+      option.textContent = name || option.dataset.blank;
+      option.disabled = !name;
+    });
+  }
+  if (newGame && dealerChoice) {
+    Array.from(dealerChoice.options).forEach(function (option) { option.dataset.blank = option.textContent; });
+    newGame.addEventListener("input", nameDealers);
+    nameDealers();
+  }
   const settings = document.getElementById("settings");
   if (settings) settings.addEventListener("submit", async function (event) {
     event.preventDefault();

@@ -1,0 +1,72 @@
+"""What the pages write: plurals that agree with their numbers, French spacing, no code for a player."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from companion.chaud_devant.simulate import random_game
+from companion.referee import Referee
+from marmite.games import GAMES
+from tests.web_ui.conftest import HEADERS
+
+
+def _agree(text: str, singular: str, plural: str) -> list[str]:
+    """Counts whose noun disagrees with them under the French rule (0 and 1 singular)."""
+    wrong = []
+    for count, noun in re.findall(rf"(\d+) ({singular}|{plural})\b", text):
+        if (noun == singular) != (int(count) <= 1):
+            wrong.append(f"{count} {noun}")
+    return wrong
+
+
+def test_final_table_counts_tricks_and_stars_in_good_french(client: FlaskClient) -> None:
+    for seed in range(3, 40):
+        events = random_game(random.Random(seed), players=3)
+        referee = Referee(GAMES)
+        for event in events:
+            referee.apply(event)
+        stars = referee.state.progress.stars if referee.state is not None else []
+        if min(stars) <= 1:  # a game where someone ends on 0 or 1 star
+            break
+    for event in events:
+        client.post("/api/events", json=event, headers=HEADERS)
+    page = re.sub(r"<[^>]+>", " ", client.get("/fragment/table").get_data(as_text=True))
+    assert re.search(r"\b[01] (pli|étoile)\b", page)  # the singular is exercised
+    assert _agree(page, "pli", "plis") == []
+    assert _agree(page, "étoile", "étoiles") == []
+    assert re.search(r"\w : [+-]\d", page)  # "Pois : +7"
+    assert not re.search(r"\w: [+-]\d", page)
+
+
+def _until_a_pepper_lead() -> list[dict[str, Any]]:
+    """The events of a simulated game up to a pot holding only a Piment lead."""
+    for seed in range(200):
+        events = random_game(random.Random(seed), players=3)
+        referee = Referee(GAMES)
+        for index, event in enumerate(events):
+            referee.apply(event)
+            pot = referee.state.progress.pot if referee.state is not None else None
+            if pot is not None and pot.cards and pot.led is None:
+                return events[: index + 1]
+    raise AssertionError("no Piment lead in 200 games")
+
+
+def test_a_pepper_lead_is_not_an_empty_pot(client: FlaskClient) -> None:
+    """After a Piment lead the pot has a card but no led suit yet: never "Marmite vide"."""
+    for event in _until_a_pepper_lead():
+        client.post("/api/events", json=event, headers=HEADERS)
+    page = client.get("/fragment/table").get_data(as_text=True)
+    assert "Marmite vide" not in page
+    assert "Pas encore de couleur demandée" in page
+
+
+def test_a_refused_setup_is_explained_in_the_page_language(client: FlaskClient) -> None:
+    page = html.unescape(client.get("/setup").get_data(as_text=True))
+    assert "La partie n'a pas été lancée : il faut 3 à 5 joueurs" in page
+    assert "data-msg-locked=\"Déverrouillez d'abord la table" in page
+    assert '<select id="dealer"' in page and 'type="number" min="1" max="5"' not in page
