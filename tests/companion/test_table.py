@@ -137,7 +137,8 @@ def test_the_language_can_be_switched_and_messages_rerendered(table: TableServic
     table.language = "en"
     assert table.render(table.messages_after(6)[-1])["text"] == "Onion 2 — 3. Valentine to play, led suit Pea."
     table.language = "nl"
-    assert table.render(table.messages_after(6)[-1])["text"] == "Ui 2 — 3. Valentine is aan de beurt, gevraagde kleur Erwten."
+    dutch = table.render(table.messages_after(6)[-1])["text"]
+    assert dutch == "Ui 2 — 3. Valentine is aan de beurt, gevraagde kleur Erwten."
     with pytest.raises(ValueError):
         table.language = "de"
 
