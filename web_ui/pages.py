@@ -9,10 +9,11 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from companion.chaud_devant.announcer import Theme
+from companion.chaud_devant.announcer import Theme, render
 from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
 from companion.chaud_devant.state import State as ChaudDevantState
 from companion.phrases import LANGUAGES
+from companion.seam import Part
 from web_ui import buffet_pages
 from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service, settings
@@ -31,6 +32,10 @@ def _helpers() -> dict[str, Any]:
     def card_name(code: str) -> str:
         return theme.card(code)
 
+    def revoke_text(revoke: dict[str, Any]) -> str:
+        fields = {key: revoke[key] for key in ("player", "suit", "void_trick", "proof_trick")}
+        return render([Part("revoke", fields)], theme)
+
     def card_suit(code: str) -> str:
         played = DECK.get(code)
         return str(played.suit) if played is not None else ""
@@ -39,7 +44,7 @@ def _helpers() -> dict[str, Any]:
         "card_name": card_name, "card_suit": card_suit, "suit_name": theme.suit, "menu_name": theme.menu,
         "symbol": SUIT_SYMBOLS, "unlocked": unlocked(), "csrf": csrf_token(), "settings": settings().current,
         "lang": service().language, "languages": LANGUAGES, "all_codes": ALL_CODES, "menus": MENUS,
-        "recent": _recent_announcements(),
+        "recent": _recent_announcements(), "revoke_text": revoke_text,
     }
 
 

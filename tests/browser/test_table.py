@@ -92,7 +92,7 @@ def test_refused_play_is_shown_and_spoken(page: Any, server: Server) -> None:
     assert page.evaluate("window.__spoken")[-1] == banner
     page.click("#where")
     page.wait_for_function("() => window.__spoken.length >= 3")
-    assert page.evaluate("window.__spoken")[-1].startswith("Manche 1.")
+    assert page.evaluate("window.__spoken")[2].startswith("Manche 1.")
 
 
 def test_stream_survives_a_dropped_connection_and_a_restart(page: Any, server: Server) -> None:
@@ -116,7 +116,8 @@ def test_stream_survives_a_dropped_connection_and_a_restart(page: Any, server: S
     wait_log(page, 14)
     seqs = [message["seq"] for message in page.evaluate("window.marmiteLog")]
     assert seqs == list(range(1, 15))
-    assert page.evaluate("window.__spoken") == [m["text"] for m in page.evaluate("window.marmiteLog")]
+    said = " ".join(page.evaluate("window.__spoken"))
+    assert said == " ".join(m["text"] for m in page.evaluate("window.marmiteLog"))
     proxy.close()
 
 

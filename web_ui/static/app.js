@@ -5,20 +5,33 @@
   const page = body.dataset.page;
   const csrf = body.dataset.csrf;
   const voices = { fr: "fr-FR", en: "en-GB", nl: "nl-NL" };
-  let voiceOn = body.dataset.voice === "on";
-  const rate = parseFloat(body.dataset.rate || "1") || 1;
+  const speech = window.MarmiteSpeech;
+  // This device's own choices (kept in this browser): voice on/off, what it speaks, how fast.
+  let voiceOn = speech.pref("voice", body.dataset.voice) === "on";
+  let scope = speech.pref("speak", body.dataset.seat ? "mine" : "all");
+  if (scope === "mine" && !body.dataset.seat) scope = "all";
+  let rate = parseFloat(speech.pref("rate", body.dataset.rate || "1")) || 1;
   const log = document.getElementById("log");
   window.marmiteLog = [];
 
   function speak(text, lang) {
     if (!voiceOn || !("speechSynthesis" in window) || !text) return;
-    const utterance = new SpeechSynthesisUtterance(text);
-    utterance.lang = voices[lang || body.dataset.lang] || "fr-FR";
-    utterance.rate = rate;
-    window.speechSynthesis.speak(utterance);
+    speech.chunks(text).forEach(function (piece) {
+      const utterance = new SpeechSynthesisUtterance(piece);
+      utterance.lang = voices[lang || body.dataset.lang] || "fr-FR";
+      utterance.rate = rate;
+      window.speechSynthesis.speak(utterance);
+    });
   }
 
-  function announce(data, urgent) {
+  // What this device says of a message from the stream: all of it, what concerns its player, or nothing.
+  function spoken(data) {
+    if (scope === "silent") return "";
+    if (scope === "mine") return speech.concerning(data, body.dataset.seat);
+    return data.text;
+  }
+
+  function announce(data, urgent, asked) {
     window.marmiteLog.push(data);
     const region = document.getElementById(urgent ? "announce-urgent" : "announce");
     if (region) { region.textContent = ""; region.textContent = data.text; }
@@ -33,7 +46,7 @@
       if (data.accepted === false) { refusal.textContent = data.text; refusal.hidden = false; }
       else if (data.kind !== "repeat" && data.kind !== "where") { refusal.hidden = true; }
     }
-    speak(data.text, data.lang);
+    speak(asked ? data.text : spoken(data), data.lang);
   }
 
   function idempotencyKey() {  // one key per tap: a resend of that tap is recorded once
@@ -106,7 +119,7 @@
   }
 
   async function askAndSpeak(url) {
-    try { announce(await post(url), false); } catch (e) { status("control-status", e.message); }
+    try { announce(await post(url), false, true); } catch (e) { status("control-status", e.message); }
   }
 
   const repeat = document.getElementById("repeat");
@@ -114,10 +127,38 @@
   const where = document.getElementById("where");
   if (where) where.addEventListener("click", function () { askAndSpeak("/api/where"); });
   const toggle = document.getElementById("voice-toggle");
+  function showVoice() {
+    if (!toggle) return;
+    toggle.setAttribute("aria-pressed", voiceOn ? "true" : "false");
+    toggle.textContent = voiceOn ? toggle.dataset.on : toggle.dataset.off;
+  }
+  showVoice();
   if (toggle) toggle.addEventListener("click", function () {
     voiceOn = !voiceOn;
-    toggle.setAttribute("aria-pressed", voiceOn ? "true" : "false");
+    speech.setPref("voice", voiceOn ? "on" : "off");
+    showVoice();
     if (!voiceOn && "speechSynthesis" in window) window.speechSynthesis.cancel();
+  });
+  document.querySelectorAll("input[name=speak]").forEach(function (choice) {
+    choice.checked = choice.value === scope;
+    choice.addEventListener("change", function () { scope = choice.value; speech.setPref("speak", scope); });
+  });
+  const deviceRate = document.getElementById("device-rate");
+  if (deviceRate) {
+    deviceRate.value = String(rate);
+    deviceRate.addEventListener("change", function () {
+      const chosen = parseFloat(deviceRate.value);
+      if (chosen >= 0.5 && chosen <= 2) { rate = chosen; speech.setPref("rate", rate); }
+    });
+  }
+  // The last five announcements, oldest first, on demand.
+  const lastFive = document.getElementById("last-five");
+  if (lastFive) lastFive.addEventListener("click", function () {
+    if (!log) return;
+    const texts = Array.from(log.children).slice(0, 5).reverse().map(function (item) { return item.textContent; });
+    const region = document.getElementById("announce");
+    if (region) { region.textContent = ""; region.textContent = texts.join(" "); }
+    texts.forEach(function (text) { speak(text); });
   });
 
   async function control(url, payload) {
@@ -193,6 +234,7 @@
     if (key === "r" && repeat) { event.preventDefault(); repeat.click(); }
     else if ((key === "o" || key === "w") && where) { event.preventDefault(); where.click(); }
     else if (key === "u" && undo) { event.preventDefault(); undo.click(); }
+    else if (key === "l" && lastFive) { event.preventDefault(); lastFive.click(); }
   });
 
   async function keepAwake() {
