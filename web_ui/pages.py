@@ -44,7 +44,7 @@ def _helpers() -> dict[str, Any]:
         "card_name": card_name, "card_suit": card_suit, "suit_name": theme.suit, "menu_name": theme.menu,
         "symbol": SUIT_SYMBOLS, "unlocked": unlocked(), "csrf": csrf_token(), "settings": settings().current,
         "lang": service().language, "languages": LANGUAGES, "all_codes": ALL_CODES, "menus": MENUS,
-        "recent": _recent_announcements(), "revoke_text": revoke_text,
+        "recent": _recent_announcements(), "revoke_text": revoke_text, "last_seq": _last_seq(),
     }
 
 
@@ -53,6 +53,12 @@ def _recent_announcements(count: int = 10) -> list[str]:
     table = service()
     events = [m for m in table.messages_after(0) if m.is_event]
     return [table.render(m)["text"] for m in reversed(events[-count:])]
+
+
+def _last_seq() -> int:
+    """The journal seq of the newest announcement the page shows; its stream resumes after it."""
+    events = [m for m in service().messages_after(0) if m.is_event and m.stream_id is not None]
+    return int(events[-1].stream_id or 0) if events else 0
 
 
 def _chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:

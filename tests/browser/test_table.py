@@ -117,7 +117,9 @@ def test_stream_survives_a_dropped_connection_and_a_restart(page: Any, server: S
     seqs = [message["seq"] for message in page.evaluate("window.marmiteLog")]
     assert seqs == list(range(1, 15))
     said = " ".join(page.evaluate("window.__spoken"))
-    assert said == " ".join(m["text"] for m in page.evaluate("window.marmiteLog"))
+    texts = [m["text"] for m in page.evaluate("window.marmiteLog")]
+    assert said.startswith(" ".join(texts[:4]))  # live: every word; after the outages: in full or summed up
+    assert texts[-1].split(". ")[-1] in said
     proxy.close()
 
 

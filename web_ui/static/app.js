@@ -87,15 +87,22 @@
     if (element) element.textContent = text;
   }
 
+  // Fragments are applied in the order they were asked for: an older answer never covers a newer one.
+  let refreshAsked = 0;
+  let refreshShown = 0;
   async function refresh() {
     const state = document.getElementById("state");
     if (!state) return;
+    const mine = ++refreshAsked;
     const seat = body.dataset.seat;
     const url = seat ? "/fragment/seat/" + encodeURIComponent(seat) : "/fragment/table";
     const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
     if (!response.ok) return;
+    const html = await response.text();
+    if (mine < refreshShown) return;
+    refreshShown = mine;
     const wasMyTurn = !!document.getElementById("my-turn");
-    state.innerHTML = await response.text();
+    state.innerHTML = html;
     const myTurn = document.getElementById("my-turn");
     if (myTurn && !wasMyTurn) {  // the seat's turn alert: a buzz and a word for the screen reader
       if ("vibrate" in navigator) navigator.vibrate([200, 100, 200]);
@@ -104,16 +111,42 @@
     }
   }
 
+  // After an outage the stream first replays what was missed: a few are said, a flood is summed up.
+  const CATCH_UP_MS = 300;
+  const FLOOD = 5;
+  let catchUp = null;
+  function sayMissed(missed) {
+    if (missed.length <= FLOOD) { missed.forEach(function (data) { announce(data, data.accepted === false); }); return; }
+    const keep = voiceOn;
+    voiceOn = false;  // shown and logged, not spoken one by one
+    missed.forEach(function (data) { announce(data, false); });
+    voiceOn = keep;
+    const last = missed[missed.length - 1];
+    const line = (body.dataset.msgMissed || "").replace("%(n)s", String(missed.length)) + " " + last.text;
+    const region = document.getElementById("announce");
+    if (region) { region.textContent = ""; region.textContent = line; }
+    speak(line, last.lang);
+  }
+
   function connect() {
-    const source = new EventSource("/api/stream");
+    // The first connection starts where the page was rendered, so nothing said in between is lost.
+    const source = new EventSource("/api/stream?last_id=" + encodeURIComponent(body.dataset.lastSeq || "0"));
     window.marmiteSource = source;
-    source.onopen = function () { body.dataset.stream = "open"; refresh(); };
-    source.onerror = function () { body.dataset.stream = "reconnecting"; };
+    let dropped = false;
+    source.onopen = function () {
+      if (dropped) {
+        catchUp = [];
+        setTimeout(function () { const missed = catchUp || []; catchUp = null; sayMissed(missed); }, CATCH_UP_MS);
+      }
+      body.dataset.stream = "open";
+      refresh();
+    };
+    source.onerror = function () { dropped = true; body.dataset.stream = "reconnecting"; };
     source.onmessage = function (event) {
       const data = JSON.parse(event.data);
       if (data.kind === "repeat" || data.kind === "where") return; // spoken where asked
       if (page === "seat" && data.kind === "reader") return;
-      announce(data, data.accepted === false);
+      if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
       refresh();
     };
   }
