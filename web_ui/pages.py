@@ -6,7 +6,7 @@ import hmac
 import re
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, redirect, render_template, request, send_from_directory, session, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.chaud_devant.announcer import Theme, render
@@ -72,7 +72,8 @@ def _chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:
             f"{40 + i * step:.0f},{20 + height - point.get(name, 0) * height / top:.0f}"
             for i, point in enumerate(series))
         lines.append({"name": name, "points": points, "index": index})
-    return {"lines": lines, "top": top, "rounds": len(series)}
+    values = sorted({0, top // 2, top})
+    return {"lines": lines, "top": top, "rounds": len(series), "levels": values}
 
 
 @pages.get("/")
@@ -115,6 +116,12 @@ def _render_seat(template: str, name: str) -> str:
         buffet_template = "buffet_seat.html" if template == "seat.html" else "_buffet_seat_state.html"
         return buffet_pages.render_seat(buffet_template, view, name, service().language, **_helpers())
     return render_template(template, view=view, name=name, **_helpers())
+
+
+@pages.get("/favicon.ico")
+def favicon() -> WerkzeugResponse:
+    """The tab icon browsers ask for on every page (an SVG pot)."""
+    return send_from_directory(pages.root_path + "/static", "favicon.svg", mimetype="image/svg+xml", max_age=86400)
 
 
 @pages.get("/history")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -70,3 +71,24 @@ def test_a_refused_setup_is_explained_in_the_page_language(client: FlaskClient) 
     assert "La partie n'a pas été lancée : il faut 3 à 5 joueurs" in page
     assert "data-msg-locked=\"Déverrouillez d'abord la table" in page
     assert '<select id="dealer"' in page and 'type="number" min="1" max="5"' not in page
+
+
+def test_the_final_chart_has_axis_values_and_small_legend_swatches(client: FlaskClient) -> None:
+    for event in random_game(random.Random(3), players=3):
+        client.post("/api/events", json=event, headers=HEADERS)
+    page = client.get("/fragment/table").get_data(as_text=True)
+    stars = client.get("/api/table").get_json()["stars_by_round"]
+    top = max([5, *(v for point in stars for v in point.values())])
+    chart = page[page.index('<figure class="chart">'):]
+    ticks = re.findall(r'class="tick"[^>]*>(\d+)</text>', chart)
+    assert str(top) in ticks and "0" in ticks
+    css = (Path(__file__).resolve().parents[2] / "web_ui" / "static" / "app.css").read_text()
+    assert re.search(r"\.chart \.legend svg \{[^}]*width: 40px", css)
+    assert "line-through" not in css
+
+
+def test_the_favicon_is_served(client: FlaskClient) -> None:
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"
+    assert answer.get_data(as_text=True).startswith("<svg")
+    assert 'rel="icon"' in client.get("/").get_data(as_text=True)

@@ -217,6 +217,15 @@
     });
   });
 
+  // A player's secret menu, chosen on their own phone (the buttons come with each seat fragment).
+  document.addEventListener("click", function (event) {
+    const button = event.target instanceof Element ? event.target.closest(".seat-menu-btn") : null;
+    if (!button || !body.dataset.seat) return;
+    post("/api/seat/" + encodeURIComponent(body.dataset.seat) + "/menu", { menu: button.dataset.menu })
+      .then(function () { refresh(); })
+      .catch(function (e) { status("announce-urgent", e.message); });
+  });
+
   const newGame = document.getElementById("new-game");
   if (newGame) newGame.addEventListener("submit", async function (event) {
     event.preventDefault();
