@@ -140,7 +140,10 @@ SETUP_GAMES = 20  # the setup page lists the newest games only; /api/games?befor
 def setup_page() -> str:
     """New game, display settings, past games."""
     links = seat_links(base_url()) if unlocked() else []
+    view = service().table_view()
+    running = bool(view["players"]) and view["phase"] != "game_over"
     return render_template("setup.html", games=service().past_games(limit=SETUP_GAMES), seat_links=links,
+                           running=running,
                            **_helpers())
 
 

@@ -233,12 +233,21 @@
     const names = form.getAll("player").map(function (p) { return String(p).trim(); });
     const dealer = names[parseInt(String(form.get("dealer")), 10)] || "";
     if (!dealer) { status("setup-status", newGame.dataset.noDealer); return; }
+    if (newGame.dataset.running === "yes" && !window.confirm(newGame.dataset.confirm)) return;
     try {
       const answer = await post("/api/events", { type: "new_game", players: names.filter(Boolean), dealer: dealer,
         rules: { edition: form.get("edition"), menu_reveal: form.get("menu_reveal") } });
       if (answer.accepted) window.location.href = "/";
       else status("setup-status", newGame.dataset.refused);
     } catch (e) { status("setup-status", e.message); }
+  });
+  // Past games: the start time in this device's own time zone.
+  document.querySelectorAll("time.local-time").forEach(function (element) {
+    const when = new Date(element.getAttribute("datetime"));
+    if (!isNaN(when.getTime())) {
+      element.textContent = when.toLocaleString(body.dataset.lang || undefined,
+        { dateStyle: "medium", timeStyle: "short" });
+    }
   });
   // The dealer is chosen among the names typed, never by a number that may point at no one.
   const dealerChoice = document.getElementById("dealer");
