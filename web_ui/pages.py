@@ -76,14 +76,35 @@ def _chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:
     return {"lines": lines, "top": top, "rounds": len(series), "levels": values}
 
 
+def _host(view: dict[str, Any]) -> dict[str, Any]:
+    """What the host's controls need from the view: cards played this round, round 5's forced menus."""
+    played: list[str] = []
+    current = view["rounds"][-1] if view.get("rounds") else None
+    if current is not None and view.get("phase") == "play":
+        played = [code for trick in current["tricks"] for code in trick["cards"]] + list(view["pot"]["cards"])
+    forced: list[str] = []
+    if view.get("phase") == "menu" and view.get("round") == 5:
+        scored = [past for past in view["rounds"] if "points" in past]
+        for player in view["players"]:
+            used = {past.get("menus", {}).get(player["name"]) for past in scored}
+            left = [menu for menu in MENUS if menu not in used]
+            if not player["has_chosen"] and len(left) == 1:
+                forced.append(f"{player['name']}={left[0]}")
+    return {"played": played, "forced": forced}
+
+
+def _table(template: str, view: dict[str, Any]) -> str:
+    return render_template(template, view=view, chart=_chart(view["stars_by_round"], view["stars"]),
+                           host=_host(view), **_helpers())
+
+
 @pages.get("/")
 def table_display() -> str:
     """The table display for the tablet."""
     view = service().table_view()
     if view["game_kind"] == "buffet":
         return _buffet_table("buffet_table.html", view)
-    return render_template("table.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
-                           **_helpers())
+    return _table("table.html", view)
 
 
 @pages.get("/fragment/table")
@@ -92,8 +113,7 @@ def table_fragment() -> str:
     view = service().table_view()
     if view["game_kind"] == "buffet":
         return _buffet_table("_buffet_table_state.html", view)
-    return render_template("_table_state.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
-                           **_helpers())
+    return _table("_table_state.html", view)
 
 
 @pages.get("/seat/<name>")

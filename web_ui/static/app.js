@@ -41,6 +41,11 @@
       log.prepend(item);
       while (log.children.length > 30) log.lastChild.remove();
     }
+    const answer = document.getElementById("now-answer");
+    if (answer && data.kind !== "where") {
+      answer.textContent = data.text;
+      answer.classList.toggle("refused", data.accepted === false);
+    }
     const refusal = document.getElementById("refusal");
     if (refusal) {
       if (data.accepted === false) { refusal.textContent = data.text; refusal.hidden = false; }
@@ -103,6 +108,8 @@
     refreshShown = mine;
     const wasMyTurn = !!document.getElementById("my-turn");
     state.innerHTML = html;
+    body.dataset.refreshed = String(mine);  // tests and tools can wait for the page to be current
+    showHostBar();
     const myTurn = document.getElementById("my-turn");
     if (myTurn && !wasMyTurn) {  // the seat's turn alert: a buzz and a word for the screen reader
       if ("vibrate" in navigator) navigator.vibrate([200, 100, 200]);
@@ -110,6 +117,31 @@
       if (region) { region.textContent = ""; region.textContent = myTurn.textContent; }
     }
   }
+
+  // The host's bar above the grid and the grid's marks for the cards already played this round.
+  function showHostBar() {
+    const source = document.getElementById("now-source");
+    const bar = document.getElementById("now-state");
+    if (!source) return;
+    if (bar) bar.textContent = source.textContent;
+    const played = new Set((source.dataset.played || "").split(" ").filter(Boolean));
+    const grid = document.querySelector(".grid");
+    const word = grid ? grid.dataset.playedWord : "";
+    document.querySelectorAll(".card-btn").forEach(function (button) {
+      const was = button.classList.contains("played");
+      const is = played.has(button.dataset.code);
+      if (was === is) return;
+      button.classList.toggle("played", is);
+      const mark = button.querySelector(".played-mark");
+      if (is && !mark) {
+        const hidden = document.createElement("span");
+        hidden.className = "visually-hidden played-mark";
+        hidden.textContent = ", " + word;
+        button.appendChild(hidden);
+      } else if (!is && mark) { mark.remove(); }
+    });
+  }
+  showHostBar();
 
   // After an outage the stream first replays what was missed: a few are said, a flood is summed up.
   const CATCH_UP_MS = 300;
@@ -215,6 +247,17 @@
       const player = document.getElementById("menu-player").value;
       control("/api/events", { type: "menu", player: player, menu: button.dataset.menu });
     });
+  });
+
+  // Round 5: every player's one menu left, in one tap (each sent as its own menu event, in seat order).
+  document.addEventListener("click", async function (event) {
+    const button = event.target instanceof Element ? event.target.closest("#forced-menus") : null;
+    if (!button) return;
+    button.disabled = true;
+    for (const pair of (button.dataset.forced || "").split(";").filter(Boolean)) {
+      const at = pair.lastIndexOf("=");
+      await control("/api/events", { type: "menu", player: pair.slice(0, at), menu: pair.slice(at + 1) });
+    }
   });
 
   // A player's secret menu, chosen on their own phone (the buttons come with each seat fragment).
