@@ -85,7 +85,9 @@ def _host(view: dict[str, Any]) -> dict[str, Any]:
     forced: list[str] = []
     if view.get("phase") == "menu" and view.get("round") == 5:
         scored = [past for past in view["rounds"] if "points" in past]
-        for player in view["players"]:
+        seats = list(view["players"])
+        first = next((i for i, p in enumerate(seats) if p["name"] == view.get("next_to_reveal")), 0)
+        for player in seats[first:] + seats[:first]:  # menus revealed one after another go in their order
             used = {past.get("menus", {}).get(player["name"]) for past in scored}
             left = [menu for menu in MENUS if menu not in used]
             if not player["has_chosen"] and len(left) == 1:

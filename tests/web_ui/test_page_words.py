@@ -92,3 +92,19 @@ def test_the_favicon_is_served(client: FlaskClient) -> None:
     assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"
     assert answer.get_data(as_text=True).startswith("<svg")
     assert 'rel="icon"' in client.get("/").get_data(as_text=True)
+
+
+def test_round_five_forced_menus_follow_the_reveal_order(client: FlaskClient) -> None:
+    events = random_game(random.Random(5), players=4, menu_reveal="sequential")
+    menus = [i for i, e in enumerate(events) if e["type"] == "menu"]
+    for event in events[: menus[16]]:
+        client.post("/api/events", json=event, headers=HEADERS)
+    client.post("/api/unlock", json={"pin": HEADERS["X-Table-Pin"]})
+    page = client.get("/fragment/table").get_data(as_text=True)
+    forced = html.unescape(page.split('data-forced="')[1].split('"')[0]).split(";")
+    assert forced == [f"{e['player']}={e['menu']}" for e in events[menus[16]: menus[16] + 4]]
+    for pair in forced:
+        name, menu = pair.split("=")
+        answer = client.post("/api/events", json={"type": "menu", "player": name, "menu": menu}, headers=HEADERS)
+        assert answer.get_json()["accepted"] is True
+    assert client.get("/api/state").get_json()["phase"] == "play"
