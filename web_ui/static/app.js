@@ -9,7 +9,10 @@
   // This device's own choices (kept in this browser): voice on/off, what it speaks, how fast.
   let voiceOn = speech.pref("voice", body.dataset.voice) === "on";
   let scope = speech.pref("speak", body.dataset.seat ? "mine" : "all");
-  if (scope === "mine" && !body.dataset.seat) scope = "all";
+  // "mine" needs a seat page that offers it (a game whose phone page lacks it speaks everything).
+  if (scope === "mine" && !(body.dataset.seat && document.querySelector("input[name=speak][value=mine]"))) {
+    scope = "all";
+  }
   let rate = parseFloat(speech.pref("rate", body.dataset.rate || "1")) || 1;
   const log = document.getElementById("log");
   window.marmiteLog = [];
