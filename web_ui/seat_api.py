@@ -9,19 +9,14 @@ from flask import Blueprint, Response, jsonify, request, session
 from companion.events import MalformedEvent
 from web_ui.auth import CSRF_HEADER
 from web_ui.context import service
-from web_ui.seats import SEAT_PARAM, seat_key
+from web_ui.seats import owns_seat
 
 seat_api = Blueprint("seat_api", __name__, url_prefix="/api/seat")
 
 
 def holds_seat_key(name: str) -> bool:
-    """True when this request carries `name`'s seat key (the link's `?k=`, or remembered by this phone)."""
-    expected = seat_key(name).encode()
-    given = request.args.get(SEAT_PARAM)
-    if given is not None and hmac.compare_digest(given.encode(), expected):
-        return True
-    remembered = (session.get("seats") or {}).get(name)
-    return isinstance(remembered, str) and hmac.compare_digest(remembered.encode(), expected)
+    """True on the player's own phone: their seat key, in the browser that claimed the seat (never the PIN)."""
+    return owns_seat(name)
 
 
 def _csrf_ok() -> bool:
