@@ -65,7 +65,8 @@ def run_export(args: argparse.Namespace) -> int:
             games = journal.games()
             if args.list:
                 for game in games:
-                    print(f"{game.game}\t{game.started_at}\t{game.events} events\t{', '.join(game.players)}")
+                    count = f"{game.events} event" + ("" if game.events == 1 else "s")
+                    print(f"{game.game}\t{game.started_at}\t{count}\t{', '.join(game.players)}")
                 return 0
             if not games:
                 print(f"marmite export: no game in {data_dir}", file=sys.stderr)

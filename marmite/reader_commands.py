@@ -35,7 +35,9 @@ def add_commands(sub: Any) -> None:
 
 def _reader_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reader", default="rc522", help=f"which reader ({', '.join(reader_names())}; default rc522)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="reader setting, e.g. gain_db=43")
+    p.add_argument("--reader-option", dest="option", action="append", default=[], metavar="KEY=VALUE",
+                   help="reader setting, e.g. gain_db=43 (rc522) or port=/dev/ttyACM0 (usb); repeatable")
+    p.add_argument("--option", dest="option", action="append", help=argparse.SUPPRESS)  # the old spelling
     p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
 
 

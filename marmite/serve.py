@@ -40,12 +40,16 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--speak", action="store_true", help="also speak on this computer with espeak-ng")
         p.add_argument("--panel", action="store_true",
                        help="Raspberry Pi: buzzer, LEDs and buttons on GPIO (see hardware/README.md)")
-        p.add_argument("--pace", type=float, default=1.5, help="demo: seconds between cards (default 1.5)")
-        p.add_argument("--seed", type=int, default=None, help="demo: random seed")
+        demo_only = name == "demo"  # `run --demo` takes them too, but `run --help` is about running a table
+        p.add_argument("--pace", type=float, default=1.5,
+                       help="seconds between cards (default 1.5)" if demo_only else argparse.SUPPRESS)
+        p.add_argument("--seed", type=int, default=None,
+                       help="random seed of the dealt game" if demo_only else argparse.SUPPRESS)
         p.add_argument("--game", default="chaud_devant", choices=sorted(GAMES.kinds),
-                       help="demo: which game to play (default chaud_devant)")
+                       help="which game to play (default chaud_devant)" if demo_only else argparse.SUPPRESS)
         p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3-6",
-                       help="demo: how many players (default 4; Chaud Devant plays at most 5)")
+                       help="how many players (default 4; Chaud Devant plays at most 5)" if demo_only
+                       else argparse.SUPPRESS)
         if name == "run":
             p.add_argument("--demo", action="store_true", help="play a random demo game once started")
         p.set_defaults(handler=run if name == "run" else demo)
@@ -200,6 +204,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     port = server.effective_port
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     print_banner(f"http://{host}:{port}/", pin)
+    print(f"Data : {data_dir}", flush=True)  # where `marmite export --list` finds these games
     stop = threading.Event()
     if getattr(args, "demo", False):
         drop = getattr(reader, "drop", None)

@@ -74,11 +74,13 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     from web_ui.deck_api import deck_api
     from web_ui.deck_pages import deck_pages
     from web_ui.pages import pages
+    from web_ui.seat_api import seat_api
 
     app.register_blueprint(api)
     app.register_blueprint(pages)
     app.register_blueprint(deck_api)
     app.register_blueprint(deck_pages)
+    app.register_blueprint(seat_api)
     app.register_error_handler(TooMany, _too_many)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)

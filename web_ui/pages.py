@@ -6,13 +6,14 @@ import hmac
 import re
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, redirect, render_template, request, send_from_directory, session, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from companion.chaud_devant.announcer import Theme
+from companion.chaud_devant.announcer import Theme, render
 from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
 from companion.chaud_devant.state import State as ChaudDevantState
 from companion.phrases import LANGUAGES
+from companion.seam import Part
 from web_ui import buffet_pages
 from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service, settings
@@ -31,6 +32,10 @@ def _helpers() -> dict[str, Any]:
     def card_name(code: str) -> str:
         return theme.card(code)
 
+    def revoke_text(revoke: dict[str, Any]) -> str:
+        fields = {key: revoke[key] for key in ("player", "suit", "void_trick", "proof_trick")}
+        return render([Part("revoke", fields)], theme)
+
     def card_suit(code: str) -> str:
         played = DECK.get(code)
         return str(played.suit) if played is not None else ""
@@ -39,7 +44,7 @@ def _helpers() -> dict[str, Any]:
         "card_name": card_name, "card_suit": card_suit, "suit_name": theme.suit, "menu_name": theme.menu,
         "symbol": SUIT_SYMBOLS, "unlocked": unlocked(), "csrf": csrf_token(), "settings": settings().current,
         "lang": service().language, "languages": LANGUAGES, "all_codes": ALL_CODES, "menus": MENUS,
-        "recent": _recent_announcements(),
+        "recent": _recent_announcements(), "revoke_text": revoke_text, "last_seq": _last_seq(),
     }
 
 
@@ -48,6 +53,12 @@ def _recent_announcements(count: int = 10) -> list[str]:
     table = service()
     events = [m for m in table.messages_after(0) if m.is_event]
     return [table.render(m)["text"] for m in reversed(events[-count:])]
+
+
+def _last_seq() -> int:
+    """The journal seq of the newest announcement the page shows; its stream resumes after it."""
+    events = [m for m in service().messages_after(0) if m.is_event and m.stream_id is not None]
+    return int(events[-1].stream_id or 0) if events else 0
 
 
 def _chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:
@@ -61,7 +72,32 @@ def _chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:
             f"{40 + i * step:.0f},{20 + height - point.get(name, 0) * height / top:.0f}"
             for i, point in enumerate(series))
         lines.append({"name": name, "points": points, "index": index})
-    return {"lines": lines, "top": top, "rounds": len(series)}
+    values = sorted({0, top // 2, top})
+    return {"lines": lines, "top": top, "rounds": len(series), "levels": values}
+
+
+def _host(view: dict[str, Any]) -> dict[str, Any]:
+    """What the host's controls need from the view: cards played this round, round 5's forced menus."""
+    played: list[str] = []
+    current = view["rounds"][-1] if view.get("rounds") else None
+    if current is not None and view.get("phase") == "play":
+        played = [code for trick in current["tricks"] for code in trick["cards"]] + list(view["pot"]["cards"])
+    forced: list[str] = []
+    if view.get("phase") == "menu" and view.get("round") == 5:
+        scored = [past for past in view["rounds"] if "points" in past]
+        seats = list(view["players"])
+        first = next((i for i, p in enumerate(seats) if p["name"] == view.get("next_to_reveal")), 0)
+        for player in seats[first:] + seats[:first]:  # menus revealed one after another go in their order
+            used = {past.get("menus", {}).get(player["name"]) for past in scored}
+            left = [menu for menu in MENUS if menu not in used]
+            if not player["has_chosen"] and len(left) == 1:
+                forced.append(f"{player['name']}={left[0]}")
+    return {"played": played, "forced": forced}
+
+
+def _table(template: str, view: dict[str, Any]) -> str:
+    return render_template(template, view=view, chart=_chart(view["stars_by_round"], view["stars"]),
+                           host=_host(view), **_helpers())
 
 
 @pages.get("/")
@@ -70,8 +106,7 @@ def table_display() -> str:
     view = service().table_view()
     if view["game_kind"] == "buffet":
         return _buffet_table("buffet_table.html", view)
-    return render_template("table.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
-                           **_helpers())
+    return _table("table.html", view)
 
 
 @pages.get("/fragment/table")
@@ -80,8 +115,7 @@ def table_fragment() -> str:
     view = service().table_view()
     if view["game_kind"] == "buffet":
         return _buffet_table("_buffet_table_state.html", view)
-    return render_template("_table_state.html", view=view, chart=_chart(view["stars_by_round"], view["stars"]),
-                           **_helpers())
+    return _table("_table_state.html", view)
 
 
 @pages.get("/seat/<name>")
@@ -106,6 +140,12 @@ def _render_seat(template: str, name: str) -> str:
     return render_template(template, view=view, name=name, **_helpers())
 
 
+@pages.get("/favicon.ico")
+def favicon() -> WerkzeugResponse:
+    """The tab icon browsers ask for on every page (an SVG pot)."""
+    return send_from_directory(pages.root_path + "/static", "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
+
 @pages.get("/history")
 def history_page() -> str:
     """Round history, trick by trick (for Sus au buffet !, step by step)."""
@@ -122,7 +162,10 @@ SETUP_GAMES = 20  # the setup page lists the newest games only; /api/games?befor
 def setup_page() -> str:
     """New game, display settings, past games."""
     links = seat_links(base_url()) if unlocked() else []
+    view = service().table_view()
+    running = bool(view["players"]) and view["phase"] != "game_over"
     return render_template("setup.html", games=service().past_games(limit=SETUP_GAMES), seat_links=links,
+                           running=running,
                            **_helpers())
 
 

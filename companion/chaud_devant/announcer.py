@@ -15,6 +15,8 @@ from companion.chaud_devant.cards import DECK
 from companion.chaud_devant.phrases import DEFAULT_LANGUAGE, MENU_NONE, PHRASES, SUIT_NAMES
 from companion.chaud_devant.reasons import Reason
 from companion.chaud_devant.records import Revoke
+from companion.chaud_devant.views import revealed_menus
+from companion.phrases import phrase_format
 from companion.seam import GameStarted, Part, Undone
 
 if TYPE_CHECKING:
@@ -32,6 +34,10 @@ class Theme:
         table = PHRASES.get(self.language, PHRASES[DEFAULT_LANGUAGE])
         return table.get(key, PHRASES[DEFAULT_LANGUAGE][key])
 
+    def format(self, key: str, **fields: Any) -> str:
+        """The phrase `key` filled with `fields`, with this language's plurals and elision."""
+        return phrase_format(self.phrase(key), self.language, fields)
+
     def suit(self, suit: str) -> str:
         names = SUIT_NAMES.get(self.edition, SUIT_NAMES["2005"])
         return names.get(self.language, names[DEFAULT_LANGUAGE])[suit]
@@ -48,8 +54,10 @@ class Theme:
             return code
         suit = self.suit(str(played.suit))
         if played.is_overflow:
-            return self.phrase("overflow_name").format(suit=suit)
-        return self.phrase("value").format(suit=suit, value=played.value)
+            return self.format("overflow_name", suit=suit)
+        if played.is_bouillon:
+            return self.format("bouillon_name", suit=suit)
+        return self.format("value", suit=suit, value=played.value)
 
     def names(self, items: list[str]) -> str:
         if len(items) <= 1:
@@ -86,6 +94,8 @@ def _render_part(part: Part, theme: Theme) -> str:
         f["menus"] = theme.phrase("list_sep").join(f"{name}, {theme.menu(menu)}" for name, menu in f["menus"])
     if "players" in f and isinstance(f["players"], list):
         f["players"] = theme.names(f["players"])
+    if "cards" in f and isinstance(f["cards"], list):
+        f["cards"] = ", ".join(theme.card(code) for code in f["cards"])
     for key, value in f.items():
         if isinstance(value, Part):
             f[key] = _render_part(value, theme)
@@ -93,13 +103,12 @@ def _render_part(part: Part, theme: Theme) -> str:
             f[key] = ""
     if "scores" in f:
         f["scores"] = theme.phrase("list_sep").join(
-            theme.phrase("round_score").format(player=p, points=pts, stars=s) for p, pts, s in f["scores"]
+            theme.format("round_score", player=p, points=pts, stars=s) for p, pts, s in f["scores"]
         )
     if "winners" in f:
-        f["winners"] = theme.phrase("winner").format(
-            players=theme.names(f["winners"]), stars=f["stars"]
-        )
-    return theme.phrase(part.key).format(**f)
+        f["winners"] = theme.format("winner", players=theme.names(f["winners"]), stars=f["stars"],
+                                    count=len(f["winners"]))
+    return theme.format(part.key, **f)
 
 
 # ------------------------------------------------------------------ describing outcomes
@@ -141,7 +150,7 @@ def describe_effects(state: State | None, effects: list[Any]) -> list[Part]:
             case fx.TrickWon(seat, _, _, total):
                 parts.append(Part("trick_won", {"player": names[seat], "sum": total}))
             case fx.TurnPassed(seat):
-                parts.append(Part("turn", {"player": names[seat]}))
+                parts.append(Part("turn", {"player": names[seat], "bound": _binding(state)}))
             case Revoke():
                 parts.append(Part("revoke", {
                     "player": names[effect.seat], "suit": str(effect.suit),
@@ -155,18 +164,47 @@ def describe_effects(state: State | None, effects: list[Any]) -> list[Part]:
             case fx.GameOver(winners):
                 top = state.progress.stars[winners[0]] if winners else 0
                 parts.append(Part("game_over", {"winners": [names[s] for s in winners], "stars": top}))
-            case Undone(event):
-                parts.append(Part("undone", {"what": _undone_part(event)}))
+            case Undone(event, before):
+                parts.append(Part("undone", {"what": _undone_part(event, before)}))
+                parts.extend(_standing(state))
     return parts
 
 
-def _undone_part(event: dict[str, Any]) -> Part:
+def _binding(state: State) -> Part | None:
+    """What binds the player to play now: the led suit, or the spoiled soup that frees them."""
+    pot = state.progress.pot
+    if not pot.cards:
+        return None
+    if pot.spoiled:
+        return Part("where_spoiled")
+    if pot.led is not None:
+        return Part("where_led", {"suit": str(pot.led)})
+    return None
+
+
+def _undone_part(event: dict[str, Any], before: Any) -> Part:
     kind = event.get("type")
     if kind == "card":
-        return Part("undone_card", {"card": event["card"]})
+        code = event["card"]
+        rounds = getattr(getattr(before, "progress", None), "rounds", [])
+        plays = [play for current in rounds[-1:] for play in current.plays if play.card == code]
+        players: tuple[str, ...] = getattr(before, "players", ())
+        if plays and plays[-1].seat < len(players):
+            return Part("undone_card_of", {"card": code, "player": players[plays[-1].seat]})
+        return Part("undone_card", {"card": code})
     if kind == "menu":
         return Part("undone_menu", {"player": event["player"]})
     return Part("undone_hand", {"player": event["player"]})
+
+
+def _standing(state: State) -> list[Part]:
+    """After an undo: the pot and whose turn it is again (or the menus still awaited)."""
+    progress = state.progress
+    if progress.phase == "play" and progress.turn is not None:
+        return [_pot_part(state), Part("where_turn", {"player": state.players[progress.turn]})]
+    if progress.phase == "menu":
+        return _menu_parts(state)
+    return []
 
 
 def describe_refusal(state: State | None, event: dict[str, Any], reason: Reason | str) -> Part:
@@ -196,22 +234,81 @@ def describe_refusal(state: State | None, event: dict[str, Any], reason: Reason 
                 fields["player"] = state.players[expected]
     fields.setdefault("player", "")
     fields.setdefault("card", "")
-    return Part("refused", {"why": Part(reason, fields)})
+    key = _wrong_phase_key(state, event, fields) if reason == "wrong_phase" and state is not None else reason
+    return Part("refused", {"why": Part(key, fields)})
 
 
-def describe_where(state: State) -> Part:
-    """"Where are we": sum, led suit, spoiled, whose turn, stars."""
+def _wrong_phase_key(state: State, event: dict[str, Any], fields: dict[str, Any]) -> str:
+    """Why now is not the moment: menus still awaited, a round under way, or the game over."""
     progress = state.progress
-    pot = Part("where_pot", {
-        "sum": progress.pot.sum,
-        "led": Part("where_led", {"suit": str(progress.pot.led)}) if progress.pot.led else None,
-        "spoiled": Part("where_spoiled") if progress.pot.spoiled else None,
+    current = progress.open_round
+    if progress.phase == "game_over":
+        return "wrong_phase_over"
+    if progress.phase == "menu" and current is not None and event.get("type") == "card":
+        waiting = [name for seat, name in enumerate(state.players) if seat not in current.choices]
+        if waiting:
+            fields["players"] = waiting
+            return "wrong_phase_menus"
+        reveal = state.next_to_reveal()
+        if reveal is not None:
+            fields["player"] = state.players[reveal]
+            return "wrong_phase_reveal"
+    if progress.phase == "play" and event.get("type") == "menu":
+        return "wrong_phase_play"
+    return "wrong_phase"
+
+
+def _pot_part(state: State) -> Part:
+    pot = state.progress.pot
+    if not pot.cards:
+        return Part("pot_empty")
+    return Part("where_pot", {
+        "sum": pot.sum,
+        "led": Part("where_led", {"suit": str(pot.led)}) if pot.led else None,
+        "spoiled": Part("where_spoiled") if pot.spoiled else None,
     })
-    if progress.phase == "play" and progress.turn is not None:
-        turn = Part("where_turn", {"player": state.players[progress.turn]})
+
+
+def _menu_parts(state: State) -> list[Part]:
+    """In the menu phase: who has chosen, who still has to (or who reveals next)."""
+    current = state.progress.open_round
+    if current is None:
+        return [Part("where_menu")]
+    reveal = state.next_to_reveal()
+    if reveal is not None:
+        return [Part("where_reveal", {"player": state.players[reveal]})]
+    chosen = [name for seat, name in enumerate(state.players) if seat in current.choices]
+    waiting = [name for seat, name in enumerate(state.players) if seat not in current.choices]
+    parts = [Part("where_menu")]
+    if chosen:
+        parts.append(Part("where_chosen", {"players": chosen, "count": len(chosen)}))
+    if waiting:
+        parts.append(Part("where_waiting", {"players": waiting, "count": len(waiting)}))
+    return parts
+
+
+def describe_where(state: State) -> list[Part]:
+    """"Where are we", complete for the phase: round, pot, turn, menus, cards left, last trick, stars."""
+    progress = state.progress
+    names = state.players
+    parts = [Part("where_round", {"round": state.round_number})]
+    current = progress.rounds[-1] if progress.rounds else None
+    if progress.phase == "play" and progress.turn is not None and current is not None:
+        parts.append(_pot_part(state))
+        parts.append(Part("where_turn", {"player": names[progress.turn]}))
+        menus = revealed_menus(state, current)
+        if menus:
+            parts.append(Part("where_menus", {"menus": list(menus.items())}))
+        left = ", ".join(f"{name} {current.left[seat]}" for seat, name in enumerate(names))
+        parts.append(Part("where_left", {"left": left}))
+        if current.tricks:
+            trick = current.tricks[-1]
+            parts.append(Part("where_last_trick", {"number": len(current.tricks), "player": names[trick.winner],
+                                                   "cards": list(trick.cards)}))
     elif progress.phase == "menu":
-        turn = Part("where_menu")
+        parts.extend(_menu_parts(state))
     else:
-        turn = Part("where_over")
-    stars = ", ".join(f"{name} {progress.stars[seat]}" for seat, name in enumerate(state.players))
-    return Part("where", {"round": state.round_number, "pot": pot, "turn": turn, "stars": stars})
+        parts.append(Part("where_over"))
+    stars = ", ".join(f"{name} {progress.stars[seat]}" for seat, name in enumerate(names))
+    parts.append(Part("where_stars", {"stars": stars}))
+    return parts

@@ -125,7 +125,7 @@ class State:
         return announcer.describe_refusal(self, event, reason)
 
     def describe_where(self) -> list[Part]:
-        return [announcer.describe_where(self)]
+        return announcer.describe_where(self)
 
     def tag_event(self, code: str) -> dict[str, Any]:
         """The event a tag's card stands for: a physical menu card of set N is the N-th seat's menu."""

@@ -200,6 +200,9 @@ def seat_view(state: State | None, player: str, *, owner: bool = False) -> dict[
         "used_menus": sorted(progress.used_menus[seat]),
         "pot": table["pot"],
         "players": table["players"],
+        "last_trick": table["last_trick"],
+        "winners": table["winners"],
+        "revokes": [r for r in table["revokes"] if r["player"] == player],
     }
 
 

@@ -127,7 +127,7 @@ def test_repeat_says_the_last_announcement_again(table: TableService) -> None:
     for event in [*started(), card("pea-3a")]:
         table.submit(event)
     repeat = table.repeat_last()
-    assert table.render(repeat)["text"] == "Pois 3 — 3. À Bruno."
+    assert table.render(repeat)["text"] == "Pois 3 — 3. À Bruno, couleur demandée Pois."
     assert repeat.stream_id is None
 
 
@@ -135,9 +135,10 @@ def test_the_language_can_be_switched_and_messages_rerendered(table: TableServic
     for event in [*started(), card("pea-1a"), card("onion-2a")]:
         table.submit(event)
     table.language = "en"
-    assert table.render(table.messages_after(6)[-1])["text"] == "Onion 2 — 3. Valentine to play."
+    assert table.render(table.messages_after(6)[-1])["text"] == "Onion 2 — 3. Valentine to play, led suit Pea."
     table.language = "nl"
-    assert table.render(table.messages_after(6)[-1])["text"] == "Ui 2 — 3. Valentine is aan de beurt."
+    dutch = table.render(table.messages_after(6)[-1])["text"]
+    assert dutch == "Ui 2 — 3. Valentine is aan de beurt, gevraagde kleur Erwten."
     with pytest.raises(ValueError):
         table.language = "de"
 

@@ -73,6 +73,7 @@ def test_export_chooses_a_game_and_lists_them(tmp_path: Path) -> None:
     listing = subprocess.run([*MARMITE, "export", "--data", str(tmp_path), "--list"], capture_output=True,
                              text=True, check=True).stdout
     assert [line.split("\t")[0] for line in listing.splitlines()] == ["1", "3"]
+    assert [line.split("\t")[2] for line in listing.splitlines()] == ["2 events", "1 event"]
     first = subprocess.run([*MARMITE, "export", "--data", str(tmp_path), "--game", "1"], capture_output=True,
                            text=True, check=True).stdout
     assert len(first.splitlines()) == 2

@@ -211,7 +211,7 @@ def test_a_seat_page_shows_its_own_hand_only(client: FlaskClient) -> None:
         key = seat_key("Ben")
     page = phone.get(f"/seat/Ben?k={key}").get_data(as_text=True)
     assert 'id="my-hand"' in page and "Lire ma main à voix haute" in page
-    assert "Pois 0" in page and "Pois 3" in page  # pea-0b and pea-3a: the 2nd and 7th cards passed
+    assert "Bouillon de Pois" in page and "Pois 3" in page  # pea-0b and pea-3a: the 2nd and 7th cards passed
     assert 'id="my-hand"' not in phone.get("/seat/Ana").get_data(as_text=True)
     assert 'id="my-hand"' not in app.test_client().get("/fragment/seat/Ben").get_data(as_text=True)
 

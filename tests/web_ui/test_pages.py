@@ -86,4 +86,4 @@ def test_a_page_opened_mid_game_lists_the_latest_announcements(client: FlaskClie
     first_card_played(client)
     page = client.get("/").get_data(as_text=True)
     log = page[page.index('id="log"'):]
-    assert log.index("Pois 3 — 3. À Bruno.") < log.index("Virginie commence.")  # newest first
+    assert log.index("Pois 3 — 3. À Bruno, couleur demandée Pois.") < log.index("Virginie commence.")  # newest first

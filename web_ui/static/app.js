@@ -5,20 +5,36 @@
   const page = body.dataset.page;
   const csrf = body.dataset.csrf;
   const voices = { fr: "fr-FR", en: "en-GB", nl: "nl-NL" };
-  let voiceOn = body.dataset.voice === "on";
-  const rate = parseFloat(body.dataset.rate || "1") || 1;
+  const speech = window.MarmiteSpeech;
+  // This device's own choices (kept in this browser): voice on/off, what it speaks, how fast.
+  let voiceOn = speech.pref("voice", body.dataset.voice) === "on";
+  let scope = speech.pref("speak", body.dataset.seat ? "mine" : "all");
+  // "mine" needs a seat page that offers it (a game whose phone page lacks it speaks everything).
+  if (scope === "mine" && !(body.dataset.seat && document.querySelector("input[name=speak][value=mine]"))) {
+    scope = "all";
+  }
+  let rate = parseFloat(speech.pref("rate", body.dataset.rate || "1")) || 1;
   const log = document.getElementById("log");
   window.marmiteLog = [];
 
   function speak(text, lang) {
     if (!voiceOn || !("speechSynthesis" in window) || !text) return;
-    const utterance = new SpeechSynthesisUtterance(text);
-    utterance.lang = voices[lang || body.dataset.lang] || "fr-FR";
-    utterance.rate = rate;
-    window.speechSynthesis.speak(utterance);
+    speech.chunks(text).forEach(function (piece) {
+      const utterance = new SpeechSynthesisUtterance(piece);
+      utterance.lang = voices[lang || body.dataset.lang] || "fr-FR";
+      utterance.rate = rate;
+      window.speechSynthesis.speak(utterance);
+    });
   }
 
-  function announce(data, urgent) {
+  // What this device says of a message from the stream: all of it, what concerns its player, or nothing.
+  function spoken(data) {
+    if (scope === "silent") return "";
+    if (scope === "mine") return speech.concerning(data, body.dataset.seat);
+    return data.text;
+  }
+
+  function announce(data, urgent, asked) {
     window.marmiteLog.push(data);
     const region = document.getElementById(urgent ? "announce-urgent" : "announce");
     if (region) { region.textContent = ""; region.textContent = data.text; }
@@ -28,12 +44,17 @@
       log.prepend(item);
       while (log.children.length > 30) log.lastChild.remove();
     }
+    const answer = document.getElementById("now-answer");
+    if (answer && data.kind !== "where") {
+      answer.textContent = data.text;
+      answer.classList.toggle("refused", data.accepted === false);
+    }
     const refusal = document.getElementById("refusal");
     if (refusal) {
       if (data.accepted === false) { refusal.textContent = data.text; refusal.hidden = false; }
       else if (data.kind !== "repeat" && data.kind !== "where") { refusal.hidden = true; }
     }
-    speak(data.text, data.lang);
+    speak(asked ? data.text : spoken(data), data.lang);
   }
 
   function idempotencyKey() {  // one key per tap: a resend of that tap is recorded once
@@ -61,7 +82,11 @@
     const response = await sendOnce(url, payload, idempotencyKey());
     let data = {};
     try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    if (!response.ok) {
+      // A locked table answers in the API's technical words: players read the page's own sentence.
+      const locked = response.status === 401 || response.status === 403;
+      throw new Error(locked ? body.dataset.msgLocked : (data.error || response.statusText));
+    }
     return data;
   }
 
@@ -70,15 +95,24 @@
     if (element) element.textContent = text;
   }
 
+  // Fragments are applied in the order they were asked for: an older answer never covers a newer one.
+  let refreshAsked = 0;
+  let refreshShown = 0;
   async function refresh() {
     const state = document.getElementById("state");
     if (!state) return;
+    const mine = ++refreshAsked;
     const seat = body.dataset.seat;
     const url = seat ? "/fragment/seat/" + encodeURIComponent(seat) : "/fragment/table";
     const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
     if (!response.ok) return;
+    const html = await response.text();
+    if (mine < refreshShown) return;
+    refreshShown = mine;
     const wasMyTurn = !!document.getElementById("my-turn");
-    state.innerHTML = await response.text();
+    state.innerHTML = html;
+    body.dataset.refreshed = String(mine);  // tests and tools can wait for the page to be current
+    showHostBar();
     const myTurn = document.getElementById("my-turn");
     if (myTurn && !wasMyTurn) {  // the seat's turn alert: a buzz and a word for the screen reader
       if ("vibrate" in navigator) navigator.vibrate([200, 100, 200]);
@@ -87,22 +121,73 @@
     }
   }
 
+  // The host's bar above the grid and the grid's marks for the cards already played this round.
+  function showHostBar() {
+    const source = document.getElementById("now-source");
+    const bar = document.getElementById("now-state");
+    if (!source) return;
+    if (bar) bar.textContent = source.textContent;
+    const played = new Set((source.dataset.played || "").split(" ").filter(Boolean));
+    const grid = document.querySelector(".grid");
+    const word = grid ? grid.dataset.playedWord : "";
+    document.querySelectorAll(".card-btn").forEach(function (button) {
+      const was = button.classList.contains("played");
+      const is = played.has(button.dataset.code);
+      if (was === is) return;
+      button.classList.toggle("played", is);
+      const mark = button.querySelector(".played-mark");
+      if (is && !mark) {
+        const hidden = document.createElement("span");
+        hidden.className = "visually-hidden played-mark";
+        hidden.textContent = ", " + word;
+        button.appendChild(hidden);
+      } else if (!is && mark) { mark.remove(); }
+    });
+  }
+  showHostBar();
+
+  // After an outage the stream first replays what was missed: a few are said, a flood is summed up.
+  const CATCH_UP_MS = 300;
+  const FLOOD = 5;
+  let catchUp = null;
+  function sayMissed(missed) {
+    if (missed.length <= FLOOD) { missed.forEach(function (data) { announce(data, data.accepted === false); }); return; }
+    const keep = voiceOn;
+    voiceOn = false;  // shown and logged, not spoken one by one
+    missed.forEach(function (data) { announce(data, false); });
+    voiceOn = keep;
+    const last = missed[missed.length - 1];
+    const line = (body.dataset.msgMissed || "").replace("%(n)s", String(missed.length)) + " " + last.text;
+    const region = document.getElementById("announce");
+    if (region) { region.textContent = ""; region.textContent = line; }
+    speak(line, last.lang);
+  }
+
   function connect() {
-    const source = new EventSource("/api/stream");
+    // The first connection starts where the page was rendered, so nothing said in between is lost.
+    const source = new EventSource("/api/stream?last_id=" + encodeURIComponent(body.dataset.lastSeq || "0"));
     window.marmiteSource = source;
-    source.onopen = function () { body.dataset.stream = "open"; refresh(); };
-    source.onerror = function () { body.dataset.stream = "reconnecting"; };
+    let dropped = false;
+    source.onopen = function () {
+      if (dropped) {
+        catchUp = [];
+        setTimeout(function () { const missed = catchUp || []; catchUp = null; sayMissed(missed); }, CATCH_UP_MS);
+      }
+      body.dataset.stream = "open";
+      refresh();
+    };
+    source.onerror = function () { dropped = true; body.dataset.stream = "reconnecting"; };
     source.onmessage = function (event) {
       const data = JSON.parse(event.data);
       if (data.kind === "repeat" || data.kind === "where") return; // spoken where asked
       if (page === "seat" && data.kind === "reader") return;
-      announce(data, data.accepted === false);
+      if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
       refresh();
     };
   }
 
   async function askAndSpeak(url) {
-    try { announce(await post(url), false); } catch (e) { status("control-status", e.message); }
+    try { announce(await post(url), false, true); } catch (e) { status("control-status", e.message); }
   }
 
   const repeat = document.getElementById("repeat");
@@ -110,10 +195,38 @@
   const where = document.getElementById("where");
   if (where) where.addEventListener("click", function () { askAndSpeak("/api/where"); });
   const toggle = document.getElementById("voice-toggle");
+  function showVoice() {
+    if (!toggle) return;
+    toggle.setAttribute("aria-pressed", voiceOn ? "true" : "false");
+    toggle.textContent = voiceOn ? toggle.dataset.on : toggle.dataset.off;
+  }
+  showVoice();
   if (toggle) toggle.addEventListener("click", function () {
     voiceOn = !voiceOn;
-    toggle.setAttribute("aria-pressed", voiceOn ? "true" : "false");
+    speech.setPref("voice", voiceOn ? "on" : "off");
+    showVoice();
     if (!voiceOn && "speechSynthesis" in window) window.speechSynthesis.cancel();
+  });
+  document.querySelectorAll("input[name=speak]").forEach(function (choice) {
+    choice.checked = choice.value === scope;
+    choice.addEventListener("change", function () { scope = choice.value; speech.setPref("speak", scope); });
+  });
+  const deviceRate = document.getElementById("device-rate");
+  if (deviceRate) {
+    deviceRate.value = String(rate);
+    deviceRate.addEventListener("change", function () {
+      const chosen = parseFloat(deviceRate.value);
+      if (chosen >= 0.5 && chosen <= 2) { rate = chosen; speech.setPref("rate", rate); }
+    });
+  }
+  // The last five announcements, oldest first, on demand.
+  const lastFive = document.getElementById("last-five");
+  if (lastFive) lastFive.addEventListener("click", function () {
+    if (!log) return;
+    const texts = Array.from(log.children).slice(0, 5).reverse().map(function (item) { return item.textContent; });
+    const region = document.getElementById("announce");
+    if (region) { region.textContent = ""; region.textContent = texts.join(" "); }
+    texts.forEach(function (text) { speak(text); });
   });
 
   async function control(url, payload) {
@@ -139,19 +252,65 @@
     });
   });
 
+  // Round 5: every player's one menu left, in one tap (each sent as its own menu event, in seat order).
+  document.addEventListener("click", async function (event) {
+    const button = event.target instanceof Element ? event.target.closest("#forced-menus") : null;
+    if (!button) return;
+    button.disabled = true;
+    for (const pair of (button.dataset.forced || "").split(";").filter(Boolean)) {
+      const at = pair.lastIndexOf("=");
+      await control("/api/events", { type: "menu", player: pair.slice(0, at), menu: pair.slice(at + 1) });
+    }
+  });
+
+  // A player's secret menu, chosen on their own phone (the buttons come with each seat fragment).
+  document.addEventListener("click", function (event) {
+    const button = event.target instanceof Element ? event.target.closest(".seat-menu-btn") : null;
+    if (!button || !body.dataset.seat) return;
+    post("/api/seat/" + encodeURIComponent(body.dataset.seat) + "/menu", { menu: button.dataset.menu })
+      .then(function () { refresh(); })
+      .catch(function (e) { status("announce-urgent", e.message); });
+  });
+
   const newGame = document.getElementById("new-game");
   if (newGame) newGame.addEventListener("submit", async function (event) {
     event.preventDefault();
     const form = new FormData(newGame);
-    const players = form.getAll("player").map(function (p) { return String(p).trim(); }).filter(Boolean);
-    const dealer = players[(parseInt(String(form.get("dealer")), 10) || 1) - 1] || players[0];
+    const names = form.getAll("player").map(function (p) { return String(p).trim(); });
+    const dealer = names[parseInt(String(form.get("dealer")), 10)] || "";
+    if (!dealer) { status("setup-status", newGame.dataset.noDealer); return; }
+    if (newGame.dataset.running === "yes" && !window.confirm(newGame.dataset.confirm)) return;
     try {
-      const answer = await post("/api/events", { type: "new_game", players: players, dealer: dealer,
+      const answer = await post("/api/events", { type: "new_game", players: names.filter(Boolean), dealer: dealer,
         rules: { edition: form.get("edition"), menu_reveal: form.get("menu_reveal") } });
       if (answer.accepted) window.location.href = "/";
-      else status("setup-status", answer.reason);
+      else status("setup-status", newGame.dataset.refused);
     } catch (e) { status("setup-status", e.message); }
   });
+  // Past games: the start time in this device's own time zone.
+  document.querySelectorAll("time.local-time").forEach(function (element) {
+    const when = new Date(element.getAttribute("datetime"));
+    if (!isNaN(when.getTime())) {
+      element.textContent = when.toLocaleString(body.dataset.lang || undefined,
+        { dateStyle: "medium", timeStyle: "short" });
+    }
+  });
+  // The dealer is chosen among the names typed, never by a number that may point at no one.
+  const dealerChoice = document.getElementById("dealer");
+  function nameDealers() {
+    if (!newGame || !dealerChoice) return;
+    newGame.querySelectorAll("input[name=player]").forEach(function (input, index) {
+      const option = dealerChoice.options[index];
+      const name = input.value.trim();
+      option.textContent = name || option.dataset.blank;
+      option.disabled = !name;
+    });
+  }
+  if (newGame && dealerChoice) {
+    Array.from(dealerChoice.options).forEach(function (option) { option.dataset.blank = option.textContent; });
+    newGame.addEventListener("input", nameDealers);
+    nameDealers();
+  }
   const settings = document.getElementById("settings");
   if (settings) settings.addEventListener("submit", async function (event) {
     event.preventDefault();
@@ -172,6 +331,7 @@
     if (key === "r" && repeat) { event.preventDefault(); repeat.click(); }
     else if ((key === "o" || key === "w") && where) { event.preventDefault(); where.click(); }
     else if (key === "u" && undo) { event.preventDefault(); undo.click(); }
+    else if (key === "l" && lastFive) { event.preventDefault(); lastFive.click(); }
   });
 
   async function keepAwake() {

@@ -1,0 +1,94 @@
+"""The page and its stream in Chromium: the backlog of a page opened mid-game, fragment order, outages."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from companion.chaud_devant.simulate import random_game
+from tests.browser.conftest import CuttingProxy, Server, wait_log, wait_stream
+
+pytestmark = pytest.mark.browser
+
+
+def _game() -> list[dict[str, Any]]:
+    return random_game(random.Random(21), players=3)
+
+
+def test_a_page_opened_mid_game_gets_what_was_said_before_its_stream_opened(page: Any, server: Server) -> None:
+    events = _game()
+    for event in events[:4]:
+        server.post("/api/events", event)
+    between = events[4:7]
+
+    def late_stream(route: Any) -> None:  # the page is rendered; the stream is not open yet
+        for event in between:
+            server.post("/api/events", event)
+        route.continue_()
+
+    page.route("**/api/stream*", late_stream)
+    page.goto(server.url + "/")
+    wait_stream(page)
+    wait_log(page, len(between))
+    assert [m["seq"] for m in page.evaluate("window.marmiteLog")] == [5, 6, 7]
+    log = page.locator("#log li").all_inner_texts()
+    assert len(log) == 7 and len(set(log)) == 7  # four rendered with the page, three from the stream, once each
+    said = " ".join(page.evaluate("window.__spoken"))
+    assert said == " ".join(m["text"] for m in page.evaluate("window.marmiteLog"))
+
+
+def test_an_older_fragment_never_covers_a_newer_one(page: Any, server: Server) -> None:
+    events = _game()
+    cards = [i for i, e in enumerate(events) if e["type"] == "card"]
+    for event in events[: cards[0]]:
+        server.post("/api/events", event)
+    page.goto(server.url + "/")
+    wait_stream(page)
+    held: list[tuple[Any, Any]] = []
+
+    def hold_first(route: Any) -> None:
+        if not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route("**/fragment/table", hold_first)
+    server.post("/api/events", events[cards[0]])
+    while not held:
+        page.wait_for_timeout(20)
+    server.post("/api/events", events[cards[0] + 1])
+    newest = server.get("/api/state")["pot"]["sum"]
+    page.wait_for_function("s => document.getElementById('pot-sum') && "
+                           "document.getElementById('pot-sum').textContent.trim().endsWith(String(s))"
+                           " && window.marmiteLog.length >= 2", arg=newest)
+    shown = page.inner_text("#state")
+    route, older = held[0]
+    route.fulfill(response=older)
+    page.wait_for_timeout(300)
+    assert page.inner_text("#state") == shown
+
+
+def test_after_an_outage_a_flood_is_summed_up_in_one_line(page: Any, server: Server) -> None:
+    events = _game()
+    proxy = CuttingProxy(server.port)
+    page.goto(proxy.url + "/")
+    wait_stream(page)
+    server.post("/api/events", events[0])
+    wait_log(page, 1)
+    proxy.cut()
+    page.wait_for_function("() => document.body.dataset.stream === 'reconnecting'")
+    for event in events[1:10]:
+        server.post("/api/events", event)
+    wait_log(page, 10)
+    page.wait_for_function("() => window.__spoken.some(t => t.startsWith('Pendant la coupure'))")
+    texts = [m["text"] for m in page.evaluate("window.marmiteLog")]
+    said = page.evaluate("window.__spoken")
+    summary = [t for t in said if t.startswith("Pendant la coupure")]
+    assert summary == ["Pendant la coupure : 9 annonces."]
+    assert said[said.index(summary[0]) + 1].startswith("La dernière :")
+    assert texts[-1].split(". ")[0] in " ".join(said[said.index(summary[0]):])
+    assert not any(texts[i] in " ".join(said) for i in range(1, 9) if texts[i] != texts[-1])
+    assert len(page.locator("#log li").all_inner_texts()) == 10  # all shown
+    proxy.close()

@@ -1,0 +1,83 @@
+"""What players hear and read: plurals, French elision, the same fields in every language."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from companion.chaud_devant.announcer import EditionVoice
+from companion.chaud_devant.phrases import PHRASES
+from companion.phrases import LANGUAGES, is_singular, phrase_format
+from companion.seam import Part
+
+
+def say(part: Part, language: str = "fr", edition: str = "2005") -> str:
+    return EditionVoice(edition).render([part], language)
+
+
+def scored(*scores: tuple[str, int, int]) -> Part:
+    return Part("round_scored", {"round": 2, "scores": list(scores)})
+
+
+def test_star_counts_take_the_plural_of_their_language() -> None:
+    part = scored(("Anne", 1, 1), ("Bruno", -2, 0), ("Chloé", 0, 6))
+    assert say(part) == "Fin de la manche 2. Anne +1, 1 étoile ; Bruno -2, 0 étoile ; Chloé +0, 6 étoiles."
+    assert say(part, "en") == "End of round 2. Anne +1, 1 star; Bruno -2, 0 stars; Chloé +0, 6 stars."
+    assert say(part, "nl") == "Einde van ronde 2. Anne +1, 1 ster; Bruno -2, 0 sterren; Chloé +0, 6 sterren."
+
+
+@pytest.mark.parametrize(("winners", "en", "nl"), [
+    (["Bruno"], "Bruno wins with 6 stars", "Bruno wint met 6 sterren"),
+    (["Anne", "Bruno"], "Anne and Bruno win with 6 stars", "Anne en Bruno winnen met 6 sterren"),
+])
+def test_winners_agree_with_their_number(winners: list[str], en: str, nl: str) -> None:
+    part = Part("game_over", {"winners": winners, "stars": 6})
+    assert en in say(part, "en")
+    assert nl in say(part, "nl")
+
+
+def test_french_elides_de_before_a_vowel_or_mute_h() -> None:
+    revoke = {"void_trick": 1, "proof_trick": 3}
+    anne = say(Part("revoke", {**revoke, "player": "Anne", "suit": "onion"}))
+    assert "Renonce d'Anne : pas d'Oignon au pli 1" in anne
+    assert "pas d'Insectes" in say(Part("revoke", {**revoke, "player": "Bruno", "suit": "pea"}), edition="2023")
+    assert "Renonce de Bruno : pas de Pois" in say(Part("revoke", {**revoke, "player": "Bruno", "suit": "pea"}))
+    helene = say(Part("game_over", {"winners": ["Hélène"], "stars": 1}))
+    assert helene == "Fin de la partie. Victoire d'Hélène avec 1 étoile."
+    assert say(Part("hand_recorded", {"player": "Ulysse", "size": 1})) == "Main d'Ulysse enregistrée, 1 carte."
+    assert "no Onion at trick 1" in say(Part("revoke", {**revoke, "player": "Anne", "suit": "onion"}), "en")
+
+
+def test_the_unclaimed_pot_is_a_marmite_in_french() -> None:
+    assert say(Part("unclaimed")) == "La marmite inachevée n'est à personne."
+
+
+@pytest.mark.parametrize("count", range(-3, 4))
+def test_plural_rule(count: int) -> None:
+    word = phrase_format("{n:?one|other}", "fr", {"n": count})
+    assert word == ("one" if abs(count) <= 1 else "other")
+    assert phrase_format("{n:#one|other}", "en", {"n": count}) == f"{count} {'one' if abs(count) == 1 else 'other'}"
+    assert is_singular(count, "nl") == (abs(count) == 1)
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_language_says_every_phrase_with_the_same_facts(language: str) -> None:
+    assert PHRASES[language].keys() == PHRASES["fr"].keys()
+    for key, template in PHRASES["fr"].items():
+        optional = {"count"}  # a number some languages agree a verb with, and French does not need
+        assert _fields(PHRASES[language][key]) - optional == _fields(template) - optional, key
+
+
+@pytest.mark.parametrize("key", sorted(PHRASES["fr"]))
+def test_french_typography_spaces_before_double_punctuation(key: str) -> None:
+    text = PHRASES["fr"][key]
+    for mark in ":;!?":
+        for index, char in enumerate(text):
+            if char == mark and index > 0 and not text[index - 1 : index + 1].startswith("{"):
+                inside_field = text.rfind("{", 0, index) > text.rfind("}", 0, index)
+                assert inside_field or text[index - 1] == " ", f"{key}: no space before {mark!r}"

@@ -1,0 +1,43 @@
+"""A player's own phone acts for its seat: the secret menu is chosen there, never on the shared screen."""
+
+from __future__ import annotations
+
+import hmac
+
+from flask import Blueprint, Response, jsonify, request, session
+
+from companion.events import MalformedEvent
+from web_ui.auth import CSRF_HEADER
+from web_ui.context import service
+from web_ui.seats import owns_seat
+
+seat_api = Blueprint("seat_api", __name__, url_prefix="/api/seat")
+
+
+def holds_seat_key(name: str) -> bool:
+    """True on the player's own phone: their seat key, in the browser that claimed the seat (never the PIN)."""
+    return owns_seat(name)
+
+
+def _csrf_ok() -> bool:
+    sent = request.headers.get(CSRF_HEADER)
+    token = session.get("csrf")
+    return bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
+
+
+@seat_api.post("/<name>/menu")
+def choose_menu(name: str) -> tuple[Response, int] | Response:
+    """The player chooses their menu on their own phone: needs their seat key and the page's CSRF token."""
+    if service().seat_view(name) is None:
+        return jsonify(error=f"no player named {name!r} in this game"), 404
+    if not holds_seat_key(name) or not _csrf_ok():
+        return jsonify(error="only this player's own phone (their seat link) chooses their menu"), 403
+    body = request.get_json(silent=True, force=True)
+    menu = body.get("menu") if isinstance(body, dict) else None
+    if not isinstance(menu, str):
+        return jsonify(error='the body must be {"menu": M}'), 400
+    try:
+        answer = service().submit({"type": "menu", "player": name, "menu": menu}, source="seat")
+    except MalformedEvent as error:
+        return jsonify(error=str(error)), 400
+    return jsonify(answer.as_json())
