@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
+from hardware.diagnose import explain
 from hardware.rc522 import ChipError, RC522Config, RC522Driver
 
 RETRY_S = 2.0  # first wait before another attempt to bring back a chip that does not answer
@@ -203,16 +204,11 @@ class RC522Reader:
 
 
 def _explain(error: Exception) -> str:
-    """A message a person wiring a Pi can act on."""
-    if isinstance(error, ImportError):
-        return f"{error.name or 'a module'} is not installed: pip install 'marmite[hardware]' (rpi-lgpio on a Pi 5)"
-    if isinstance(error, FileNotFoundError):
-        return "no SPI device: enable SPI with raspi-config (Interface Options, SPI) and reboot"
-    if isinstance(error, PermissionError):
-        return "no permission for SPI/GPIO: add the user to the spi and gpio groups"
-    if isinstance(error, (OSError, ValueError, RuntimeError, ChipError)):
+    """A message a person wiring a Pi can act on: the driver's own words for chip and setting errors,
+    else the one-line explanation and fix that `marmite reader test` and `--panel` give too."""
+    if isinstance(error, (ValueError, ChipError)):
         return str(error)
-    return f"{type(error).__module__}.{type(error).__name__}: {error}"  # e.g. lgpio.error, or a bug: name it
+    return explain(error)
 
 
 def _new_mfrc522(module: Any, gpio: Any, cfg: RC522Config) -> Any:

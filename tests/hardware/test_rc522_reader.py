@@ -164,7 +164,7 @@ def test_missing_hardware_modules_are_reported(clock: VirtualClock) -> None:
     reader = RC522Reader(gpio=None, clock=clock, sleep=clock.sleep)
     [health] = reader.step()  # no fakes installed: spidev and RPi.GPIO cannot be imported here
     assert isinstance(health, ReaderHealth) and not health.ok
-    assert "pip install 'marmite[hardware]'" in health.detail
+    assert "is not installed: run scripts/install-pi" in health.detail
 
 
 def test_an_empty_poll_costs_few_transfers(chip: FakeMFRC522, reader: RC522Reader) -> None:
@@ -260,7 +260,9 @@ def test_any_exception_in_the_thread_is_reported_and_the_reader_comes_back(
         assert (opened := out.get(timeout=5)) and isinstance(opened, ReaderHealth) and opened.ok
         chip.on_transfer.append(gpiochip_gone)
         down = out.get(timeout=5)
-        assert isinstance(down, ReaderHealth) and not down.ok and "lgpio.error: can not open gpiochip" in down.detail
+        assert isinstance(down, ReaderHealth) and not down.ok
+        # explained as `marmite reader test` explains it: no chip, no permission, or which board
+        assert "gpiochip" in down.detail.lower().replace(" ", "")
         failing[0] = False
         while not ((back := out.get(timeout=10)) and isinstance(back, ReaderHealth) and back.ok):
             pass
