@@ -59,7 +59,7 @@ class TableService:
         self.tags = tags or TagMap(games.tag_codes())
         self._language = language if language in LANGUAGES else DEFAULT_LANGUAGE
         self._lock = threading.RLock()
-        self._hub = Hub(self._lock)
+        self._hub = Hub(threading.RLock())  # its own lock: woken displays never queue on the table's
         self._referee = Referee(games)
         self._reads = ReadGuard(clock)
         self._action_seqs: list[int] = []
