@@ -1,6 +1,6 @@
 """Latency from a tag handed to the table service to the message received by each of N live displays.
 
-Runs the real stack in one process: waitress serving the Flask app, N HTTP clients reading
+Runs the real stack in one process: the server of `marmite run` (waitress) serving the Flask app, N HTTP clients reading
 /api/stream, and whole random games whose cards are handed to `TableService.tag_seen`; with
 `--game buffet`, Sus au buffet ! games whose plates and physical mouse-card copies are read.
 Usage: python benchmarks/bench_stream.py [--displays 10] [--games 2] [--game chaud_devant|buffet]
@@ -19,27 +19,27 @@ import threading
 import time
 from pathlib import Path
 
-from waitress.server import create_server
-
 from companion.table import TableService
 from companion.tags import simulated_uid
 from marmite.games import GAMES
 from marmite.wiring import demo_events, demo_tag
 from web_ui.app import create_app, stop_streams
+from web_ui.server import make_server
 
 
 class Display(threading.Thread):
     """One connected display: records when each message id arrives."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, source: str) -> None:
         super().__init__(daemon=True)
         self.port = port
+        self.source = source
         self.arrived: dict[int, float] = {}
         self.ready = threading.Event()
         self.changed = threading.Condition()
 
     def run(self) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port)
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, source_address=(self.source, 0))
         connection.request("GET", "/api/stream")
         response = connection.getresponse()
         self.ready.set()
@@ -78,9 +78,11 @@ def main() -> None:
     ticks = itertools.count(step=3)
     service = TableService.open(data, GAMES, clock=lambda: float(next(ticks)))
     app = create_app(service, pin="0000", data_dir=data)
-    server = create_server(app, host="127.0.0.1", port=0, threads=32)
+    server = make_server(app, "127.0.0.1", 0)  # the server `marmite run` uses, with its stream limits
     threading.Thread(target=server.run, daemon=True).start()
-    displays = [Display(server.effective_port) for _ in range(args.displays)]
+    # Each display from its own loopback address, as tablets and phones are distinct devices to the
+    # server (it admits a few streams per address).
+    displays = [Display(server.effective_port, f"127.0.0.{2 + index}") for index in range(args.displays)]
     for display in displays:
         display.start()
         display.ready.wait(5)
