@@ -14,6 +14,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,23 +63,31 @@ def rate(run: Any, data: Any, events: int, repeat: int) -> tuple[float, float]:
     return statistics.median(rates), max(rates)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+GameMaker = Callable[[int, Any], list[list[dict[str, Any]]]]
+
+
+def report(what: str, make: GameMaker, noises: tuple[tuple[str, Any], ...]) -> int:
+    """Time the fold and the `marmite replay` path over `--games` games from `make`, per noise level."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {args.games} games, median (best) of {args.repeat} runs")
-    for label, noise in (("clean", NO_NOISE), ("table noise", TABLE_NOISE)):
-        games = make_games(args.games, noise)
+    print(f"python {sys.version.split()[0]}, {args.games} {what}, median (best) of {args.repeat} runs")
+    for label, noise in noises:
+        games = make(args.games, noise)
         events = sum(len(game) for game in games)
         fold_median, fold_best = rate(fold_all, games, events, args.repeat)
-        logs = [[json.dumps(event) for event in game] for game in games]
+        logs = [[json.dumps(event, ensure_ascii=False) for event in game] for game in games]
         replay_median, replay_best = rate(replay_all, logs, events, args.repeat)
         verdict = "meets" if fold_median >= TARGET else "BELOW"
         print(f"{label:12} {events:>7} events ({events / len(games):.0f}/game): "
               f"fold {fold_median:>9,.0f} ev/s ({fold_best:,.0f}) {verdict} target {TARGET:,}; "
               f"marmite replay path {replay_median:>9,.0f} ev/s ({replay_best:,.0f})")
     return 0
+
+
+def main() -> int:
+    return report("games", make_games, (("clean", NO_NOISE), ("table noise", TABLE_NOISE)))
 
 
 if __name__ == "__main__":

@@ -9,23 +9,16 @@ object). Same target as Chaud Devant's: >= 50,000 events/s for the fold.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.buffet.simulate import NO_NOISE, TABLE_NOISE, Noise, random_game
-from companion.referee import Referee
-from companion.replay import parse_log, replay
-from marmite.games import GAMES
+from bench_replay import report  # the same timing and report as Chaud Devant's
 
-TARGET = 50_000
+from companion.buffet.simulate import NO_NOISE, TABLE_NOISE, Noise, random_game
 
 
 def make_games(count: int, noise: Noise, seed: int = 1) -> list[list[dict[str, Any]]]:
@@ -34,45 +27,8 @@ def make_games(count: int, noise: Noise, seed: int = 1) -> list[list[dict[str, A
     return [random_game(rng, players=rng.choice((3, 4, 5, 6)), noise=noise) for _ in range(count)]
 
 
-def fold_all(games: list[list[dict[str, Any]]]) -> None:
-    for events in games:
-        referee = Referee(GAMES)
-        for event in events:
-            referee.apply(event)
-
-
-def replay_all(logs: list[list[str]]) -> None:
-    for lines in logs:
-        replay(parse_log(lines, GAMES), GAMES)
-
-
-def rate(run: Any, data: Any, events: int, repeat: int) -> tuple[float, float]:
-    """Median and best events/s over `repeat` timed runs."""
-    rates = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run(data)
-        rates.append(events / (time.perf_counter() - start))
-    return statistics.median(rates), max(rates)
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {args.games} buffet games, median (best) of {args.repeat} runs")
-    for label, noise in (("clean", NO_NOISE), ("table noise", TABLE_NOISE)):
-        games = make_games(args.games, noise)
-        events = sum(len(game) for game in games)
-        fold_median, fold_best = rate(fold_all, games, events, args.repeat)
-        logs = [[json.dumps(event, ensure_ascii=False) for event in game] for game in games]
-        replay_median, replay_best = rate(replay_all, logs, events, args.repeat)
-        verdict = "meets" if fold_median >= TARGET else "BELOW"
-        print(f"{label:12} {events:>7} events ({events / len(games):.0f}/game): "
-              f"fold {fold_median:>9,.0f} ev/s ({fold_best:,.0f}) {verdict} target {TARGET:,}; "
-              f"marmite replay path {replay_median:>9,.0f} ev/s ({replay_best:,.0f})")
-    return 0
+    return report("buffet games", make_games, (("clean", NO_NOISE), ("table noise", TABLE_NOISE)))
 
 
 if __name__ == "__main__":
