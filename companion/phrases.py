@@ -1,4 +1,7 @@
-"""What the table itself says, whatever the game: its languages, reader health, nothing to repeat."""
+"""What the table itself says, whatever the game: its languages, reader health, nothing to repeat.
+
+Its words are in the catalogs (`companion/catalogs.py`), under the context `table.<key>`.
+"""
 
 from __future__ import annotations
 
@@ -6,48 +9,26 @@ import string
 from collections.abc import Iterable
 from typing import Any
 
+from companion.catalogs import DEFAULT_LANGUAGE, LANGUAGES, Phrasebook, said
 from companion.seam import Part
 
-LANGUAGES: tuple[str, ...] = ("fr", "en", "nl")
-DEFAULT_LANGUAGE = "fr"
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "TABLE_VOICE", "TableVoice", "phrase_format"]
 
-TABLE_PHRASES: dict[str, dict[str, str]] = {
-    "fr": {
-        "where_no_game": "Aucune partie en cours.",
-        "nothing_yet": "Rien à répéter pour l'instant.",
-        "reader_ok": "Lecteur {reader} prêt.",
-        "reader_down": "Lecteur {reader} en panne : {detail}.",
-        "storage_full": "Le disque est plein : rien n'est enregistré.",
-        "storage_read_only": "Le disque est en lecture seule : rien n'est enregistré.",
-        "storage_io": "Le disque n'arrive plus à écrire : rien n'est enregistré.",
-        "storage_ok": "Le disque écrit de nouveau : les coups sont enregistrés.",
-        "pin_guessing": "Attention : quelqu'un essaie de deviner le code PIN de la table.",
-    },
-    "en": {
-        "where_no_game": "No game in progress.",
-        "nothing_yet": "Nothing to repeat yet.",
-        "reader_ok": "Reader {reader} ready.",
-        "reader_down": "Reader {reader} down: {detail}.",
-        "storage_full": "The disk is full: nothing is being recorded.",
-        "storage_read_only": "The disk is read-only: nothing is being recorded.",
-        "storage_io": "The disk cannot write: nothing is being recorded.",
-        "storage_ok": "The disk writes again: plays are being recorded.",
-        "pin_guessing": "Warning: someone is trying to guess the table PIN.",
-    },
-    "nl": {
-        "where_no_game": "Geen spel bezig.",
-        "nothing_yet": "Nog niets om te herhalen.",
-        "reader_ok": "Lezer {reader} klaar.",
-        "reader_down": "Lezer {reader} werkt niet: {detail}.",
-        "storage_full": "De schijf is vol: er wordt niets opgeslagen.",
-        "storage_read_only": "De schijf is alleen-lezen: er wordt niets opgeslagen.",
-        "storage_io": "De schijf kan niet schrijven: er wordt niets opgeslagen.",
-        "storage_ok": "De schijf schrijft weer: de zetten worden opgeslagen.",
-        "pin_guessing": "Let op: iemand probeert de pincode van de tafel te raden.",
-    },
-}
+SAID = Phrasebook(
+    "table.",
+    said("table.where_no_game", "No game in progress."),
+    said("table.nothing_yet", "Nothing to repeat yet."),
+    said("table.reader_ok", "Reader {reader} ready."),
+    said("table.reader_down", "Reader {reader} down: {detail}."),
+    said("table.storage_full", "The disk is full: nothing is being recorded."),
+    said("table.storage_read_only", "The disk is read-only: nothing is being recorded."),
+    said("table.storage_io", "The disk cannot write: nothing is being recorded."),
+    said("table.storage_ok", "The disk writes again: plays are being recorded."),
+    said("table.pin_guessing", "Warning: someone is trying to guess the table PIN."),
+)
 
 
+# Until Chaud Devant's phrases move to the catalogs: its own plural mini-language.
 ELIDING = frozenset("aeiouyhàâäéèêëîïôöùûüAEIOUYHÀÂÄÉÈÊËÎÏÔÖÙÛÜ")
 """First letters before which French "de" becomes "d'" (names and suit names; h counted as mute)."""
 
@@ -93,8 +74,7 @@ class TableVoice:
     """Renders the table's own parts (reader health, nothing yet, no game) in any language."""
 
     def render(self, parts: Iterable[Part], language: str) -> str:
-        phrases = TABLE_PHRASES.get(language, TABLE_PHRASES[DEFAULT_LANGUAGE])
-        return " ".join(phrase_format(phrases[part.key], language, part.fields) for part in parts)
+        return " ".join(SAID.format(part.key, language, **part.fields) for part in parts)
 
 
 TABLE_VOICE = TableVoice()

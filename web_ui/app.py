@@ -14,6 +14,7 @@ from flask_babel import Babel
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
+from companion.catalogs import LOCALE_DIR
 from companion.deck_desk import DeckDesk
 from companion.table import TableService
 from web_ui.auth import GUESSES_PER_MINUTE
@@ -47,7 +48,7 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         BABEL_DEFAULT_LOCALE="fr",
-        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
+        BABEL_TRANSLATION_DIRECTORIES=str(LOCALE_DIR),
         JSON_SORT_KEYS=False,
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         MARMITE_MAX_STREAMS=MAX_STREAMS,

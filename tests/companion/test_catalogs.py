@@ -1,0 +1,106 @@
+"""The one set of catalogs: complete in fr, en and nl, placeholders kept, compiled, read without Flask."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
+
+from companion.catalogs import LANGUAGES, LOCALE_DIR
+
+ROOT = Path(__file__).resolve().parents[2]
+PERCENT_FIELD = re.compile(r"%\((\w+)\)[sd]")
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("catalogs_tool", ROOT / "scripts" / "catalogs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _po(language: str) -> Catalog:
+    with (LOCALE_DIR / language / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def _forms(text: str | tuple[str, ...] | list[str]) -> list[str]:
+    return [text] if isinstance(text, str) else list(text)
+
+
+def _fields(text: str) -> tuple[set[str], set[str]]:
+    """The field names of a template ({name} or %(name)s) and the format specs it uses."""
+    names, specs = set(PERCENT_FIELD.findall(text)), set()
+    for _, name, spec, _ in string.Formatter().parse(text):
+        if name is not None:
+            names.add(name)
+            if spec:
+                specs.add(spec)
+    return names, specs
+
+
+def _entries(language: str) -> list[Message]:
+    return [message for message in _po(language) if message.id]
+
+
+def test_catalogs_are_in_step_with_the_code_and_compiled() -> None:
+    """Every marked string is in the .po files, nothing else is, and each .mo is its .po compiled."""
+    assert [str(path.relative_to(ROOT)) for path in _tool().stale()] == []
+
+
+def test_the_three_languages_hold_the_same_entries() -> None:
+    keys = {language: {(str(m.id), m.context) for m in _entries(language)} for language in LANGUAGES}
+    assert keys["fr"] == keys["en"] == keys["nl"]
+    assert len(keys["fr"]) > 100
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_entry_is_translated(language: str) -> None:
+    untranslated = [(m.context, m.id) for m in _entries(language) if m.fuzzy or not all(_forms(m.string))]
+    assert untranslated == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_translations_keep_the_placeholders(language: str) -> None:
+    """Same field names in the source and every form; only French may add the elision spec `de`."""
+    wrong = []
+    for message in _entries(language):
+        sources = _forms(message.id)
+        names, specs = _fields(sources[0])
+        allowed = specs | ({"de"} if language == "fr" else set())
+        for text in sources[1:]:
+            assert _fields(text)[0] == names, message.id
+        for text in _forms(message.string):
+            got_names, got_specs = _fields(text)
+            if got_names != names or not got_specs <= allowed:
+                wrong.append((message.context, text))
+    assert wrong == []
+
+
+def test_plural_rules() -> None:
+    assert _po("fr").plural_expr.replace(" ", "") == "(n>1)"
+    assert _po("en").plural_expr.replace(" ", "") == "(n!=1)"
+    assert _po("nl").plural_expr.replace(" ", "") == "(n!=1)"
+
+
+def test_french_puts_a_space_before_double_punctuation() -> None:
+    bad = [text for message in _entries("fr") for text in _forms(message.string)
+           if re.search(r"[^\s(][:;!?](\s|$)", re.sub(r"%\(\w+\)s|\{[^}]*\}", "x", text))]
+    assert bad == []
+
+
+def test_the_core_speaks_from_the_catalogs_without_flask_or_babel() -> None:
+    code = ("import sys; from companion.phrases import TABLE_VOICE; from companion.seam import Part;"
+            "print(TABLE_VOICE.render([Part('nothing_yet')], 'nl'));"
+            "print(sorted(m for m in ('flask', 'flask_babel', 'babel', 'web_ui') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.splitlines() == ["Nog niets om te herhalen.", "[]"]
