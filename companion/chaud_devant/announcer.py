@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from companion.chaud_devant import effects as fx
 from companion.chaud_devant.cards import DECK
-from companion.chaud_devant.phrases import DEFAULT_LANGUAGE, MENU_NONE, PHRASES, SUIT_NAMES
+from companion.chaud_devant.phrases import DEFAULT_LANGUAGE, SAID, menu_name, suit_name
 from companion.chaud_devant.reasons import Reason
 from companion.chaud_devant.records import Revoke
 from companion.chaud_devant.views import revealed_menus
-from companion.phrases import phrase_format
 from companion.seam import GameStarted, Part, Undone
 
 if TYPE_CHECKING:
@@ -31,21 +30,17 @@ class Theme:
     edition: str = "2005"
 
     def phrase(self, key: str) -> str:
-        table = PHRASES.get(self.language, PHRASES[DEFAULT_LANGUAGE])
-        return table.get(key, PHRASES[DEFAULT_LANGUAGE][key])
+        return SAID.template(key, self.language)
 
     def format(self, key: str, **fields: Any) -> str:
         """The phrase `key` filled with `fields`, with this language's plurals and elision."""
-        return phrase_format(self.phrase(key), self.language, fields)
+        return SAID.format(key, self.language, **fields)
 
     def suit(self, suit: str) -> str:
-        names = SUIT_NAMES.get(self.edition, SUIT_NAMES["2005"])
-        return names.get(self.language, names[DEFAULT_LANGUAGE])[suit]
+        return suit_name(suit, self.language, self.edition)
 
     def menu(self, menu: str) -> str:
-        if menu == "none":
-            return MENU_NONE.get(self.language, MENU_NONE[DEFAULT_LANGUAGE])
-        return self.suit(menu)
+        return menu_name(menu, self.language, self.edition)
 
     def card(self, code: str) -> str:
         """A card's spoken name: "Pois 3", "Oignon 10", "Pois déborde"; unknown codes as given."""
@@ -106,8 +101,8 @@ def _render_part(part: Part, theme: Theme) -> str:
             theme.format("round_score", player=p, points=pts, stars=s) for p, pts, s in f["scores"]
         )
     if "winners" in f:
-        f["winners"] = theme.format("winner", players=theme.names(f["winners"]), stars=f["stars"],
-                                    count=len(f["winners"]))
+        f["winners"] = theme.format("winner", players=theme.names(f["winners"]),
+                                    stars=theme.format("stars", stars=f["stars"]), count=len(f["winners"]))
     return theme.format(part.key, **f)
 
 

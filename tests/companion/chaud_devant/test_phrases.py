@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import string
-
 import pytest
 
+from companion.catalogs import text_of
 from companion.chaud_devant.announcer import EditionVoice
-from companion.chaud_devant.phrases import PHRASES
-from companion.phrases import LANGUAGES, is_singular, phrase_format
+from companion.chaud_devant.phrases import SAID
 from companion.seam import Part
 
 
@@ -54,30 +52,13 @@ def test_the_unclaimed_pot_is_a_marmite_in_french() -> None:
 
 
 @pytest.mark.parametrize("count", range(-3, 4))
-def test_plural_rule(count: int) -> None:
-    word = phrase_format("{n:?one|other}", "fr", {"n": count})
-    assert word == ("one" if abs(count) <= 1 else "other")
-    assert phrase_format("{n:#one|other}", "en", {"n": count}) == f"{count} {'one' if abs(count) == 1 else 'other'}"
-    assert is_singular(count, "nl") == (abs(count) == 1)
+def test_plural_forms_follow_each_catalogs_rule_on_the_magnitude(count: int) -> None:
+    """French counts 0 and 1 in the singular, English and Dutch only 1; −1 reads as 1 does."""
+    stars = SAID.messages["stars"]
+    assert text_of(stars, "fr", count) == ("{stars} étoile" if abs(count) <= 1 else "{stars} étoiles")
+    assert text_of(stars, "en", count) == ("{stars} star" if abs(count) == 1 else "{stars} stars")
+    assert text_of(stars, "nl", count) == ("{stars} ster" if abs(count) == 1 else "{stars} sterren")
 
 
-def _fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_language_says_every_phrase_with_the_same_facts(language: str) -> None:
-    assert PHRASES[language].keys() == PHRASES["fr"].keys()
-    for key, template in PHRASES["fr"].items():
-        optional = {"count"}  # a number some languages agree a verb with, and French does not need
-        assert _fields(PHRASES[language][key]) - optional == _fields(template) - optional, key
-
-
-@pytest.mark.parametrize("key", sorted(PHRASES["fr"]))
-def test_french_typography_spaces_before_double_punctuation(key: str) -> None:
-    text = PHRASES["fr"][key]
-    for mark in ":;!?":
-        for index, char in enumerate(text):
-            if char == mark and index > 0 and not text[index - 1 : index + 1].startswith("{"):
-                inside_field = text.rfind("{", 0, index) > text.rfind("}", 0, index)
-                assert inside_field or text[index - 1] == " ", f"{key}: no space before {mark!r}"
+def test_an_unknown_language_speaks_french() -> None:
+    assert say(Part("unclaimed"), "de") == say(Part("unclaimed"), "fr")
