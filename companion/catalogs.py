@@ -100,7 +100,7 @@ def phrase_format(template: str, language: str, fields: Mapping[str, Any]) -> st
     return formatter.vformat(template, (), fields)
 
 
-def counted(value: Any) -> int:
+def count_of(value: Any) -> int:
     """The number a counting field stands for: an int, or a list's length."""
     return len(value) if isinstance(value, list | tuple) else int(value)
 
@@ -126,7 +126,7 @@ class Phrasebook:
     def format(self, key: str, language: str, /, **fields: Any) -> str:
         """The phrase `key` filled with `fields` (a plural counts its message's counting field)."""
         message = self.messages[key]
-        count = counted(fields[message.count]) if message.count is not None else None
+        count = count_of(fields[message.count]) if message.count is not None else None
         return phrase_format(text_of(message, language, count), language, fields)
 
     def words(self, language: str) -> dict[str, str]:

@@ -39,7 +39,7 @@ class Buffet:
     def tag_name(self, code: str, language: str) -> str | None:
         """A physical card's spoken name for enrolling and checking a deck: "Souris sept, exemplaire 3"."""
         from companion.buffet.announcer import Words
-        from companion.buffet.phrases import DEFAULT_LANGUAGE, PHRASES
+        from companion.buffet.phrases import SAID
         from companion.buffet.plates import MOUSE_CARDS, PLATES
 
         words = Words(language)
@@ -49,8 +49,7 @@ class Buffet:
         card, _, copy = code.partition("@")
         if card not in MOUSE_CARDS or not copy.isdigit():
             return None
-        template = PHRASES.get(language, PHRASES[DEFAULT_LANGUAGE])["mouse_copy"]
-        return template.format(value=words.number(MOUSE_CARDS[card]), copy=copy)
+        return SAID.format("mouse_copy", language, value=words.number(MOUSE_CARDS[card]), copy=copy)
 
 
 KIND = Buffet()

@@ -7,16 +7,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.buffet import effects as fx
-from companion.buffet.phrases import DEFAULT_LANGUAGE, FOOD_NAMES, NUMBER_WORDS, PHRASES, PLACES, plural_key
+from companion.buffet.phrases import DEFAULT_LANGUAGE, PLACES, SAID
 from companion.buffet.plates import FOODS, PLATES, counted
+from companion.catalogs import count_of, phrase_format
 from companion.seam import GameStarted, Part, Undone
 
 if TYPE_CHECKING:
     from companion.buffet.state import State
-
-COUNTED_KEYS: dict[str, str] = {"missing": "count", "winner": "players"}
-"""Parts whose key takes a plural form, and the field that counts."""
-
 
 @dataclass(frozen=True, slots=True)
 class Words:
@@ -25,8 +22,7 @@ class Words:
     language: str = DEFAULT_LANGUAGE
 
     def phrase(self, key: str) -> str:
-        table = PHRASES.get(self.language, PHRASES[DEFAULT_LANGUAGE])
-        return table.get(key, PHRASES[DEFAULT_LANGUAGE][key])
+        return SAID.template(key, self.language)
 
     def signed(self, value: int) -> str:
         return f"−{-value}" if value < 0 else str(value)
@@ -35,21 +31,20 @@ class Words:
         shown = PLATES.get(code)
         if shown is None:
             return code
-        return self.phrase("plate").format(food=self.food(shown.food), value=self.signed(shown.value))
+        return SAID.format("plate", self.language, food=self.food(shown.food), value=self.signed(shown.value))
 
     def food(self, food: str) -> str:
-        return FOOD_NAMES.get(self.language, FOOD_NAMES[DEFAULT_LANGUAGE]).get(food, food)
+        return SAID.template(f"food.{food}", self.language) if f"food.{food}" in SAID else food
 
     def number(self, value: int) -> str:
-        words = NUMBER_WORDS.get(self.language, NUMBER_WORDS[DEFAULT_LANGUAGE])
-        return words[value + 1] if -1 <= value <= 9 else self.signed(value)
+        return SAID.template(f"number.{value}", self.language) if -1 <= value <= 9 else self.signed(value)
 
     def place(self, place: int, shared: bool) -> str:
-        table = PLACES.get(self.language, PLACES[DEFAULT_LANGUAGE])["shared" if shared else "alone"]
-        return table[min(place, len(table)) - 1]
+        return SAID.template(f"place.{'shared' if shared else 'alone'}.{max(1, min(place, PLACES))}", self.language)
 
     def points(self, value: int) -> str:
-        return self.phrase(plural_key("points", value, self.language)).format(value=self.signed(value))
+        return phrase_format(SAID.template("points", self.language, value), self.language,
+                             {"value": self.signed(value)})
 
     def names(self, items: list[str]) -> str:
         if len(items) <= 1:
@@ -70,9 +65,8 @@ def render_part(part: Part, words: Words) -> str:
     """One part's text."""
     f = dict(part.fields)
     key = part.key
-    if key in COUNTED_KEYS:
-        counter = f[COUNTED_KEYS[key]]
-        key = plural_key(key, len(counter) if isinstance(counter, list) else int(counter), words.language)
+    message = SAID.messages[key]
+    count = count_of(f[message.count]) if message.count is not None else None
     if "plate" in f:
         f["plate"] = words.plate(f["plate"])
     if "buffet" in f:
@@ -91,13 +85,13 @@ def render_part(part: Part, words: Words) -> str:
         f["scores"] = words.phrase("list_sep").join(f"{name} {words.points(points)}" for name, points in f["scores"])
     if "positions" in f:
         f["positions"] = words.phrase("list_sep").join(
-            words.phrase("position").format(player=name, square=square) for name, square in f["positions"])
+            SAID.format("position", words.language, player=name, square=square) for name, square in f["positions"])
     for name, value in f.items():
         if isinstance(value, Part):
             f[name] = render_part(value, words)
         elif value is None:
             f[name] = ""
-    return words.phrase(key).format(**f)
+    return phrase_format(SAID.template(key, words.language, count), words.language, f)
 
 
 def describe_effects(state: State, effects: list[Any]) -> list[Part]:
