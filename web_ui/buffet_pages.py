@@ -1,4 +1,4 @@
-"""The Sus au buffet ! pages' helpers: its words in three languages, plate names, the ring drawing.
+"""The Sus au buffet ! pages' helpers: its words (from the catalogs), plate names, the ring drawing.
 
 The pages dispatch here when the table view's `game_kind` is `buffet`; the game's own words (food
 names, number words) come from `companion.buffet`, so the pages and the voice say the same.
@@ -14,109 +14,98 @@ from flask import render_template
 from companion.buffet.announcer import Words, deciding_food
 from companion.buffet.plates import FOODS, MOUSE_CARDS, PLATES
 from companion.buffet.state import State as BuffetState
-from companion.phrases import DEFAULT_LANGUAGE
+from companion.catalogs import Phrasebook, said
 
 RING_CENTRE, RING_RADIUS, MOUSE_STEP = 210, 150, 26
 SQUARES = 40
 SHAPE_SYMBOLS: dict[str, str] = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆", "star": "★",
                                  "hexagon": "⬢"}
 
-LABELS: dict[str, dict[str, str]] = {
-    "fr": {
-        "title": "Sus au buffet !", "round": "Manche {n}", "part": "partie {n}",
-        "laying": "On dresse le buffet : {k} sur {n}",
-        "reveals": "À {player} de dévoiler", "over": "Partie terminée", "ring": "La piste, cases 0 à 39",
-        "mice": "Les souris", "buffet": "Le buffet, de la meilleure à la pire", "empty": "vide",
-        "at_stake": "en jeu dans cette partie", "step": "Cartes de l'étape", "no_reveal": "Aucune carte retournée",
-        "players": "Joueurs", "player": "Joueur", "square": "Case", "position": "Position", "place": "Place",
-        "plates": "Assiettes (dans l'ordre gagné)", "score": "Score", "left": "sorti", "counts": "compte",
-        "covered": "recouverte", "summary": "Fin de la manche {n}", "nothing": "rien", "standings": "Classement final",
-        "winner": "vainqueur", "tie_break": "Égalité départagée par les plats : {food} fait la différence.",
-        "shared": "Victoire partagée : mêmes plats.", "first": "premier joueur", "controls": "Commandes",
-        "plate_by_hand": "Assiette tirée", "card_by_hand": "Carte souris retournée", "undo": "Annuler",
-        "new_game": "Nouvelle partie de Sus au buffet !", "players_hint": "3 à 6 joueurs, dans l'ordre (sens horaire).",
-        "player_n": "Joueur {n}", "first_n": "Premier joueur (numéro)", "start": "Commencer la partie",
-        "behind": "Souris derrière : à {n} cases", "ahead": "Souris devant : à {n} cases",
-        "alone_rear": "Personne derrière",
-        "alone_front": "Personne devant", "your_turn": "À toi de dévoiler !", "level": "{n} sur la même case",
-        "out": "Sorti de la manche", "history": "Historique des manches", "laid": "Assiettes tirées",
-        "departures": "Départs", "may_swap": "peut échanger des cartes", "tie": "égalité",
-        "duel_lost": "repart sans rien",
-        "shape": "forme", "colour": "couleur",
-    },
-    "en": {
-        "title": "Sus au buffet!", "round": "Round {n}", "part": "part {n}",
-        "laying": "Laying out the buffet: {k} of {n}",
-        "reveals": "{player} reveals", "over": "Game over", "ring": "The track, squares 0 to 39",
-        "mice": "The mice", "buffet": "The buffet, best to worst", "empty": "empty",
-        "at_stake": "at stake in this part", "step": "This step's cards", "no_reveal": "No card turned over yet",
-        "players": "Players", "player": "Player", "square": "Square", "position": "Position", "place": "Place",
-        "plates": "Plates (in the order won)", "score": "Score", "left": "out", "counts": "counts",
-        "covered": "covered", "summary": "End of round {n}", "nothing": "nothing", "standings": "Final standings",
-        "winner": "winner", "tie_break": "Tie broken by the foods: {food} decides.",
-        "shared": "Shared victory: the same foods.", "first": "first player", "controls": "Controls",
-        "plate_by_hand": "Plate drawn", "card_by_hand": "Mouse card turned over", "undo": "Undo",
-        "new_game": "New game of Sus au buffet!", "players_hint": "3 to 6 players, in seating order (clockwise).",
-        "player_n": "Player {n}", "first_n": "First player (number)", "start": "Start the game",
-        "behind": "Mouse behind: {n} squares back", "ahead": "Mouse ahead: {n} squares on",
-        "alone_rear": "Nobody behind",
-        "alone_front": "Nobody ahead", "your_turn": "Your turn to reveal!", "level": "{n} on your square",
-        "out": "Out of the round", "history": "Round history", "laid": "Plates drawn",
-        "departures": "Departures", "may_swap": "may exchange cards", "tie": "tie", "duel_lost": "leaves with nothing",
-        "shape": "shape", "colour": "colour",
-    },
-    "nl": {
-        "title": "Sus au buffet!", "round": "Ronde {n}", "part": "deel {n}",
-        "laying": "Het buffet wordt gedekt: {k} van {n}",
-        "reveals": "{player} draait om", "over": "Spel voorbij", "ring": "Het parcours, vakken 0 tot 39",
-        "mice": "De muizen", "buffet": "Het buffet, van best naar slechtst", "empty": "leeg",
-        "at_stake": "in dit deel te winnen", "step": "Kaarten van deze stap", "no_reveal": "Nog geen kaart omgedraaid",
-        "players": "Spelers", "player": "Speler", "square": "Vak", "position": "Positie", "place": "Plaats",
-        "plates": "Borden (in volgorde gewonnen)", "score": "Score", "left": "uit", "counts": "telt",
-        "covered": "bedekt", "summary": "Einde van ronde {n}", "nothing": "niets", "standings": "Eindstand",
-        "winner": "winnaar", "tie_break": "Gelijkspel beslist door de gerechten: {food} maakt het verschil.",
-        "shared": "Gedeelde overwinning: dezelfde gerechten.", "first": "startspeler", "controls": "Bediening",
-        "plate_by_hand": "Getrokken bord", "card_by_hand": "Omgedraaide muiskaart", "undo": "Ongedaan maken",
-        "new_game": "Nieuw spel Sus au buffet!", "players_hint": "3 tot 6 spelers, in zitvolgorde (met de klok mee).",
-        "player_n": "Speler {n}", "first_n": "Startspeler (nummer)", "start": "Start het spel",
-        "behind": "Muis achter je: {n} vakken terug", "ahead": "Muis voor je: {n} vakken verder",
-        "alone_rear": "Niemand achter je", "alone_front": "Niemand voor je", "your_turn": "Jij draait om!",
-        "level": "{n} op jouw vak", "out": "Uit de ronde", "history": "Verloop van de rondes",
-        "laid": "Getrokken borden",
-        "departures": "Vertrekken", "may_swap": "mag kaarten ruilen", "tie": "gelijk",
-        "duel_lost": "gaat met lege handen weg",
-        "shape": "vorm", "colour": "kleur",
-    },
-}
-
-COLOUR_NAMES: dict[str, dict[str, str]] = {
-    "fr": {"red": "rouge", "blue": "bleu", "yellow": "jaune", "green": "vert", "purple": "violet", "orange": "orange"},
-    "en": {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green", "purple": "purple", "orange": "orange"},
-    "nl": {"red": "rood", "blue": "blauw", "yellow": "geel", "green": "groen", "purple": "paars", "orange": "oranje"},
-}
-SHAPE_NAMES: dict[str, dict[str, str]] = {
-    "fr": {"circle": "rond", "square": "carré", "triangle": "triangle", "diamond": "losange", "star": "étoile",
-           "hexagon": "hexagone"},
-    "en": {"circle": "circle", "square": "square", "triangle": "triangle", "diamond": "diamond", "star": "star",
-           "hexagon": "hexagon"},
-    "nl": {"circle": "cirkel", "square": "vierkant", "triangle": "driehoek", "diamond": "ruit", "star": "ster",
-           "hexagon": "zeshoek"},
-}
+COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")
+LABELS = Phrasebook(
+    "buffet_page.",
+    said("buffet_page.title", "Sus au buffet!"),
+    said("buffet_page.round", "Round {n}"),
+    said("buffet_page.part", "part {n}"),
+    said("buffet_page.laying", "Laying out the buffet: {k} of {n}"),
+    said("buffet_page.reveals", "{player} reveals"),
+    said("buffet_page.over", "Game over"),
+    said("buffet_page.ring", "The track, squares 0 to 39"),
+    said("buffet_page.mice", "The mice"),
+    said("buffet_page.buffet", "The buffet, best to worst"),
+    said("buffet_page.empty", "empty"),
+    said("buffet_page.at_stake", "at stake in this part"),
+    said('buffet_page.step', "This step's cards"),
+    said("buffet_page.no_reveal", "No card turned over yet"),
+    said("buffet_page.players", "Players"),
+    said("buffet_page.player", "Player"),
+    said("buffet_page.square", "Square"),
+    said("buffet_page.position", "Position"),
+    said("buffet_page.place", "Place"),
+    said("buffet_page.plates", "Plates (in the order won)"),
+    said("buffet_page.score", "Score"),
+    said("buffet_page.left", "out"),
+    said("buffet_page.counts", "counts"),
+    said("buffet_page.covered", "covered"),
+    said("buffet_page.summary", "End of round {n}"),
+    said("buffet_page.nothing", "nothing"),
+    said("buffet_page.standings", "Final standings"),
+    said("buffet_page.winner", "winner"),
+    said("buffet_page.tie_break", "Tie broken by the foods: {food} decides."),
+    said("buffet_page.shared", "Shared victory: the same foods."),
+    said("buffet_page.first", "first player"),
+    said("buffet_page.controls", "Controls"),
+    said("buffet_page.plate_by_hand", "Plate drawn"),
+    said("buffet_page.card_by_hand", "Mouse card turned over"),
+    said("buffet_page.undo", "Undo"),
+    said("buffet_page.new_game", "New game of Sus au buffet!"),
+    said("buffet_page.players_hint", "3 to 6 players, in seating order (clockwise)."),
+    said("buffet_page.player_n", "Player {n}"),
+    said("buffet_page.first_n", "First player (number)"),
+    said("buffet_page.start", "Start the game"),
+    said("buffet_page.behind", "Mouse behind: {n} squares back"),
+    said("buffet_page.ahead", "Mouse ahead: {n} squares on"),
+    said("buffet_page.alone_rear", "Nobody behind"),
+    said("buffet_page.alone_front", "Nobody ahead"),
+    said("buffet_page.your_turn", "Your turn to reveal!"),
+    said("buffet_page.level", "{n} on your square"),
+    said("buffet_page.out", "Out of the round"),
+    said("buffet_page.history", "Round history"),
+    said("buffet_page.laid", "Plates drawn"),
+    said("buffet_page.departures", "Departures"),
+    said("buffet_page.may_swap", "may exchange cards"),
+    said("buffet_page.tie", "tie"),
+    said("buffet_page.duel_lost", "leaves with nothing"),
+    said("buffet_page.shape", "shape"),
+    said("buffet_page.colour", "colour"),
+    said("buffet_page.colour.red", "red"),
+    said("buffet_page.colour.blue", "blue"),
+    said("buffet_page.colour.yellow", "yellow"),
+    said("buffet_page.colour.green", "green"),
+    said("buffet_page.colour.purple", "purple"),
+    said("buffet_page.colour.orange", "orange"),
+    said("buffet_page.shape.circle", "circle"),
+    said("buffet_page.shape.square", "square"),
+    said("buffet_page.shape.triangle", "triangle"),
+    said("buffet_page.shape.diamond", "diamond"),
+    said("buffet_page.shape.star", "star"),
+    said("buffet_page.shape.hexagon", "hexagon"),
+)
+"""The pages' words by key (contexts `buffet_page.<key>`), colour and shape names; the catalogs translate them."""
 
 
 def helpers(language: str) -> dict[str, Any]:
     """What the buffet templates call: labels, plate and food names, colour and shape names."""
     words = Words(language)
-    labels = LABELS.get(language, LABELS[DEFAULT_LANGUAGE])
 
     def t(key: str, **fields: Any) -> str:
-        return labels[key].format(**fields)
+        return LABELS.format(key, language, **fields)
 
     return {
         "t": t, "plate_name": words.plate, "food_name": words.food, "signed": words.signed,
         "number_word": words.number, "place_name": words.place, "shape_symbol": SHAPE_SYMBOLS,
-        "colour_name": COLOUR_NAMES.get(language, COLOUR_NAMES[DEFAULT_LANGUAGE]),
-        "shape_name": SHAPE_NAMES.get(language, SHAPE_NAMES[DEFAULT_LANGUAGE]),
+        "colour_name": {colour: LABELS.template(f"colour.{colour}", language) for colour in COLOURS},
+        "shape_name": {shape: LABELS.template(f"shape.{shape}", language) for shape in SHAPE_SYMBOLS},
         "plate_codes": sorted(PLATES, key=lambda code: (FOODS.index(PLATES[code].food), -PLATES[code].value)),
         "mouse_codes": list(MOUSE_CARDS),
     }
