@@ -47,6 +47,7 @@ SAID = Phrasebook(
     said("deck.deck_offer", "This card says it is {card}; add it to the deck on the Deck page."),
     said("deck.deck_adopted", "{card} added to the deck."),
     said("deck.and", " and "),
+    said("deck.list_sep", "; "),
     said_plural("deck.and_more", " and {count} more", " and {count} more", "count"),
 )
 
@@ -92,11 +93,12 @@ class DeckVoice:
         return " ".join(spoken)
 
     def names(self, codes: list[str], language: str) -> str:
-        """Cards named in a spoken list: "A, B et C", at most MAX_NAMED then "et 3 autres"."""
+        """Cards named in a spoken list: "A ; B et C", at most MAX_NAMED then "et 3 autres"."""
         named = [self.namer(code, language) for code in codes[:MAX_NAMED]]
         rest = len(codes) - len(named)
+        separator = SAID.template("list_sep", language)
         if rest:
-            return "; ".join(named) + SAID.format("and_more", language, count=rest)
+            return separator.join(named) + SAID.format("and_more", language, count=rest)
         if len(named) <= 1:
             return "".join(named)
-        return "; ".join(named[:-1]) + SAID.template("and", language) + named[-1]
+        return separator.join(named[:-1]) + SAID.template("and", language) + named[-1]

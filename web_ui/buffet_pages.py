@@ -14,7 +14,7 @@ from flask import render_template
 from companion.buffet.announcer import Words, deciding_food
 from companion.buffet.plates import FOODS, MOUSE_CARDS, PLATES
 from companion.buffet.state import State as BuffetState
-from companion.catalogs import Phrasebook, said
+from companion.catalogs import Phrasebook, said, said_plural
 
 RING_CENTRE, RING_RADIUS, MOUSE_STEP = 210, 150, 26
 SQUARES = 40
@@ -63,8 +63,8 @@ LABELS = Phrasebook(
     said("buffet_page.player_n", "Player {n}"),
     said("buffet_page.first_n", "First player (number)"),
     said("buffet_page.start", "Start the game"),
-    said("buffet_page.behind", "Mouse behind: {n} squares back"),
-    said("buffet_page.ahead", "Mouse ahead: {n} squares on"),
+    said_plural("buffet_page.behind", "Mouse behind: {n} square back", "Mouse behind: {n} squares back", "n"),
+    said_plural("buffet_page.ahead", "Mouse ahead: {n} square on", "Mouse ahead: {n} squares on", "n"),
     said("buffet_page.alone_rear", "Nobody behind"),
     said("buffet_page.alone_front", "Nobody ahead"),
     said("buffet_page.your_turn", "Your turn to reveal!"),

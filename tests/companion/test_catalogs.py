@@ -15,6 +15,8 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from companion.catalogs import LANGUAGES, LOCALE_DIR
+from companion.deck_phrases import MAX_NAMED, DeckVoice
+from web_ui.buffet_pages import LABELS
 
 ROOT = Path(__file__).resolve().parents[2]
 PERCENT_FIELD = re.compile(r"%\((\w+)\)[sd]")
@@ -60,7 +62,7 @@ def test_catalogs_are_in_step_with_the_code_and_compiled() -> None:
 def test_the_three_languages_hold_the_same_entries() -> None:
     keys = {language: {(str(m.id), m.context) for m in _entries(language)} for language in LANGUAGES}
     assert keys["fr"] == keys["en"] == keys["nl"]
-    assert len(keys["fr"]) > 100
+    assert len(keys["fr"]) > 400
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -104,3 +106,22 @@ def test_the_core_speaks_from_the_catalogs_without_flask_or_babel() -> None:
             "print(sorted(m for m in ('flask', 'flask_babel', 'babel', 'web_ui') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.splitlines() == ["Nog niets om te herhalen.", "[]"]
+
+
+def test_the_deck_desk_lists_cards_with_french_typography_and_plurals() -> None:
+    """Found in the move: "A; B" and "et 1 autres" in French."""
+    voice = DeckVoice(lambda code, language: code.upper())
+    assert voice.names(["a", "b", "c"], "fr") == "A ; B et C"
+    assert voice.names([str(n) for n in range(MAX_NAMED + 1)], "fr").endswith("6 ; 7 et 1 autre")
+    assert voice.names([str(n) for n in range(MAX_NAMED + 2)], "en").endswith("6; 7 and 2 more")
+
+
+@pytest.mark.parametrize(("language", "one", "two"), [
+    ("fr", "Souris derrière : à 1 case", "Souris derrière : à 2 cases"),
+    ("en", "Mouse behind: 1 square back", "Mouse behind: 2 squares back"),
+    ("nl", "Muis achter je: 1 vak terug", "Muis achter je: 2 vakken terug"),
+])
+def test_the_buffet_phone_counts_squares(language: str, one: str, two: str) -> None:
+    """Found in the move: "à 1 cases", "1 squares back", "1 vakken terug"."""
+    assert LABELS.format("behind", language, n=1) == one
+    assert LABELS.format("behind", language, n=2) == two
