@@ -14,15 +14,22 @@ from typing import Any
 
 import pytest
 
+from companion import catalogs
 from companion.buffet import KIND as BUFFET
 from companion.buffet.announcer import BuffetVoice
+from companion.buffet.phrases import SAID as BUFFET_SAID
 from companion.chaud_devant import KIND as CHAUD_DEVANT
 from companion.chaud_devant import deck_names
 from companion.chaud_devant.announcer import EditionVoice
+from companion.chaud_devant.phrases import SAID as CHAUD_DEVANT_SAID
+from companion.deck_phrases import SAID as DECK_SAID
 from companion.deck_phrases import DeckVoice
+from companion.phrases import SAID as TABLE_SAID
 from companion.phrases import TABLE_VOICE
 from companion.seam import Part, Voice
+from web_ui.buffet_pages import LABELS as BUFFET_LABELS
 from web_ui.buffet_pages import helpers
+from web_ui.deck_words import WORDS as DECK_WORDS
 from web_ui.deck_words import words
 
 GOLDEN = Path(__file__).with_name("phrases.json")
@@ -90,6 +97,22 @@ def test_the_cases_cover_every_voice_and_kind() -> None:
     cases = _cases()
     assert {case["voice"] for case in cases if case["kind"] == "voice"} == set(VOICES)
     assert len(cases) > 3000
+
+
+def test_every_phrasebook_message_has_a_recorded_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phrase added later gets its golden cases too (record them, then review the JSON)."""
+    used: set[str] = set()
+    real = catalogs.text_of
+
+    def spy(message: catalogs.Message, language: str, count: int | None = None) -> str:
+        used.add(message.context)
+        return real(message, language, count)
+
+    monkeypatch.setattr(catalogs, "text_of", spy)
+    for case in _cases():
+        render(case)
+    books = (TABLE_SAID, CHAUD_DEVANT_SAID, BUFFET_SAID, DECK_SAID, DECK_WORDS, BUFFET_LABELS)
+    assert {m.context for book in books for m in book.messages.values()} - used == set()
 
 
 def record() -> None:
