@@ -2,6 +2,8 @@
 
     .venv/bin/python scripts/catalogs.py          # collect new strings, drop gone ones, compile
     .venv/bin/python scripts/catalogs.py --check  # exit 1 and name the files that are out of date
+    .venv/bin/python scripts/catalogs.py --adopt DIR  # take translations missing here from DIR/<lang>/...
+                                                      # (e.g. a branch's old web_ui/translations), then run
 
 Strings come from the pages (`_()`, `ngettext()` in templates and `web_ui/*.py`) and from the
 voices (`said()` and `said_plural()` in `companion/` and `web_ui/`). New entries arrive with an
@@ -88,7 +90,31 @@ def stale() -> list[Path]:
     return [path for path, content in wanted().items() if not path.is_file() or path.read_bytes() != content]
 
 
+def adopt(folder: Path) -> None:
+    """Fill translations still empty here from another set of catalogs (a branch's older ones)."""
+    for language in LANGUAGES:
+        other_path = folder / language / "LC_MESSAGES" / "messages.po"
+        if not other_path.is_file():
+            continue
+        with other_path.open("rb") as handle:
+            other = read_po(handle, locale=language)
+        with po_path(language).open("rb") as handle:
+            catalog = read_po(handle, locale=language)
+        for message in catalog:
+            found = other.get(message.id, context=message.context) if message.id else None
+            if found is not None and not any(_forms(message.string or "")) and all(_forms(found.string or "")):
+                message.string = found.string
+        po_path(language).write_bytes(po_bytes(catalog))
+
+
+def _forms(text: str | tuple[str, ...] | list[str]) -> list[str]:
+    return [text] if isinstance(text, str) else list(text)
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "--adopt":
+        adopt(Path(argv[1]))
+        argv = []
     if argv == ["--check"]:
         late = stale()
         for path in late:

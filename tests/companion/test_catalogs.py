@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 import string
 import subprocess
 import sys
@@ -125,3 +126,25 @@ def test_the_buffet_phone_counts_squares(language: str, one: str, two: str) -> N
     """Found in the move: "à 1 cases", "1 squares back", "1 vakken terug"."""
     assert LABELS.format("behind", language, n=1) == one
     assert LABELS.format("behind", language, n=2) == two
+
+
+def test_adopt_takes_only_missing_translations_from_older_catalogs(tmp_path: Path) -> None:
+    """What the lead runs after merging a branch that still wrote the old web_ui/translations."""
+    tool = _tool()
+    shutil.copytree(LOCALE_DIR, tmp_path / "here")
+    tool.LOCALE_DIR = tmp_path / "here"
+    french = _po("fr")
+    french.get("Undo").string = ""
+    french.get("Table controls").string = "Autre chose"
+    tool.po_path("fr").write_bytes(tool.po_bytes(french))
+    older = tmp_path / "older" / "fr" / "LC_MESSAGES"
+    older.mkdir(parents=True)
+    stale = Catalog(locale="fr")
+    stale.add("Undo", "Annuler")
+    stale.add("Table controls", "Commandes de la table")
+    (older / "messages.po").write_bytes(tool.po_bytes(stale))
+    tool.adopt(tmp_path / "older")
+    with tool.po_path("fr").open("rb") as handle:
+        adopted = read_po(handle, locale="fr")
+    assert adopted.get("Undo").string == "Annuler"
+    assert adopted.get("Table controls").string == "Autre chose"
