@@ -91,19 +91,26 @@ def stale() -> list[Path]:
 
 
 def adopt(folder: Path) -> None:
-    """Fill translations still empty here from another set of catalogs (a branch's older ones)."""
+    """Collect the code's strings, then fill those still untranslated from another set of catalogs.
+
+    English page strings (no context) that are still empty take their msgid, which is English.
+    """
+    source = template()
     for language in LANGUAGES:
         other_path = folder / language / "LC_MESSAGES" / "messages.po"
-        if not other_path.is_file():
-            continue
-        with other_path.open("rb") as handle:
-            other = read_po(handle, locale=language)
-        with po_path(language).open("rb") as handle:
-            catalog = read_po(handle, locale=language)
+        other = Catalog(locale=language)
+        if other_path.is_file():
+            with other_path.open("rb") as handle:
+                other = read_po(handle, locale=language)
+        catalog = updated(language, source)
         for message in catalog:
-            found = other.get(message.id, context=message.context) if message.id else None
-            if found is not None and not any(_forms(message.string or "")) and all(_forms(found.string or "")):
+            if not message.id or any(_forms(message.string or "")):
+                continue
+            found = other.get(message.id, context=message.context)
+            if found is not None and all(_forms(found.string or "")):
                 message.string = found.string
+            elif language == "en" and message.context is None:
+                message.string = message.id
         po_path(language).write_bytes(po_bytes(catalog))
 
 

@@ -143,8 +143,13 @@ def test_adopt_takes_only_missing_translations_from_older_catalogs(tmp_path: Pat
     stale.add("Undo", "Annuler")
     stale.add("Table controls", "Commandes de la table")
     (older / "messages.po").write_bytes(tool.po_bytes(stale))
+    english = _po("en")
+    english.get("Undo").string = ""
+    tool.po_path("en").write_bytes(tool.po_bytes(english))
     tool.adopt(tmp_path / "older")
     with tool.po_path("fr").open("rb") as handle:
         adopted = read_po(handle, locale="fr")
     assert adopted.get("Undo").string == "Annuler"
     assert adopted.get("Table controls").string == "Autre chose"
+    with tool.po_path("en").open("rb") as handle:
+        assert read_po(handle, locale="en").get("Undo").string == "Undo"  # an English page string is its msgid
