@@ -102,7 +102,7 @@ SAID = Phrasebook(
     said("chaud_devant.number.4", "four"),
     said("chaud_devant.number.5", "five"),
     said("chaud_devant.tag.ten", "ten"),
-    said("chaud_devant.tag.bouillon", "stock"),
+    said("chaud_devant.tag.bouillon", "bouillon"),
     said("chaud_devant.tag.overflow", "overflow card"),
     said("chaud_devant.tag.a", "first copy"),
     said("chaud_devant.tag.b", "second copy"),

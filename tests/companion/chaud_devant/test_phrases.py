@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.catalogs import text_of
+from companion.chaud_devant import KIND
 from companion.chaud_devant.announcer import EditionVoice
 from companion.chaud_devant.phrases import SAID
 from companion.seam import Part
@@ -62,3 +63,9 @@ def test_plural_forms_follow_each_catalogs_rule_on_the_magnitude(count: int) -> 
 
 def test_an_unknown_language_speaks_french() -> None:
     assert say(Part("unclaimed"), "de") == say(Part("unclaimed"), "fr")
+
+
+def test_a_bouillon_is_called_bouillon_when_enrolled_as_when_played() -> None:
+    """Found in the move: English enrolment said "stock" where play says "bouillon"."""
+    assert KIND.tag_name("pea-0a", "en") == "Pea, zero, bouillon — first copy"
+    assert say(Part("card", {"card": "pea-0a", "sum": 0, "spoils": None}), "en") == "Pea bouillon — 0."
