@@ -31,6 +31,7 @@ from web_ui.buffet_pages import LABELS as BUFFET_LABELS
 from web_ui.buffet_pages import helpers
 from web_ui.deck_words import WORDS as DECK_WORDS
 from web_ui.deck_words import words
+from web_ui.guide_text import COLOURS, CROSS, guide
 
 GOLDEN = Path(__file__).with_name("phrases.json")
 VOICES: dict[str, Voice] = {
@@ -63,6 +64,13 @@ def render(case: dict[str, Any]) -> str:
         return str(deck_names.tag_name(case["code"], language, "2023"))
     if kind == "deck_words":
         return words(language)[case["key"]]
+    if kind == "guide":
+        value = guide(language)[case["key"]]
+        return "\n".join(value) if isinstance(value, list) else str(value)
+    if kind == "guide_colour":
+        return COLOURS.get(language, COLOURS["fr"])[case["key"]]
+    if kind == "guide_cross":
+        return CROSS.get(language, "croix")
     page = helpers(language)
     if kind == "buffet_label":
         return str(page["t"](case["key"], **case["fields"]))
