@@ -32,6 +32,7 @@ from web_ui.buffet_pages import helpers
 from web_ui.deck_words import WORDS as DECK_WORDS
 from web_ui.deck_words import words
 from web_ui.guide_text import COLOURS, CROSS, guide
+from web_ui.guide_text import TEXT as GUIDE_TEXT
 
 GOLDEN = Path(__file__).with_name("phrases.json")
 VOICES: dict[str, Voice] = {
@@ -119,7 +120,7 @@ def test_every_phrasebook_message_has_a_recorded_case(monkeypatch: pytest.Monkey
     monkeypatch.setattr(catalogs, "text_of", spy)
     for case in _cases():
         render(case)
-    books = (TABLE_SAID, CHAUD_DEVANT_SAID, BUFFET_SAID, DECK_SAID, DECK_WORDS, BUFFET_LABELS)
+    books = (TABLE_SAID, CHAUD_DEVANT_SAID, BUFFET_SAID, DECK_SAID, DECK_WORDS, BUFFET_LABELS, GUIDE_TEXT)
     assert {m.context for book in books for m in book.messages.values()} - used == set()
 
 
