@@ -51,7 +51,7 @@ LABELS = Phrasebook(
     said("buffet_page.nothing", "nothing"),
     said("buffet_page.standings", "Final standings"),
     said("buffet_page.winner", "winner"),
-    said("buffet_page.tie_break", "Tie broken by the foods: {food} decides."),
+    said("buffet_page.tie_break", "Tie broken by the foods; deciding food: {food}."),
     said("buffet_page.shared", "Shared victory: the same foods."),
     said("buffet_page.first", "first player"),
     said("buffet_page.controls", "Controls"),

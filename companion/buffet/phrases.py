@@ -38,7 +38,7 @@ SAID = Phrasebook(
         "{players} wins with {points}.{tie}",
         "{players} share the win with {points}.{tie}",
         "players"),
-    said("buffet.tie_break", " Tie broken by the foods: {food} decides."),
+    said("buffet.tie_break", " Tie broken by the foods; deciding food: {food}."),
     said("buffet.undone", "Undone: {what}."),
     said("buffet.undone_card", "card {value}"),
     said("buffet.undone_plate", "plate {plate}"),

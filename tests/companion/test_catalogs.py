@@ -15,8 +15,10 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
+from companion.buffet.announcer import BuffetVoice
 from companion.catalogs import LANGUAGES, LOCALE_DIR
 from companion.deck_phrases import MAX_NAMED, DeckVoice
+from companion.seam import Part
 from web_ui.buffet_pages import LABELS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,3 +155,13 @@ def test_adopt_takes_only_missing_translations_from_older_catalogs(tmp_path: Pat
     assert adopted.get("Table controls").string == "Autre chose"
     with tool.po_path("en").open("rb") as handle:
         assert read_po(handle, locale="en").get("Undo").string == "Undo"  # an English page string is its msgid
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("fr", " Égalité départagée par les plats ; plat décisif : pommes de terre."),
+    ("en", " Tie broken by the foods; deciding food: potatoes."),
+    ("nl", " Gelijkspel beslist door de gerechten; doorslaggevend gerecht: aardappelen."),
+])
+def test_the_tie_break_names_a_plural_food_without_a_verb_to_agree(language: str, said: str) -> None:
+    """Found in the move: "pommes de terre fait", "potatoes decides", "aardappelen maakt"."""
+    assert BuffetVoice().render([Part("tie_break", {"food": "potato"})], language) == said

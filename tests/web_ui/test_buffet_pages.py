@@ -109,7 +109,7 @@ def test_the_tie_break_sentence_names_the_deciding_food(client: FlaskClient) -> 
     tied = [name for name, points in state["score"].items() if points == max(state["score"].values())]
     assert len(tied) == 2 and len(state["winners"]) == 1
     page = client.get("/fragment/table").get_data(as_text=True)
-    sentence = re.search(r'<p id="tie-break">Égalité départagée par les plats : (.+?) fait la différence.</p>', page)
+    sentence = re.search(r'<p id="tie-break">Égalité départagée par les plats ; plat décisif : (.+?).</p>', page)
     assert sentence is not None
     food = sentence.group(1)
     winner_row = re.search(rf"<li>{state['winners'][0]} — .*?</li>", page)
