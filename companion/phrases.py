@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from companion.seam import Part
@@ -22,6 +23,9 @@ TABLE_PHRASES: dict[str, dict[str, str]] = {
         "storage_io": "Le disque n'arrive plus à écrire : rien n'est enregistré.",
         "storage_ok": "Le disque écrit de nouveau : les coups sont enregistrés.",
         "pin_guessing": "Attention : quelqu'un essaie de deviner le code PIN de la table.",
+        "game_resumed_turn": "Partie du {date:day} reprise : à {turn} de jouer.",
+        "game_resumed": "Partie du {date:day} reprise : manche {round}.",
+        "game_abandoned": "Partie du {date:day} abandonnée à la manche {round}.",
     },
     "en": {
         "where_no_game": "No game in progress.",
@@ -33,6 +37,9 @@ TABLE_PHRASES: dict[str, dict[str, str]] = {
         "storage_io": "The disk cannot write: nothing is being recorded.",
         "storage_ok": "The disk writes again: plays are being recorded.",
         "pin_guessing": "Warning: someone is trying to guess the table PIN.",
+        "game_resumed_turn": "Game of {date:day} resumed: {turn} to play.",
+        "game_resumed": "Game of {date:day} resumed: round {round}.",
+        "game_abandoned": "Game of {date:day} abandoned in round {round}.",
     },
     "nl": {
         "where_no_game": "Geen spel bezig.",
@@ -44,6 +51,9 @@ TABLE_PHRASES: dict[str, dict[str, str]] = {
         "storage_io": "De schijf kan niet schrijven: er wordt niets opgeslagen.",
         "storage_ok": "De schijf schrijft weer: de zetten worden opgeslagen.",
         "pin_guessing": "Let op: iemand probeert de pincode van de tafel te raden.",
+        "game_resumed_turn": "Spel van {date:day} hervat: {turn} is aan de beurt.",
+        "game_resumed": "Spel van {date:day} hervat: ronde {round}.",
+        "game_abandoned": "Spel van {date:day} afgebroken in ronde {round}.",
     },
 }
 
@@ -55,6 +65,27 @@ ELIDING = frozenset("aeiouyhàâäéèêëîïôöùûüAEIOUYHÀÂÄÉÈÊËÎ�
 def is_singular(count: int, language: str) -> bool:
     """The plural rule: French uses the singular for 0 and 1, English and Dutch for 1 only."""
     return abs(count) <= 1 if language == "fr" else abs(count) == 1
+
+
+MONTHS: dict[str, tuple[str, ...]] = {
+    "fr": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+           "novembre", "décembre"),
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"),
+    "nl": ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober",
+           "november", "december"),
+}
+
+
+def day_name(moment: str, language: str) -> str:
+    """An ISO 8601 UTC time as the local day said aloud: "21 novembre", "1er mai", "21 November"."""
+    try:
+        when = datetime.fromisoformat(moment).astimezone()
+    except ValueError:
+        return moment
+    months = MONTHS.get(language, MONTHS[DEFAULT_LANGUAGE])
+    day = "1er" if language == "fr" and when.day == 1 else str(when.day)
+    return f"{day} {months[when.month - 1]}"
 
 
 class PhraseFormatter(string.Formatter):
@@ -74,6 +105,8 @@ class PhraseFormatter(string.Formatter):
             one, _, other = format_spec[1:].partition("|")
             word = one if is_singular(value, self.language) else other
             return f"{value} {word}" if format_spec[0] == "#" else word
+        if format_spec == "day":
+            return day_name(str(value), self.language)
         if format_spec == "de":
             text = str(value)
             return f"d'{text}" if self.language == "fr" and text[:1] in ELIDING else f"de {text}"
