@@ -102,7 +102,7 @@ def test_the_table_never_shows_a_secret_menu_before_the_reveal(page: Any, server
     names = {"none": MENU_NONE["fr"], "pepper": SUIT_NAMES["2005"]["fr"]["pepper"]}
     picks = [("Anne", "none"), ("Bruno", "pepper")]
     for count, (player, menu) in enumerate(picks, start=1):
-        page.click(f".private-menu[data-player='{player}']")
+        page.get_by_role("button", name=f"Choisir en privé : {player}", exact=True).click()
         assert page.locator("#private-choices .private-menu-btn").count() == 0  # nothing before "I am…"
         assert names["none"] not in page.inner_text("body")
         page.click("#private-ready")

@@ -264,7 +264,8 @@
     document.addEventListener("click", function (event) {
       const opener = event.target instanceof Element ? event.target.closest(".private-menu") : null;
       if (!opener) return;
-      privatePlayer = opener.dataset.player;
+      const names = document.querySelectorAll("#seat-names li");  // names as text, never in attributes
+      privatePlayer = names[parseInt(opener.dataset.seat, 10)].textContent;
       privateLeft = (opener.dataset.left || "").split(" ").filter(Boolean);
       document.getElementById("private-choices").replaceChildren();
       document.getElementById("private-menu-title").textContent = privateMenu.dataset.pass.replace("%(player)s", privatePlayer);
