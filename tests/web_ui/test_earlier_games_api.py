@@ -72,3 +72,14 @@ def test_the_setup_page_offers_resume_and_close_only_where_they_apply(client: Fl
     assert f'class="resume-game" data-game="{a}"' in page and f'class="close-game" data-game="{a}"' in page
     assert f'data-game="{b}" aria-label' not in page  # the current game has neither
     assert "interrompue à la manche 1" in page
+
+
+def test_the_table_page_follows_the_game_resumed_whichever_game_it_is(client: FlaskClient) -> None:
+    a, b = two_games(client)
+    assert "buffet.css" in client.get("/").get_data(as_text=True)
+    assert post(client, f"/api/games/{a}/resume")[0] == 200
+    assert "buffet.css" not in client.get("/").get_data(as_text=True)
+    status, answer = post(client, f"/api/games/{b}/resume")
+    assert status == 200 and str(answer["text"]).startswith("Partie du ")
+    assert "buffet.css" in client.get("/").get_data(as_text=True)
+    assert client.get("/api/table").get_json()["game_kind"] == "buffet"
