@@ -19,6 +19,7 @@ import gettext
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -85,10 +86,34 @@ class ElidingFormatter(string.Formatter):
         self.language = language
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "day":
+            return day_name(str(value), self.language)
         if format_spec == "de":
             text = str(value)
             return f"d'{text}" if self.language == "fr" and text[:1] in ELIDING else f"de {text}"
         return str(super().format_field(value, format_spec))
+
+
+MONTHS: tuple[Message, ...] = (
+    said("date.month_1", "January"), said("date.month_2", "February"), said("date.month_3", "March"),
+    said("date.month_4", "April"), said("date.month_5", "May"), said("date.month_6", "June"),
+    said("date.month_7", "July"), said("date.month_8", "August"), said("date.month_9", "September"),
+    said("date.month_10", "October"), said("date.month_11", "November"), said("date.month_12", "December"),
+)
+FIRST_OF_MONTH = said("date.first", "1")
+"""The first day of a month as it is said ("1er" in French)."""
+DAY_AND_MONTH = said("date.day_month", "{day} {month}")
+
+
+def day_name(moment: str, language: str) -> str:
+    """An ISO 8601 time as the local day said aloud: "21 novembre", "1er mai", "21 November"."""
+    try:
+        when = datetime.fromisoformat(moment).astimezone()
+    except ValueError:
+        return moment
+    day = text_of(FIRST_OF_MONTH, language) if when.day == 1 else str(when.day)
+    month = text_of(MONTHS[when.month - 1], language)
+    return text_of(DAY_AND_MONTH, language).format(day=day, month=month)
 
 
 FORMATTERS = {language: ElidingFormatter(language) for language in LANGUAGES}

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 JOURNAL_FILE = "marmite.sqlite3"
 MARK_FILE = "marmite.mark"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 RESTORE_HINT = ("restore the data dir from a backup, or move it aside and restore a game with "
                 "`marmite import FILE` from an export")
 
@@ -64,7 +64,23 @@ CREATE TABLE IF NOT EXISTS requests (
 );
 """
 
+# Schema 4: a game replaced by another can be resumed or closed later. A resumption makes an earlier game
+# the current one again (events after it belong to that game); a closed game is marked abandoned.
+_SCHEMA_4 = """
+CREATE TABLE IF NOT EXISTS resumptions (
+    id          INTEGER PRIMARY KEY,
+    game        INTEGER NOT NULL,     -- seq of the new_game of the game made current again
+    after_seq   INTEGER NOT NULL,     -- the journal's last seq when it was resumed
+    at          TEXT NOT NULL         -- UTC, ISO 8601
+);
+CREATE TABLE IF NOT EXISTS abandoned (
+    game        INTEGER PRIMARY KEY,  -- seq of the new_game of a game closed before its end
+    at          TEXT NOT NULL
+);
+"""
+
 _CURRENT_GAME = "SELECT MAX(seq) FROM events WHERE type = 'new_game' AND accepted = 1"
+_LAST_RESUMPTION = "SELECT game, after_seq FROM resumptions ORDER BY id DESC LIMIT 1"
 _ROW = "SELECT seq, received_at, body, accepted, reason, source, tag FROM events WHERE seq = ?"
 
 # SQLite's primary result codes for storage trouble (sqlite3.Error.sqlite_errorcode & 0xff)
@@ -110,6 +126,8 @@ class GameSummary:
     started_at: str
     events: int
     players: list[str]
+    status: str = "unfinished"
+    """"current", "over", "abandoned" (closed before its end) or "unfinished" (replaced, can be resumed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,8 +256,7 @@ class Journal:
             row = self._db.execute("SELECT seq, received_at FROM events ORDER BY seq DESC LIMIT 1").fetchone()
             self._last_seq: int = row[0] if row else 0
             self._last_received_at: str | None = row[1] if row else None
-            game_row = self._db.execute(_CURRENT_GAME).fetchone()
-            self._game: int | None = game_row[0]
+            self._game: int | None = self._read_current_game()
             self._check_mark(mark)
         except sqlite3.Error as error:
             self._db.close()
@@ -263,19 +280,33 @@ class Journal:
             raise JournalError(f"{self.path}: SQLite gave journal_mode={mode}, synchronous={synchronous}"
                                " instead of wal and 2 (FULL); put the data dir on a local disk")
 
+    def _read_current_game(self) -> int | None:
+        """The newest game started, unless an earlier one was resumed since."""
+        newest = self._db.execute(_CURRENT_GAME).fetchone()[0]
+        if not self._has_table("resumptions"):  # an older journal opened for reading
+            return int(newest) if newest is not None else None
+        resumed = self._db.execute(_LAST_RESUMPTION).fetchone()
+        if resumed is not None and (newest is None or resumed[1] >= newest):
+            return int(resumed[0])
+        return int(newest) if newest is not None else None
+
+    def _has_table(self, name: str) -> bool:
+        return self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                (name,)).fetchone() is not None
+
     def _check_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
-            self._db.executescript(_SCHEMA_3)
+            self._db.executescript(_SCHEMA_3 + _SCHEMA_4)
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] == "2" and not self.writer:  # read as it is: reading never changes the file
+        elif row[0] in ("2", "3") and not self.writer:  # read as it is: reading never changes the file
             return
-        elif row[0] in ("1", "2"):  # add what later schemas have, in one transaction
+        elif row[0] in ("1", "2", "3"):  # add what later schemas have, in one transaction
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 if row[0] == "1":
                     self._db.execute("ALTER TABLE events ADD COLUMN tag TEXT")
-                for statement in _SCHEMA_3.split(";"):
+                for statement in (_SCHEMA_3 + _SCHEMA_4).split(";"):
                     if statement.strip():
                         self._db.execute(statement)
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
@@ -427,6 +458,63 @@ class Journal:
                     raise JournalError(f"{self.path}: cannot keep game summaries: {error}") from error
                 raise
 
+    def resume(self, game: int, closes: tuple[int, dict[str, Any]] | None) -> None:
+        """Durably make `game` (an earlier game) the current one again, keeping the summary of the game
+        it replaces (`closes`); a game closed as abandoned is open again. Events recorded from now on
+        belong to `game`."""
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+
+        def change() -> None:
+            if closes is not None:
+                self._insert_summary(*closes)
+            self._db.execute("DELETE FROM summaries WHERE game = ?", (game,))
+            self._db.execute("DELETE FROM abandoned WHERE game = ?", (game,))
+            self._db.execute("INSERT INTO resumptions (game, after_seq, at) VALUES (?, ?, ?)",
+                             (game, self._last_seq, now))
+
+        self._change("resume a game", change)
+        self._game = game
+
+    def abandon(self, game: int, facts: dict[str, Any]) -> None:
+        """Durably mark an earlier game, not the current one, as closed before its end (abandoned),
+        keeping its summary; nothing of its log changes."""
+        if game == self._game:
+            raise JournalError(f"{self.path}: game {game} is the current game; only an earlier game can be closed")
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+
+        def change() -> None:
+            self._insert_summary(game, facts)
+            self._db.execute("INSERT OR REPLACE INTO abandoned (game, at) VALUES (?, ?)", (game, now))
+
+        self._change("close a game", change)
+
+    def _change(self, what: str, change: Any) -> None:
+        """Run `change` in one durable transaction under the lock; StorageError/JournalError as append."""
+        if not self.writer:
+            raise JournalError(f"{self.path}: opened for reading only")
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                change()
+                self._db.execute("COMMIT")
+            except BaseException as error:
+                if self._db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                kind_of_trouble = storage_kind(error)
+                if kind_of_trouble is not None:
+                    raise StorageError(f"{self.path}: cannot {what}: {error}", kind_of_trouble) from error
+                if isinstance(error, sqlite3.Error):
+                    raise JournalError(f"{self.path}: cannot {what}: {error}") from error
+                raise
+
+    def abandoned_games(self) -> set[int]:
+        """The games closed before their end."""
+        with self._lock:
+            if not self._has_table("abandoned"):
+                return set()
+            return {game for (game,) in self._db.execute("SELECT game FROM abandoned").fetchall()}
+
     def unsummarised_games(self) -> list[int]:
         """Finished games (not the current one) whose summary is not kept yet."""
         with self._lock:
@@ -442,7 +530,9 @@ class Journal:
             rows = self._db.execute(
                 "SELECT game, started_at, players, facts FROM summaries WHERE game < ? ORDER BY game DESC LIMIT ?",
                 (before if before is not None else 2**63 - 1, limit if limit is not None else -1)).fetchall()
-        return [{"game": game, "started_at": at, "players": json.loads(players), **json.loads(facts)}
+        abandoned = self.abandoned_games()
+        return [{"game": game, "started_at": at, "players": json.loads(players), **json.loads(facts),
+                 "abandoned": game in abandoned}
                 for game, at, players, facts in reversed(rows)]
 
     def game_start(self, game: int) -> tuple[str, list[str]] | None:
@@ -485,6 +575,12 @@ class Journal:
                                    " AND seq >= ?", (seq,)).fetchone()
         return None if row is None else row[0]
 
+    def earliest_game_since(self, seq: int) -> int | None:
+        """The earliest game any event from `seq` on belongs to (a resumed game's may be long before)."""
+        with self._lock:
+            row = self._db.execute("SELECT MIN(game) FROM events WHERE seq >= ?", (seq,)).fetchone()
+        return None if row is None else row[0]
+
     def game_of(self, seq: int) -> int | None:
         """The game the event `seq` belongs to (None for events before any game, or no such event)."""
         with self._lock:
@@ -498,8 +594,21 @@ class Journal:
                 "SELECT g.seq, g.received_at, g.body, (SELECT COUNT(*) FROM events e WHERE e.game = g.seq)"
                 " FROM events g WHERE g.type = 'new_game' AND g.accepted = 1 ORDER BY g.seq"
             ).fetchall()
+            phases: dict[int, Any] = {}
+            if self._has_table("summaries"):
+                phases = {game: json.loads(facts).get("phase")
+                          for game, facts in self._db.execute("SELECT game, facts FROM summaries").fetchall()}
+        abandoned = self.abandoned_games()
+
+        def status(game: int) -> str:
+            if game == self._game:
+                return "current"
+            if game in abandoned:
+                return "abandoned"
+            return "over" if phases.get(game) == "game_over" else "unfinished"
+
         return [
-            GameSummary(seq, at, count, list(json.loads(body).get("players", [])))
+            GameSummary(seq, at, count, list(json.loads(body).get("players", [])), status(seq))
             for seq, at, body, count in rows
         ]
 

@@ -23,6 +23,9 @@ SAID = Phrasebook(
     said("table.storage_io", "The disk cannot write: nothing is being recorded."),
     said("table.storage_ok", "The disk writes again: plays are being recorded."),
     said("table.pin_guessing", "Warning: someone is trying to guess the table PIN."),
+    said("table.game_resumed_turn", "Game of {date:day} resumed: {turn} to play."),
+    said("table.game_resumed", "Game of {date:day} resumed: round {round}."),
+    said("table.game_abandoned", "Game of {date:day} abandoned in round {round}."),
 )
 
 

@@ -23,9 +23,17 @@ from companion.referee import Outcome, Referee
 from companion.seam import Games, Part, State, Voice
 from companion.tags import TagMap
 
-__all__ = ["JournalDisagrees", "Message", "Submission", "TableService"]
+__all__ = ["GameNotSwitchable", "JournalDisagrees", "Message", "Submission", "TableService", "UnknownGame"]
 
 RESUME_EVENTS = 1_000  # messages rebuilt at start: a display resuming after a restart within them misses nothing
+
+
+class UnknownGame(LookupError):
+    """No game has that id in this journal."""
+
+
+class GameNotSwitchable(ValueError):
+    """That game cannot be resumed or closed: it is the current one, or it is over."""
 
 
 class JournalDisagrees(JournalError):
@@ -47,6 +55,19 @@ class Submission:
         if self.accepted:
             return {"accepted": True, "seq": self.seq}
         return {"accepted": False, "reason": self.reason, "seq": self.seq}
+
+
+def fold(referee: Referee, seqs: list[int], seq: int, event: dict[str, Any]) -> tuple[Outcome, list[int]]:
+    """Apply one journaled event to a game's referee; the seqs of its standing actions after it."""
+    outcome = referee.apply(event)
+    if outcome.accepted:
+        if event["type"] == "new_game":
+            seqs = []
+        elif event["type"] == "undo":
+            seqs.pop()
+        else:
+            seqs.append(seq)
+    return outcome, seqs
 
 
 class TableService:
@@ -78,26 +99,45 @@ class TableService:
     def _fold_journal(self) -> None:
         """Rebuild the current game, the recent announcements and the read guard from the journal.
 
-        Folding starts at the game holding the oldest message kept, so a stream client resuming from
-        any of those ids (even in an earlier game) gets every message after it.
+        Folding starts at the earliest game holding a message kept (or the current game), so a stream
+        client resuming from any of those ids (even in an earlier game) gets every message after it.
+        Each game is folded on its own: a resumed game's later events come after other games' events.
         """
         if self.journal.last_seq == 0:
             return
         oldest_kept = max(1, self.journal.last_seq - self._hub_capacity() + 1)
-        game = (self.journal.game_of(oldest_kept) or self.journal.first_game_from(oldest_kept)
-                or self.journal.current_game)
+        touched = [game for game in (self.journal.earliest_game_since(oldest_kept), self.journal.current_game)
+                   if game is not None]
+        start = min(touched) if touched else oldest_kept
+        matches: dict[int, tuple[Referee, list[int]]] = {}
         last_reads: list[tuple[str, int, str]] = []
-        for record in self.journal.records(after=0 if game is None else game - 1):
-            if record.game is None and self._referee.state is not None:  # judged outside any game
+        for record in self.journal.records(after=start - 1):
+            if record.game is None:  # judged outside any game
                 outcome = Referee(self.games).apply(record.body)
-            else:
+            elif record.game in matches or record.game == record.seq:
+                self._referee, self._action_seqs = matches.get(record.game, (Referee(self.games), []))
                 outcome = self._apply(record.seq, record.body)
+                matches[record.game] = (self._referee, self._action_seqs)
+            else:  # a game started before `start`, with no message kept after it: not needed
+                continue
             self._check_agrees(record, outcome)
             if record.seq >= oldest_kept:
                 self._announce(record.seq, record.body, outcome)
             if outcome.accepted and record.tag is not None:
                 last_reads.append((record.tag, record.seq, record.received_at))
+        current = self.journal.current_game
+        fresh: tuple[Referee, list[int]] = (Referee(self.games), [])
+        self._referee, self._action_seqs = matches.get(current, fresh) if current is not None else fresh
         self._restore_reads(last_reads)
+
+    def _rebuild(self, game: int) -> tuple[Referee, list[int]]:
+        """One game folded from its own records alone: its referee and the seqs of its standing actions."""
+        referee = Referee(self.games)
+        seqs: list[int] = []
+        for record in self.journal.records(game=game):
+            outcome, seqs = fold(referee, seqs, record.seq, record.body)
+            self._check_agrees(record, outcome)
+        return referee, seqs
 
     def _restore_reads(self, reads: list[tuple[str, int, str]]) -> None:
         """Guard the reads accepted in the last DOUBLE_READ_SECONDS before the journal's last event."""
@@ -238,20 +278,70 @@ class TableService:
 
     def _apply(self, seq: int, event: dict[str, Any]) -> Outcome:
         """Fold one journaled event into the referee, keeping the seq of each accepted action."""
-        outcome = self._referee.apply(event)
-        if outcome.accepted:
-            if event["type"] == "new_game":
-                self._action_seqs = []
-                self._reads.clear()
-            elif event["type"] == "undo":
-                self._action_seqs.pop()
-            else:
-                self._action_seqs.append(seq)
+        outcome, self._action_seqs = fold(self._referee, self._action_seqs, seq, event)
+        if outcome.accepted and event["type"] == "new_game":
+            self._reads.clear()
         return outcome
 
     def _stands(self, seq: int) -> bool:
         """True while the accepted action `seq` is part of the current match (not undone)."""
         return seq in self._action_seqs
+
+    # ------------------------------------------------------------------ earlier games
+
+    def resume_game(self, game: int) -> Message:
+        """Make an earlier, unfinished game the table's current game again, exactly where it stood
+        (its state, turn, hands and undo history); the game it replaces keeps its summary. Durable
+        before it is announced. UnknownGame / GameNotSwitchable change nothing."""
+        with self._lock:
+            referee, seqs = self._earlier_game(game, "resume")
+            current, state = self.journal.current_game, self._referee.state
+            closes = None if current is None or state is None else (current, state.summary())
+            try:
+                self.journal.resume(game, closes)
+            except StorageError as error:
+                self._storage_changed(error.kind)
+                raise
+            self._referee, self._action_seqs = referee, seqs
+            self._reads.clear()
+            message = self._game_notice("resumed", game, referee.state)
+        self._hub.tell(message)
+        return message
+
+    def abandon_game(self, game: int) -> Message:
+        """Close an earlier, unfinished game: it shows as abandoned at the round it stopped at; nothing
+        of its log is deleted, and it can still be resumed. UnknownGame / GameNotSwitchable change nothing."""
+        with self._lock:
+            referee, _ = self._earlier_game(game, "close")
+            assert referee.state is not None  # a game's new_game always gives a state
+            try:
+                self.journal.abandon(game, referee.state.summary())
+            except StorageError as error:
+                self._storage_changed(error.kind)
+                raise
+            message = self._game_notice("abandoned", game, referee.state)
+        self._hub.tell(message)
+        return message
+
+    def _earlier_game(self, game: int, verb: str) -> tuple[Referee, list[int]]:
+        """An earlier game folded from the journal, when it exists, is not current and is unfinished."""
+        if self.journal.game_of(game) != game:
+            raise UnknownGame(f"there is no game {game}")
+        if game == self.journal.current_game:
+            raise GameNotSwitchable(f"game {game} is the current game")
+        referee, seqs = self._rebuild(game)
+        if referee.state is None or referee.state.is_terminal():
+            raise GameNotSwitchable(f"game {game} is over: a finished game cannot be {verb}d")
+        return referee, seqs
+
+    def _game_notice(self, kind: str, game: int, state: State | None) -> Message:
+        """Publish "the game of <date> resumed: <who> to play" (or closed) in the table's own words."""
+        start = self.journal.game_start(game)
+        public = state.public_state() if state is not None else {}
+        fields = {"date": start[0] if start else "", "turn": public.get("turn"), "round": public.get("round")}
+        key = f"game_{kind}_turn" if kind == "resumed" and fields["turn"] else f"game_{kind}"
+        return self._hub.publish(kind, (Part(key, fields),), TABLE_VOICE, seq=self.journal.last_seq,
+                                 is_event=False, detail=(("game", game),))
 
     def tag_seen(self, uid: str, source: str = "reader", *, written: str | None = None,
                  key: str | None = None) -> Submission | None:
@@ -427,10 +517,11 @@ class TableService:
             if game is not None and state is not None and (before is None or game < before):
                 start = self.journal.game_start(game)
                 if start is not None:
-                    current = {"game": game, "started_at": start[0], "players": start[1], **state.summary()}
+                    current = {"game": game, "started_at": start[0], "players": start[1], **state.summary(),
+                               "abandoned": False, "current": True}
             wanted = None if limit is None else max(0, limit - (current is not None))
-            summaries = [summary for summary in self.journal.summaries(before=before, limit=wanted)
-                         if summary["game"] != game]
+            summaries = [{**summary, "current": False}
+                         for summary in self.journal.summaries(before=before, limit=wanted) if summary["game"] != game]
         if current is not None and limit != 0:
             summaries.append(current)
         return summaries

@@ -66,7 +66,7 @@ def run_export(args: argparse.Namespace) -> int:
             if args.list:
                 for game in games:
                     count = f"{game.events} event" + ("" if game.events == 1 else "s")
-                    print(f"{game.game}\t{game.started_at}\t{count}\t{', '.join(game.players)}")
+                    print(f"{game.game}\t{game.started_at}\t{count}\t{', '.join(game.players)}\t{game.status}")
                 return 0
             if not games:
                 print(f"marmite export: no game in {data_dir}", file=sys.stderr)

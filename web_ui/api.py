@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.events import MAX_EVENT_BYTES, MalformedEvent, parse_event_json
 from companion.journal import StorageError
+from companion.table import GameNotSwitchable, Message, UnknownGame
 from companion.tags import simulated_uid
 from web_ui.auth import authorized, csrf_token, pin_matches, require_pin, unlock_session
 from web_ui.context import client_address, service, settings
@@ -119,6 +121,31 @@ def games() -> Response:
     if not 1 <= limit <= 1000:
         raise BadRequestBody("limit must be between 1 and 1000")
     return jsonify(service().past_games(before=before, limit=limit))
+
+
+@api.post("/games/<int:game>/resume")
+@require_pin
+def resume_game(game: int) -> tuple[Response, int] | Response:
+    """Make an earlier, unfinished game the current one again, where it stood."""
+    return _switch(service().resume_game, game)
+
+
+@api.post("/games/<int:game>/close")
+@require_pin
+def close_game(game: int) -> tuple[Response, int] | Response:
+    """Close an earlier, unfinished game: it is listed as abandoned; its log stays whole."""
+    return _switch(service().abandon_game, game)
+
+
+def _switch(action: Callable[[int], Message], game: int) -> tuple[Response, int] | Response:
+    """Resume or close `game`: the announcement as the stream sends it; 404/409 naming why, nothing changed."""
+    try:
+        message = action(game)
+    except UnknownGame as error:
+        return jsonify(error=str(error)), 404
+    except GameNotSwitchable as error:
+        return jsonify(error=str(error)), 409
+    return jsonify({**rendered(service(), message), "game": game})
 
 
 @api.post("/events")

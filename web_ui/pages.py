@@ -83,16 +83,17 @@ def _host(view: dict[str, Any]) -> dict[str, Any]:
     if current is not None and view.get("phase") == "play":
         played = [code for trick in current["tricks"] for code in trick["cards"]] + list(view["pot"]["cards"])
     forced: list[str] = []
-    if view.get("phase") == "menu" and view.get("round") == 5:
+    left: dict[str, list[str]] = {}  # each player's menus not used yet (the used ones were revealed)
+    if view.get("phase") == "menu":
         scored = [past for past in view["rounds"] if "points" in past]
         seats = list(view["players"])
         first = next((i for i, p in enumerate(seats) if p["name"] == view.get("next_to_reveal")), 0)
         for player in seats[first:] + seats[:first]:  # menus revealed one after another go in their order
             used = {past.get("menus", {}).get(player["name"]) for past in scored}
-            left = [menu for menu in MENUS if menu not in used]
-            if not player["has_chosen"] and len(left) == 1:
-                forced.append(f"{player['name']}={left[0]}")
-    return {"played": played, "forced": forced}
+            left[player["name"]] = [menu for menu in MENUS if menu not in used]
+            if view.get("round") == 5 and not player["has_chosen"] and len(left[player["name"]]) == 1:
+                forced.append(f"{player['name']}={left[player['name']][0]}")
+    return {"played": played, "forced": forced, "left": left}
 
 
 def _table(template: str, view: dict[str, Any]) -> str:

@@ -214,3 +214,11 @@ class CuttingProxy:
     def close(self) -> None:
         self.cut()
         self.listener.close()
+
+
+def choose_in_private(page: Any, player: str, menu: str) -> None:
+    """A secret menu chosen on the tablet, the tablet passed to the player: open, show, pick, confirm."""
+    page.get_by_role("button", name=f"Choisir en privé : {player}", exact=True).click()
+    page.click("#private-ready")
+    page.click(f".private-menu-btn[data-menu={menu}]")
+    page.click("#private-confirm")

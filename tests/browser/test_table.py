@@ -10,7 +10,7 @@ import pytest
 from companion.chaud_devant.simulate import Noise, random_game, simulate
 from companion.referee import Referee
 from marmite.games import GAMES
-from tests.browser.conftest import CuttingProxy, Server, audit, shot, unlock, wait_log, wait_stream
+from tests.browser.conftest import CuttingProxy, Server, audit, choose_in_private, shot, unlock, wait_log, wait_stream
 
 pytestmark = pytest.mark.browser
 
@@ -28,8 +28,7 @@ def test_whole_game_through_the_virtual_pot(page: Any, server: Server) -> None:
     wait_stream(page)
     for number, event in enumerate(rest):
         if event["type"] == "menu":
-            page.select_option("#menu-player", event["player"])
-            page.click(f".menu-btn[data-menu={event['menu']}]")
+            choose_in_private(page, event["player"], event["menu"])
         else:
             page.click(f".card-btn[data-code='{event['card']}']")
         wait_log(page, number + 1)

@@ -109,7 +109,7 @@ def test_a_schema_2_journal_is_migrated_in_place(tmp_path: Path) -> None:
     db.commit()
     db.close()
     with Journal.open(tmp_path) as journal:
-        assert journal._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "3"
+        assert journal._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "4"
         assert journal.last_seq == 1 and journal.summaries() == []
         assert journal.append(card("pea-1a"), False, "wrong_phase", key="k-1") == 2
         assert journal.answer_for("k-1") is not None

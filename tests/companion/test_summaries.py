@@ -33,7 +33,8 @@ def replayed_summaries(journal: Journal) -> list[dict[str, Any]]:
         for record in journal.records(game=game.game):
             referee.apply(record.body)
         facts = referee.state.summary() if referee.state is not None else {}
-        out.append({"game": game.game, "started_at": game.started_at, "players": game.players, **facts})
+        out.append({"game": game.game, "started_at": game.started_at, "players": game.players, **facts,
+                    "abandoned": game.status == "abandoned", "current": game.game == journal.current_game})
     return out
 
 

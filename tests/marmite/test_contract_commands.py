@@ -74,6 +74,7 @@ def test_export_chooses_a_game_and_lists_them(tmp_path: Path) -> None:
                              text=True, check=True).stdout
     assert [line.split("\t")[0] for line in listing.splitlines()] == ["1", "3"]
     assert [line.split("\t")[2] for line in listing.splitlines()] == ["2 events", "1 event"]
+    assert [line.split("\t")[4] for line in listing.splitlines()] == ["unfinished", "current"]
     first = subprocess.run([*MARMITE, "export", "--data", str(tmp_path), "--game", "1"], capture_output=True,
                            text=True, check=True).stdout
     assert len(first.splitlines()) == 2

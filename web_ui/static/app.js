@@ -181,6 +181,11 @@
       const data = JSON.parse(event.data);
       if (data.kind === "repeat" || data.kind === "where") return; // spoken where asked
       if (page === "seat" && data.kind === "reader") return;
+      if (data.kind === "resumed") {  // another game is on the table: its whole page, then its words
+        sessionStorage.setItem("marmite-say", JSON.stringify(data));
+        window.location.reload();
+        return;
+      }
       if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
       refresh();
     };
@@ -245,12 +250,61 @@
       else control("/api/drop", { code: code });
     });
   });
-  document.querySelectorAll(".menu-btn").forEach(function (button) {
-    button.addEventListener("click", function () {
-      const player = document.getElementById("menu-player").value;
-      control("/api/events", { type: "menu", player: player, menu: button.dataset.menu });
+  // A secret menu chosen on the tablet, in private: the tablet is passed to the player, who asks to see
+  // the menus; once confirmed, the choice leaves the page and is never shown again before the reveal.
+  const privateMenu = document.getElementById("private-menu");
+  let privatePlayer = "";
+  let privateLeft = [];
+  function closePrivate() {
+    document.getElementById("private-choices").replaceChildren();
+    privatePlayer = "";
+    if (privateMenu.open) privateMenu.close();
+  }
+  if (privateMenu) {
+    document.addEventListener("click", function (event) {
+      const opener = event.target instanceof Element ? event.target.closest(".private-menu") : null;
+      if (!opener) return;
+      const names = document.querySelectorAll("#seat-names li");  // names as text, never in attributes
+      privatePlayer = names[parseInt(opener.dataset.seat, 10)].textContent;
+      privateLeft = (opener.dataset.left || "").split(" ").filter(Boolean);
+      document.getElementById("private-choices").replaceChildren();
+      document.getElementById("private-menu-title").textContent = privateMenu.dataset.pass.replace("%(player)s", privatePlayer);
+      const ready = document.getElementById("private-ready");
+      ready.textContent = privateMenu.dataset.ready.replace("%(player)s", privatePlayer);
+      ready.hidden = false;
+      privateMenu.showModal();
     });
-  });
+    document.getElementById("private-ready").addEventListener("click", function (event) {
+      const choices = document.getElementById("private-choices");
+      choices.replaceChildren(document.getElementById("private-menus").content.cloneNode(true));
+      choices.querySelectorAll(".private-menu-btn").forEach(function (button) {
+        button.disabled = !privateLeft.includes(button.dataset.menu);
+      });
+      event.currentTarget.hidden = true;
+      const first = choices.querySelector(".private-menu-btn:not([disabled])");
+      if (first) first.focus();
+    });
+    document.getElementById("private-choices").addEventListener("click", async function (event) {
+      const target = event.target instanceof Element ? event.target : null;
+      const choice = target ? target.closest(".private-menu-btn") : null;
+      const choices = document.getElementById("private-choices");
+      if (choice) {
+        choices.querySelectorAll(".private-menu-btn").forEach(function (button) {
+          button.setAttribute("aria-pressed", button === choice ? "true" : "false");
+        });
+        document.getElementById("private-confirm").disabled = false;
+        return;
+      }
+      if (!target || !target.closest("#private-confirm")) return;
+      const chosen = choices.querySelector(".private-menu-btn[aria-pressed=true]");
+      if (!chosen) return;
+      const payload = { type: "menu", player: privatePlayer, menu: chosen.dataset.menu };
+      closePrivate();  // gone from the page before anything else happens
+      await control("/api/events", payload);
+    });
+    document.getElementById("private-cancel").addEventListener("click", closePrivate);
+    privateMenu.addEventListener("cancel", function () { closePrivate(); });
+  }
 
   // Round 5: every player's one menu left, in one tap (each sent as its own menu event, in seat order).
   document.addEventListener("click", async function (event) {
@@ -285,6 +339,20 @@
         rules: { edition: form.get("edition"), menu_reveal: form.get("menu_reveal") } });
       if (answer.accepted) window.location.href = "/";
       else status("setup-status", newGame.dataset.refused);
+    } catch (e) { status("setup-status", e.message); }
+  });
+  // Past games: resume an interrupted game (then the table) or close it; what the table says is said
+  // on the next page, so moving on does not cut the speech short.
+  const pastGames = document.getElementById("past-games");
+  if (pastGames) pastGames.addEventListener("click", async function (event) {
+    const button = event.target instanceof Element ? event.target.closest(".resume-game, .close-game") : null;
+    if (!button) return;
+    const resume = button.classList.contains("resume-game");
+    if (!resume && !window.confirm(pastGames.dataset.confirmClose)) return;
+    try {
+      const answer = await post("/api/games/" + button.dataset.game + (resume ? "/resume" : "/close"));
+      sessionStorage.setItem("marmite-say", JSON.stringify(answer));
+      if (resume) window.location.href = "/"; else window.location.reload();
     } catch (e) { status("setup-status", e.message); }
   });
   // Past games: the start time in this device's own time zone.
@@ -336,6 +404,11 @@
 
   async function keepAwake() {
     try { if ("wakeLock" in navigator) await navigator.wakeLock.request("screen"); } catch (e) { /* not granted */ }
+  }
+  const said = sessionStorage.getItem("marmite-say");  // what the previous page had to say as it left
+  if (said) {
+    sessionStorage.removeItem("marmite-say");
+    try { announce(JSON.parse(said), false); } catch (e) { /* not ours */ }
   }
   if (page === "table" || page === "seat") {
     keepAwake();
