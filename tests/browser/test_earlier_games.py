@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.chaud_devant.phrases import MENU_NONE, SUIT_NAMES
+from companion.chaud_devant.phrases import menu_name
 from companion.chaud_devant.simulate import random_game
 from tests.browser.conftest import ROOT, Server, audit, choose_in_private, unlock, wait_log, wait_stream
 
@@ -99,7 +99,7 @@ def test_the_table_never_shows_a_secret_menu_before_the_reveal(page: Any, server
     wait_stream(page)
     assert page.inner_text("#still-to-choose").endswith("Anne, Bruno, Chloé")
     assert audit(page, "table-menu-choice") == []
-    names = {"none": MENU_NONE["fr"], "pepper": SUIT_NAMES["2005"]["fr"]["pepper"]}
+    names = {menu: menu_name(menu, "fr") for menu in ("none", "pepper")}
     picks = [("Anne", "none"), ("Bruno", "pepper")]
     for count, (player, menu) in enumerate(picks, start=1):
         page.get_by_role("button", name=f"Choisir en privé : {player}", exact=True).click()
