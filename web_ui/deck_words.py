@@ -29,6 +29,9 @@ WORDS: dict[str, dict[str, str]] = {
         "self_describing": "Étiquettes auto-descriptives",
         "offers": "Cartes qui se présentent d'elles-mêmes", "add": "Ajouter au jeu",
         "hand_title": "Ma main", "read_hand": "Lire ma main à voix haute",
+        "game": "Cartes du jeu", "chaud_devant": "Chaud Devant !", "buffet": "Sus au buffet !",
+        "enroll_help_buffet": "Sus au buffet ! : les cartes souris valeur par valeur, exemplaire par exemplaire, "
+                              "puis les assiettes, aliment par aliment ; passez celles que votre boîte n'a pas.",
     },
     "en": {
         "title": "Deck", "link": "Deck (NFC tags)", "decks": "My decks",
@@ -54,6 +57,9 @@ WORDS: dict[str, dict[str, str]] = {
         "self_describing": "Self-describing tags",
         "offers": "Cards that name themselves", "add": "Add to the deck",
         "hand_title": "My hand", "read_hand": "Read my hand aloud",
+        "game": "Cards of the game", "chaud_devant": "Chaud Devant!", "buffet": "Sus au buffet!",
+        "enroll_help_buffet": "Sus au buffet!: the mouse cards value by value, copy by copy, then the plates, "
+                              "food by food; skip those your box does not have.",
     },
     "nl": {
         "title": "Kaartspel", "link": "Kaartspel (NFC-tags)", "decks": "Mijn spellen",
@@ -80,6 +86,9 @@ WORDS: dict[str, dict[str, str]] = {
         "self_describing": "Zelfbeschrijvende tags",
         "offers": "Kaarten die zichzelf voorstellen", "add": "Toevoegen aan het spel",
         "hand_title": "Mijn hand", "read_hand": "Mijn hand voorlezen",
+        "game": "Kaarten van het spel", "chaud_devant": "Chaud Devant!", "buffet": "Sus au buffet!",
+        "enroll_help_buffet": "Sus au buffet!: de muiskaarten waarde per waarde, exemplaar per exemplaar, daarna "
+                              "de borden, gerecht per gerecht; sla over wat uw doos niet heeft.",
     },
 }
 
