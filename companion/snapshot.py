@@ -21,25 +21,29 @@ _FIELDS: dict[type, tuple[str, ...] | None] = {}  # mutable dataclass → its fi
 def copy_records(value: T, memo: dict[int, Any]) -> T:
     """An independent copy of `value`; immutable parts (atoms, enums, frozen dataclasses) are shared."""
     kind = type(value)
-    if kind in ATOMS or isinstance(value, Enum):
+    if kind in ATOMS:
         return value
     done = memo.get(id(value))
     if done is not None:
         return done  # type: ignore[no-any-return]
     copied: Any
     if kind is list:
-        copied = [copy_records(item, memo) for item in value]  # type: ignore[attr-defined]
+        copied = [item if type(item) in ATOMS else copy_records(item, memo) for item in value]  # type: ignore[attr-defined]
     elif kind is dict:
-        copied = {key: copy_records(item, memo) for key, item in value.items()}  # type: ignore[attr-defined]
-    elif kind is set or kind is frozenset or kind is tuple:
-        copied = kind(copy_records(item, memo) for item in value)  # type: ignore[attr-defined, call-arg]
+        copied = {key: item if type(item) in ATOMS else copy_records(item, memo)
+                  for key, item in value.items()}  # type: ignore[attr-defined]
+    elif kind is set or kind is frozenset:
+        copied = kind(value)  # type: ignore[call-arg]  # members are hashable, so immutable records
+    elif kind is tuple:
+        copied = tuple(copy_records(item, memo) for item in value)  # type: ignore[attr-defined]
     else:
         names = _fields(kind)
         if names is None:
             return value
         copied = object.__new__(kind)
         for name in names:
-            object.__setattr__(copied, name, copy_records(getattr(value, name), memo))
+            item = getattr(value, name)
+            object.__setattr__(copied, name, item if type(item) in ATOMS else copy_records(item, memo))
     memo[id(value)] = copied
     return copied  # type: ignore[no-any-return]
 
@@ -50,11 +54,14 @@ def copy_last(records: list[T], memo: dict[int, Any]) -> list[T]:
 
 
 def _fields(kind: type) -> tuple[str, ...] | None:
-    """A dataclass's field names (None when frozen, shared as is); TypeError for any other type."""
+    """A dataclass's field names (None when frozen or an enum: shared as is); TypeError for any other type."""
     if kind not in _FIELDS:
-        if not dataclasses.is_dataclass(kind):
+        if issubclass(kind, Enum):
+            _FIELDS[kind] = None
+        elif not dataclasses.is_dataclass(kind):
             raise TypeError(f"cannot snapshot a {kind.__name__}: not a plain record")
-        params = getattr(kind, "__dataclass_params__", None)
-        frozen = bool(params is not None and params.frozen)
-        _FIELDS[kind] = None if frozen else tuple(field.name for field in dataclasses.fields(kind))
+        else:
+            params = getattr(kind, "__dataclass_params__", None)
+            frozen = bool(params is not None and params.frozen)
+            _FIELDS[kind] = None if frozen else tuple(field.name for field in dataclasses.fields(kind))
     return _FIELDS[kind]
