@@ -1,61 +1,91 @@
-"""Replay throughput of this checkout against a baseline checkout, run alternately in one session.
+"""Replay fold throughput of this checkout against a baseline checkout, interleaved run by run.
 
-Run: `.venv/bin/python benchmarks/paired_replay.py BASELINE_DIR [--rounds N] [--games G] [--repeat R]`,
-with BASELINE_DIR another checkout of the project (e.g. `git worktree add --detach ../base main`).
-Each round runs `bench_replay.py` (Chaud Devant) and `bench_replay_buffet.py` (Sus au buffet !) of
-the baseline, then of this checkout, each in its own process with its own checkout first on the
-path; on a shared machine, alternating pairs keep both sides under the same load. Not run by
-`run_all.py` (it needs a baseline).
+Run: `.venv/bin/python benchmarks/paired_replay.py BASELINE_DIR [--pairs N] [--games G]`, with
+BASELINE_DIR another checkout of the project (e.g. `git worktree add --detach ../base main`).
+For each game (Chaud Devant, Sus au buffet !) and noise level (clean, table noise), one worker
+process per checkout (its own checkout first on the path) generates the same seeded games with its
+own `bench_replay*.make_games`, then both fold them in turn, N times: baseline, this, baseline,
+this… Each pair runs seconds apart, so on a shared machine both sides meet the same load, and the
+median of the paired ratios is the figure to trust. Not run by `run_all.py` (it needs a baseline).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
-BENCHES = (("chaud_devant", "bench_replay.py"), ("buffet", "bench_replay_buffet.py"))
-LINE = re.compile(r"^(clean|table noise)\s.*?fold\s+([\d,]+) ev/s.*?replay path\s+([\d,]+) ev/s", re.M)
+MODULES = {"chaud_devant": "bench_replay", "buffet": "bench_replay_buffet"}
 
 
-def run(checkout: Path, script: str, games: int, repeat: int) -> dict[str, tuple[int, int]]:
-    """{noise: (fold ev/s, replay path ev/s)} from one bench run of `checkout`."""
-    command = [sys.executable, str(checkout / "benchmarks" / script), "--games", str(games), "--repeat", str(repeat)]
-    out = subprocess.run(command, cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)}, capture_output=True,
-                         text=True, check=True).stdout
-    return {noise: (int(fold.replace(",", "")), int(path.replace(",", ""))) for noise, fold, path in LINE.findall(out)}
+def worker(game: str, noise: str, count: int) -> None:
+    """Generate the games, say how many events, then fold them once per line read; print events/s."""
+    checkout = Path(os.environ["PYTHONPATH"])
+    sys.path[:0] = [str(checkout), str(checkout / "benchmarks")]
+    module = __import__(MODULES[game])
+    fold_all = __import__("bench_replay").fold_all  # Referee.apply on every event, for any game
+    simulate = __import__(f"companion.{game}.simulate", fromlist=["NO_NOISE"])
+    games = module.make_games(count, simulate.NO_NOISE if noise == "clean" else simulate.TABLE_NOISE)
+    events = sum(len(events) for events in games)
+    print(events, flush=True)
+    for _ in sys.stdin:
+        start = time.perf_counter()
+        fold_all(games)
+        print(events / (time.perf_counter() - start), flush=True)
+
+
+def start(checkout: Path, game: str, noise: str, count: int) -> tuple[subprocess.Popen[str], int]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", game, noise, "--games", str(count)]
+    process = subprocess.Popen(command, cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)},
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    return process, int(process.stdout.readline())
+
+
+def timed(process: subprocess.Popen[str]) -> float:
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("fold\n")
+    process.stdin.flush()
+    return float(process.stdout.readline())
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("baseline", type=Path)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("baseline", type=Path, nargs="?")
+    parser.add_argument("--pairs", type=int, default=9)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--worker", nargs=2, metavar=("GAME", "NOISE"))
     args = parser.parse_args()
-    sides = {"baseline": args.baseline.resolve(), "this": HERE.parent}
-    results: dict[tuple[str, str, str], list[tuple[int, int]]] = {}
-    for number in range(1, args.rounds + 1):
-        for game, script in BENCHES:
-            for side, checkout in sides.items():
-                for noise, rates in run(checkout, script, args.games, args.repeat).items():
-                    results.setdefault((game, noise, side), []).append(rates)
-                    print(f"round {number} {game:12} {noise:11} {side:8} fold {rates[0]:>8,} ev/s  "
-                          f"replay path {rates[1]:>8,} ev/s", flush=True)
-    print(f"\nmedian of {args.rounds} rounds (each the median of {args.repeat} timed runs over {args.games} games)")
-    for game, _ in BENCHES:
+    if args.worker:
+        worker(args.worker[0], args.worker[1], args.games)
+        return 0
+    if args.baseline is None:
+        parser.error("give a baseline checkout")
+    print(f"python {sys.version.split()[0]}, {args.games} games per side, {args.pairs} interleaved pairs")
+    for game in MODULES:
         for noise in ("clean", "table noise"):
-            base = [fold for fold, _ in results[(game, noise, "baseline")]]
-            this = [fold for fold, _ in results[(game, noise, "this")]]
-            ratios = [t / b for t, b in zip(this, base, strict=True)]
-            print(f"{game:12} {noise:11} fold baseline {statistics.median(base):>9,.0f}  this "
-                  f"{statistics.median(this):>9,.0f} ev/s  paired ratio median {statistics.median(ratios):.2f} "
-                  f"(min {min(ratios):.2f}, max {max(ratios):.2f})")
+            sides: dict[str, Any] = {name: start(path, game, noise, args.games) for name, path in
+                                     (("baseline", args.baseline.resolve()), ("this", HERE.parent))}
+            if sides["baseline"][1] != sides["this"][1]:
+                raise SystemExit(f"{game} {noise}: the two checkouts made different games")
+            rates: dict[str, list[float]] = {"baseline": [], "this": []}
+            for _ in range(args.pairs):
+                for name, (process, _events) in sides.items():
+                    rates[name].append(timed(process))
+            for process, _events in sides.values():
+                process.communicate("")
+            ratios = [this / base for this, base in zip(rates["this"], rates["baseline"], strict=True)]
+            print(f"{game:12} {noise:11} {sides['this'][1]:>7} events: fold baseline "
+                  f"{statistics.median(rates['baseline']):>9,.0f} (best {max(rates['baseline']):,.0f})  this "
+                  f"{statistics.median(rates['this']):>9,.0f} (best {max(rates['this']):,.0f}) ev/s  "
+                  f"paired ratio median {statistics.median(ratios):.2f} (min {min(ratios):.2f}, "
+                  f"max {max(ratios):.2f})", flush=True)
     return 0
 
 
