@@ -4,8 +4,8 @@ Run: `.venv/bin/python benchmarks/paired_replay.py BASELINE_DIR [--pairs N] [--g
 BASELINE_DIR another checkout of the project (e.g. `git worktree add --detach ../base main`).
 For each game (Chaud Devant, Sus au buffet !) and noise level (clean, table noise), one worker
 process per checkout (its own checkout first on the path) generates the same seeded games with its
-own `bench_replay*.make_games`, then both fold them in turn, N times: baseline, this, baseline,
-this… Each pair runs seconds apart, so on a shared machine both sides meet the same load, and the
+own `bench_replay*.make_games`, then both fold them in turn, N times (who goes first alternates).
+Each pair runs seconds apart, so on a shared machine both sides meet the same load, and the
 median of the paired ratios is the figure to trust. Not run by `run_all.py` (it needs a baseline).
 """
 
@@ -75,9 +75,10 @@ def main() -> int:
             if sides["baseline"][1] != sides["this"][1]:
                 raise SystemExit(f"{game} {noise}: the two checkouts made different games")
             rates: dict[str, list[float]] = {"baseline": [], "this": []}
-            for _ in range(args.pairs):
-                for name, (process, _events) in sides.items():
-                    rates[name].append(timed(process))
+            for number in range(args.pairs):
+                order = ("baseline", "this") if number % 2 == 0 else ("this", "baseline")  # no side always first
+                for name in order:
+                    rates[name].append(timed(sides[name][0]))
             for process, _events in sides.values():
                 process.communicate("")
             ratios = [this / base for this, base in zip(rates["this"], rates["baseline"], strict=True)]

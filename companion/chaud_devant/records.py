@@ -13,7 +13,7 @@ from companion.chaud_devant.cards import Suit
 Phase = Literal["menu", "play", "game_over"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Play:
     """One card in the pot: who played it, the announced sum after it, and the trick it went to."""
 
@@ -25,7 +25,7 @@ class Play:
     spoiled: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Trick:
     """A completed trick: its winner's seat and the cards in play order."""
 

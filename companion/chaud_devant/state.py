@@ -44,6 +44,8 @@ class State:
         copied = object.__new__(State)
         copied.game = self.game
         now, memo = self.progress, dict[int, Any]()
+        for record in now.rounds[-1:]:  # a Play or a Trick never changes once made: shared, not copied
+            memo.update((id(made), made) for made in [*record.plays, *record.tricks])
         rounds = copy_last(now.rounds, memo)
         copied.progress = Progress(stars=list(now.stars), used_menus=[set(menus) for menus in now.used_menus],
                                    rounds=rounds, phase=now.phase, turn=now.turn,
