@@ -33,19 +33,43 @@ def worker(game: str, noise: str, count: int) -> None:
     simulate = __import__(f"companion.{game}.simulate", fromlist=["NO_NOISE"])
     games = module.make_games(count, simulate.NO_NOISE if noise == "clean" else simulate.TABLE_NOISE)
     events = sum(len(events) for events in games)
-    print(events, flush=True)
+    print(events, work(game, games, fold_all), flush=True)
     for _ in sys.stdin:
         start = time.perf_counter()
         fold_all(games)
         print(events / (time.perf_counter() - start), flush=True)
 
 
-def start(checkout: Path, game: str, noise: str, count: int) -> tuple[subprocess.Popen[str], int]:
+def work(game: str, games: list[Any], fold_all: Any) -> str:
+    """The work of one untimed fold, independent of the machine's load: State.apply and snapshot calls."""
+    state = __import__(f"companion.{game}.state", fromlist=["State"]).State
+    counts = {"apply": 0, "snapshot": 0}
+
+    def counted(name: str) -> Any:
+        original = getattr(state, name)
+
+        def call(self: Any, *args: Any) -> Any:
+            counts[name] += 1
+            return original(self, *args)
+
+        return original, call
+
+    originals = {name: counted(name) for name in counts if hasattr(state, name)}
+    for name, (_, call) in originals.items():
+        setattr(state, name, call)
+    fold_all(games)
+    for name, (original, _) in originals.items():
+        setattr(state, name, original)
+    return f"{counts['apply']} {counts['snapshot']}"
+
+
+def start(checkout: Path, game: str, noise: str, count: int) -> tuple[subprocess.Popen[str], int, int, int]:
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", game, noise, "--games", str(count)]
     process = subprocess.Popen(command, cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)},
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
-    return process, int(process.stdout.readline())
+    events, applies, snapshots = (int(word) for word in process.stdout.readline().split())
+    return process, events, applies, snapshots
 
 
 def timed(process: subprocess.Popen[str]) -> float:
@@ -79,7 +103,7 @@ def main() -> int:
                 order = ("baseline", "this") if number % 2 == 0 else ("this", "baseline")  # no side always first
                 for name in order:
                     rates[name].append(timed(sides[name][0]))
-            for process, _events in sides.values():
+            for process, *_counts in sides.values():
                 process.communicate("")
             ratios = [this / base for this, base in zip(rates["this"], rates["baseline"], strict=True)]
             print(f"{game:12} {noise:11} {sides['this'][1]:>7} events: fold baseline "
@@ -87,6 +111,9 @@ def main() -> int:
                   f"{statistics.median(rates['this']):>9,.0f} (best {max(rates['this']):,.0f}) ev/s  "
                   f"paired ratio median {statistics.median(ratios):.2f} (min {min(ratios):.2f}, "
                   f"max {max(ratios):.2f})", flush=True)
+            for name, (_, events, applies, snapshots) in sides.items():
+                print(f"{'':24} {name:8} work: State.apply {applies:,} ({applies / events:.2f} per event), "
+                      f"snapshots {snapshots:,}")
     return 0
 
 
