@@ -43,6 +43,14 @@ class DealsByTag(Protocol):
     def deal_plan(self, state: object) -> DealPlan | None: ...
 
 
+@runtime_checkable
+class SparesTags(Protocol):
+    """A game whose box holds only some of its possible cards (Sus au buffet !: 36 plates of 42 codes)."""
+
+    optional_tags: frozenset[str]
+    optional_in_box: int
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -60,6 +68,7 @@ class DeckDesk:
         self.check: DeckCheck | None = None
         self.deal: TagDeal | None = None
         self._enroll_game: str = service.games.default
+        self._check_game: str = service.games.default
         self.last_report: dict[str, Any] | None = None
         self._dealt: tuple[int | None, int] | None = None  # (game, round) of the last deal by tag
         self.writer: TagWriter | None = None  # writes codes on tags, for self-describing decks
@@ -82,6 +91,24 @@ class DeckDesk:
         """A game's physical cards in box order (its `tag_codes`)."""
         kind = self._kind(game)
         return tuple(kind.tag_codes)
+
+    def game_of(self, code: str) -> str | None:
+        """The hosted game whose box holds this physical card."""
+        return next((name for name, kind in self.service.games.kinds.items() if code in kind.tag_codes), None)
+
+    def check_order(self, game: str | None = None) -> tuple[str, ...]:
+        """The cards a deck check expects: the game's box, less the optional cards this deck never learned."""
+        kind = self._kind(game)
+        optional = kind.optional_tags if isinstance(kind, SparesTags) else frozenset()
+        known = set(self.store.load().values())
+        return tuple(code for code in kind.tag_codes if code not in optional or code in known)
+
+    def _spares(self, game: str) -> dict[str, Any]:
+        """The enrollment's optional cards for a game whose box holds only some of its possible cards."""
+        kind = self._kind(game)
+        if not isinstance(kind, SparesTags):
+            return {}
+        return {"optional": kind.optional_tags, "optional_in_box": kind.optional_in_box}
 
     def _kind(self, game: str | None) -> GameKind:
         name = game or self.service.games.default
@@ -111,7 +138,7 @@ class DeckDesk:
                 return {"kind": "enroll", "game": self._enroll_game, **self.enrollment.as_json(),
                         "current_name": None if current is None else self.name(current, self.service.language)}
             if self.check is not None:
-                return {"kind": "check", **self.check.report()}
+                return {"kind": "check", "game": self._check_game, **self.check.report()}
             if self.deal is not None:
                 return {"kind": "deal", "every_round": self.deals_every_round(), **self.deal.as_json()}
             return None
@@ -208,22 +235,28 @@ class DeckDesk:
     # ------------------------------------------------------------------ enrollment
 
     def enroll_start(self, game: str | None = None, *, again: bool = False) -> dict[str, Any]:
-        """Start (or resume, if one was stopped) enrolling the active deck in box order; `again`
-        starts over at the first card, asking for every card even those already known."""
+        """Start (or resume, if one of this game was stopped) enrolling the active deck in `game`'s box
+        order (the saved game's, else the default game's, when None); `again` starts over at the first
+        card, asking for every card even those already known."""
         with self._lock:
             if self.enrollment is not None:
                 return self._enroll_answer(self.enrollment.ask())
             self._idle("enroll")
+            if game is not None:
+                self._kind(game)  # an unknown game: DeckError, nothing changed
             saved = self._saved_enrollment()
             mapping = self.store.load()
-            if saved is not None and not again and saved.get("deck") == self.store.active_name():
+            if (saved is not None and not again and saved.get("deck") == self.store.active_name()
+                    and game in (None, saved.get("game") or self.service.games.default)):
                 self._enroll_game = str(saved.get("game") or self.service.games.default)
                 self.enrollment = Enrollment(self.order(self._enroll_game), mapping, cursor=int(saved["cursor"]),
                                              skipped=list(saved.get("skipped", [])), single=saved.get("single"),
-                                             resume_at=saved.get("resume_at"), again=bool(saved.get("again")))
+                                             resume_at=saved.get("resume_at"), again=bool(saved.get("again")),
+                                             **self._spares(self._enroll_game))
             else:
                 self._enroll_game = game or self.service.games.default
-                self.enrollment = Enrollment(self.order(self._enroll_game), mapping, again=again)
+                self.enrollment = Enrollment(self.order(self._enroll_game), mapping, again=again,
+                                             **self._spares(self._enroll_game))
             self._save_enrollment()
             return self._enroll_answer(self.enrollment.ask())
 
@@ -231,7 +264,10 @@ class DeckDesk:
         """skip, back, redo (one card, e.g. a lost card's replacement) or stop; DeckError otherwise."""
         with self._lock:
             if action == "redo" and self.enrollment is None:
-                self.enroll_start()
+                game = None if code is None else self.game_of(code)
+                if game is None:
+                    raise DeckError(f"{code!r} is not a card of any game's box")
+                self.enroll_start(game)
             enrollment = self.enrollment
             if enrollment is None:
                 raise DeckError("no enrollment under way")
@@ -298,7 +334,8 @@ class DeckDesk:
         """Start a deck check of the active deck: every read is counted until `check_finish`."""
         with self._lock:
             self._idle("check the deck")
-            self.check = DeckCheck(self.order(game), self.store.load())
+            self.check = DeckCheck(self.check_order(game), self.store.load())
+            self._check_game = game or self.service.games.default
             return {"outcome": "started", "text": self._say(Part("check_start")), "activity": self.activity()}
 
     def check_finish(self) -> dict[str, Any]:

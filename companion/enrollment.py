@@ -22,12 +22,15 @@ class Step:
 
 
 class Enrollment:
-    """Asks for each code of `order` in turn; a tag naming another card is refused, naming it."""
+    """Asks for each code of `order` in turn; a tag naming another card is refused, naming it.
+    Of the `optional` codes (cards a box may lack) a complete deck has `optional_in_box`."""
 
     def __init__(self, order: Sequence[str], mapping: Mapping[str, str], *, cursor: int = 0,
                  skipped: Sequence[str] = (), single: str | None = None, resume_at: int | None = None,
-                 again: bool = False) -> None:
+                 again: bool = False, optional: frozenset[str] = frozenset(), optional_in_box: int = 0) -> None:
         self.order = tuple(order)
+        self.optional = frozenset(code for code in optional if code in self.order)
+        self.optional_in_box = min(optional_in_box, len(self.optional))
         self.mapping = dict(mapping)
         self.cursor = max(0, min(cursor, len(self.order)))
         self.skipped = [code for code in skipped if code in self.order]
@@ -48,14 +51,17 @@ class Enrollment:
         return set(self.mapping.values())
 
     def missing(self) -> list[str]:
-        """Cards of the order no tag names yet, in box order."""
+        """Cards of the order no tag names yet, in box order (optional ones only while too few are known)."""
         known = self.known()
-        return [code for code in self.order if code not in known]
+        spares_short = len(self.optional & known) < self.optional_in_box
+        return [code for code in self.order if code not in known and (spares_short or code not in self.optional)]
 
     def progress(self) -> tuple[int, int]:
-        """(cards known, cards in the order)."""
+        """(cards known, cards in a complete deck)."""
         known = self.known()
-        return sum(1 for code in self.order if code in known), len(self.order)
+        required = sum(1 for code in self.order if code in known and code not in self.optional)
+        spares = min(len(self.optional & known), self.optional_in_box)
+        return required + spares, len(self.order) - len(self.optional) + self.optional_in_box
 
     def uid_of(self, code: str) -> str | None:
         return next((uid for uid, card in self.mapping.items() if card == code), None)

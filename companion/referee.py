@@ -2,7 +2,8 @@
 
 Game-agnostic: a `new_game` picks the game (its `game` key, Chaud Devant by default), the game's
 State decides and applies everything else, and undo replays the accepted actions on a fresh
-state, so it is an exact inverse for every game. Refusals change nothing.
+state (or, for a State that `Snapshots`, on a copy of the mark the previous undo left), so it is an
+exact inverse for every game. Refusals change nothing.
 """
 
 from __future__ import annotations
@@ -11,7 +12,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.events import EventShapes
-from companion.seam import BAD_SETUP, NO_GAME, NOTHING_TO_UNDO, Game, GameKind, Games, GameStarted, State, Undone
+from companion.seam import (
+    BAD_SETUP,
+    NO_GAME,
+    NOTHING_TO_UNDO,
+    Game,
+    GameKind,
+    Games,
+    GameStarted,
+    Snapshots,
+    State,
+    Undone,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +45,8 @@ class Referee:
         self.game: Game | None = None
         self.state: State | None = None
         self.actions: list[dict[str, Any]] = []
+        self.marks: list[tuple[int, State]] = []  # (actions, an untouched copy of the state after them)
+        self._marking = False
 
     def kind_of(self, event: dict[str, Any]) -> GameKind | None:
         """The game a `new_game` names (its `game` key, else the default); None for an unknown one."""
@@ -63,6 +77,8 @@ class Referee:
                 return Outcome(False, BAD_SETUP)
             self.state = self.game.new_initial_state()
             self.actions = []
+            self.marks = []
+            self._marking = isinstance(self.state, Snapshots)
             return Outcome(True, None, [GameStarted()])
         if self.state is None or self.game is None:
             return Outcome(False, NO_GAME)
@@ -72,14 +88,21 @@ class Referee:
         return Outcome(True, None, self.state.apply(event))
 
     def _undo(self) -> Undone:
-        """Take back the last accepted action: replay the others on a fresh state (exact, and cheap:
-        a whole game is a few hundred actions, and undo is rare)."""
+        """Take back the last accepted action: replay the others on a copy of the latest mark still
+        before it (or on a fresh state), so the result is exactly the state they made; then leave a
+        mark where this undo landed. Marks cost nothing until a game's first undo, and at a noisy
+        table the next undo then replays only the actions since this one."""
         assert self.game is not None and self.state is not None
         undone = self.actions.pop()
         before = self.state
-        state = self.game.new_initial_state()
-        for action in self.actions:
+        target = len(self.actions)
+        while self.marks and self.marks[-1][0] > target:
+            self.marks.pop()  # a mark of a taken-back action is stale
+        start, state = self.marks.pop() if self.marks else (0, self.game.new_initial_state())
+        for action in self.actions[start:]:  # the mark itself becomes the live state
             state.apply(action)
+        if self._marking:
+            self.marks.append((target, state.snapshot()))  # type: ignore[attr-defined]
         self.state = state
         return Undone(undone, before)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 BAD_SETUP = "bad_setup"
 NO_GAME = "no_game"
@@ -88,6 +88,14 @@ class State(Protocol):
         """True when a read of this physical card now would repeat a play that stands (the same card
         still in this round, this step…): within the table's window such a read is a double read."""
         ...
+
+
+@runtime_checkable
+class Snapshots(Protocol):
+    """Optional for a State: `snapshot()`, an independent copy, lets the referee undo from a mark
+    instead of replaying the whole game."""
+
+    def snapshot(self) -> State: ...
 
 
 class Game(Protocol):

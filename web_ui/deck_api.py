@@ -47,6 +47,14 @@ def _body() -> dict[str, Any]:
     return data
 
 
+def _game(body: dict[str, Any]) -> str | None:
+    """The optional `game` whose box to enroll or check (the default game's when absent)."""
+    game = body.get("game")
+    if game is not None and not isinstance(game, str):
+        raise DeckError("game must be the name of a hosted game")
+    return game
+
+
 @deck_api.get("")
 def decks() -> Response:
     """Every deck, the active one, and the activity under way (counts only: no card of a deal)."""
@@ -110,13 +118,14 @@ def self_describing() -> Response:
 @deck_api.post("/enroll")
 @require_pin
 def enroll() -> Response:
-    """{"action": "start" | "again" | "skip" | "back" | "redo" | "stop", "card": code for redo}."""
+    """{"action": "start" | "again" | "skip" | "back" | "redo" | "stop", "card": code for redo,
+    "game": whose box for start and again}."""
     body = _body()
     action = body.get("action")
     if action == "start":
-        return jsonify(desk().enroll_start())
+        return jsonify(desk().enroll_start(_game(body)))
     if action == "again":
-        return jsonify(desk().enroll_start(again=True))
+        return jsonify(desk().enroll_start(_game(body), again=True))
     card = body.get("card")
     return jsonify(desk().enroll_control(str(action), card if isinstance(card, str) else None))
 
@@ -124,10 +133,12 @@ def enroll() -> Response:
 @deck_api.post("/check")
 @require_pin
 def check() -> Response:
-    """{"action": "start" | "finish"}: pass the whole deck over the reader, then the report."""
-    action = _body().get("action")
+    """{"action": "start" | "finish", "game": whose box for start}: pass the whole deck over the
+    reader, then the report."""
+    body = _body()
+    action = body.get("action")
     if action == "start":
-        return jsonify(desk().check_start())
+        return jsonify(desk().check_start(_game(body)))
     if action == "finish":
         return jsonify(desk().check_finish())
     raise DeckError("action must be start or finish")

@@ -35,10 +35,12 @@ def deck_page() -> str:
     language = service().language
     desk = _desk()
     info = desk.decks() if desk is not None else None
-    order = desk.order() if desk is not None else CHAUD_DEVANT.tag_codes
-    names = [(code, desk.name(code, language) if desk is not None else code) for code in order]
-    return render_template("deck.html", w=words(language), info=info, names=names, unlocked=unlocked(),
-                           csrf=csrf_token(), settings=settings().current, lang=language, languages=LANGUAGES)
+    kinds = service().games.kinds
+    boxes = [(game, [(code, desk.name(code, language) if desk is not None else code)
+                     for code in kinds[game].tag_codes]) for game in kinds]
+    return render_template("deck.html", w=words(language), info=info, boxes=boxes, unlocked=unlocked(),
+                           csrf=csrf_token(), settings=settings().current, lang=language, languages=LANGUAGES,
+                           default_game=service().games.default)
 
 
 @deck_pages.get("/guide")

@@ -57,6 +57,12 @@ WORDS = Phrasebook(
     said("deck_page.add", "Add to the deck"),
     said("deck_page.hand_title", "My hand"),
     said("deck_page.read_hand", "Read my hand aloud"),
+    said("deck_page.game", "Cards of the game"),
+    said("deck_page.chaud_devant", "Chaud Devant!"),
+    said("deck_page.buffet", "Sus au buffet!"),
+    said("deck_page.enroll_help_buffet",
+        "Sus au buffet!: the mouse cards value by value, copy by copy, then the plates, food by food; "
+        "skip those your box does not have."),
 )
 
 

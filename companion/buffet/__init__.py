@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.buffet.announcer import BuffetVoice, describe_refusal
 from companion.buffet.game import Game, parse_game
-from companion.buffet.plates import TAG_CODES
+from companion.buffet.plates import PLATES, TAG_CODES, TOTAL_PLATES
 from companion.seam import Part, Voice
 
 
@@ -21,6 +21,10 @@ class Buffet:
         }
         self.setup_fields: dict[str, type | tuple[type, ...]] = {"players": list, "first": str}
         self.tag_codes: tuple[str, ...] = TAG_CODES
+        self.optional_tags: frozenset[str] = frozenset(PLATES)
+        self.optional_in_box = TOTAL_PLATES
+        """A box holds 36 of the 42 possible plates (which ones, the rules leave open): enrollment
+        counts 110 + 36 cards, and a deck check expects only the plates its deck learned."""
 
     def new_game(self, event: dict[str, Any]) -> Game | None:
         return parse_game(event.get("players"), event.get("first"))

@@ -25,6 +25,7 @@ from companion.buffet.plates import (
 from companion.buffet.reasons import Reason
 from companion.buffet.records import Leave, Reveal, RoundRecord, Step
 from companion.seam import Part, Voice
+from companion.snapshot import copy_last, copy_records
 
 
 class State:
@@ -45,6 +46,17 @@ class State:
         self.step: Step | None = None
         self.swap_given = False
         self.tie_break = False
+
+    def snapshot(self) -> State:
+        """An independent copy (the referee's undo marks); the fixed Game is shared."""
+        copied = object.__new__(State)
+        memo: dict[int, Any] = {}
+        copied.rounds = copy_last(self.rounds, memo)  # first: `step` is also the last round's last step
+        for name, value in vars(self).items():
+            if name not in ("game", "rounds"):
+                setattr(copied, name, copy_records(value, memo))
+        copied.game = self.game
+        return copied
 
     # ----------------------------------------------------------------- queries
 

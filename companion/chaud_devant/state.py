@@ -18,6 +18,7 @@ from companion.chaud_devant.reasons import Reason
 from companion.chaud_devant.records import Play, Pot, Progress, Revoke, RoundState, Trick
 from companion.chaud_devant.scoring import score_round, won_cards
 from companion.seam import Part, Voice
+from companion.snapshot import copy_last, copy_records
 
 
 def playable(hand: Iterable[str], pot: Pot) -> list[str]:
@@ -37,6 +38,19 @@ class State:
         self.game = game
         count = len(game.players)
         self.progress = Progress(stars=[STARTING_STARS] * count, used_menus=[set() for _ in range(count)])
+
+    def snapshot(self) -> State:
+        """An independent copy (the referee's undo marks); the fixed Game is shared."""
+        copied = object.__new__(State)
+        copied.game = self.game
+        now, memo = self.progress, dict[int, Any]()
+        for record in now.rounds[-1:]:  # a Play or a Trick never changes once made: shared, not copied
+            memo.update((id(made), made) for made in [*record.plays, *record.tricks])
+        rounds = copy_last(now.rounds, memo)
+        copied.progress = Progress(stars=list(now.stars), used_menus=[set(menus) for menus in now.used_menus],
+                                   rounds=rounds, phase=now.phase, turn=now.turn,
+                                   pot=copy_records(now.pot, memo), revokes=copy_records(now.revokes, memo))
+        return copied
 
     # ----------------------------------------------------------------- queries
 

@@ -117,3 +117,17 @@ def test_deck_file_errors_name_the_first_bad_row() -> None:
         raise AssertionError("a doubled card was accepted")
     assert parse_deck_file("\ufeffuid,card\r\n0a0b0c0d,pea-1a\r\n", CODES) == {"0a0b0c0d": "pea-1a"}
     assert parse_deck_file("uid,card\n", CODES) == {}
+
+
+def test_optional_cards_count_up_to_what_a_box_holds() -> None:
+    order = ("a", "b", "x", "y", "z")  # a box holds a and b, and two of x, y, z
+    enrollment = Enrollment(order, {}, optional=frozenset({"x", "y", "z"}), optional_in_box=2)
+    assert enrollment.progress() == (0, 4) and enrollment.missing() == list(order)
+    enrollment.read("01")
+    enrollment.read("02")
+    enrollment.read("03")
+    assert enrollment.progress() == (3, 4) and enrollment.missing() == ["y", "z"]  # one more, either
+    enrollment.skip()
+    enrollment.read("04")
+    assert enrollment.progress() == (4, 4) and enrollment.missing() == []
+    assert enrollment.ask().key == "enroll_done"

@@ -85,8 +85,8 @@ def test_learn_takes_the_box_of_the_game_named(tmp_path: Path, capsys: pytest.Ca
     saved = DeckStore(tmp_path, GAMES.tag_codes()).load()
     assert len(saved) == 152 and saved[uid_of(0)] == "mouse-n1@1" and saved[uid_of(151)] == "plate-salad-5"
     out = capsys.readouterr().out.splitlines()
-    assert out[1] == "Souris moins un, exemplaire 1.  (0/152)"
-    assert "Noté. Fromage à −1.  (110/152)" in out and out[-1] == "Enregistrement terminé : 152 sur 152."
+    assert out[1] == "Souris moins un, exemplaire 1.  (0/146)"  # a box: 110 mouse cards and 36 plates
+    assert "Noté. Fromage à −1.  (110/146)" in out and out[-1] == "Enregistrement terminé : 146 sur 146."
 
 
 def test_learn_speaks_the_tables_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

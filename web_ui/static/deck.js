@@ -35,8 +35,11 @@
     });
   }
 
+  function game() { const select = $("deck-game"); return select ? select.value : undefined; }
+
   function render(info) {
     const activity = info.activity;
+    if (activity && activity.game && $("deck-game")) $("deck-game").value = activity.game;
     const enrolling = activity && activity.kind === "enroll";
     $("enroll-panel").hidden = !enrolling;
     if (enrolling) {
@@ -108,10 +111,14 @@
   }
 
   document.querySelectorAll("[data-enroll]").forEach(function (button) {
-    button.addEventListener("click", function () { act("/api/deck/enroll", { action: button.dataset.enroll }, "enroll-said"); });
+    button.addEventListener("click", function () {
+      act("/api/deck/enroll", { action: button.dataset.enroll, game: game() }, "enroll-said");
+    });
   });
   document.querySelectorAll("[data-check]").forEach(function (button) {
-    button.addEventListener("click", function () { act("/api/deck/check", { action: button.dataset.check }, "check-said"); });
+    button.addEventListener("click", function () {
+      act("/api/deck/check", { action: button.dataset.check, game: game() }, "check-said");
+    });
   });
   document.querySelectorAll("[data-deal]").forEach(function (button) {
     button.addEventListener("click", function () {
