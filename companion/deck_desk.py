@@ -20,7 +20,7 @@ from companion.deck_phrases import DeckVoice
 from companion.decks import DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
 from companion.hub import Message
-from companion.reads import TagWriter
+from companion.reads import TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -63,6 +63,7 @@ class DeckDesk:
         self.last_report: dict[str, Any] | None = None
         self._dealt: tuple[int | None, int] | None = None  # (game, round) of the last deal by tag
         self.writer: TagWriter | None = None  # writes codes on tags, for self-describing decks
+        self.memory: TagMemory | None = None  # the reader's tag memory, told when to report codes
         self.offers: dict[str, str] = {}  # uid → the code a self-describing tag the deck lacks says
         service.read_hook = self._hook
         service.add_listener(self._on_message)
@@ -122,6 +123,7 @@ class DeckDesk:
             self._idle("import a deck")
             mapping = self.store.import_file(text)
             self.service.tags.replace(mapping)
+            self._tell_memory()
             return len(mapping)
 
     def export_text(self) -> str:
@@ -132,12 +134,14 @@ class DeckDesk:
             self._idle("change decks")
             self.store.create(name)
             self.service.tags.replace({})
+            self._tell_memory()
 
     def activate(self, name: str) -> None:
         with self._lock:
             self._idle("change decks")
             self.store.activate(name)
             self.service.tags.replace(self.store.load())
+            self._tell_memory()
 
     def _idle(self, what: str) -> None:
         if self.enrollment is not None or self.check is not None or self.deal is not None:
@@ -156,13 +160,15 @@ class DeckDesk:
         uid = uid.lower()
         with self._lock:
             if self.enrollment is not None:
-                failed = self._write_enrolled(uid)
-                if failed is not None:
-                    return failed
+                wrote = self._write_enrolled(uid)
+                if wrote is not None and wrote["outcome"] == "write_failed":
+                    return wrote
                 step = self.enrollment.read(uid)
                 if step.outcome == "learned":
                     self._save_enrollment()
-                return {"outcome": step.outcome, "text": self._say(*step.parts), "activity": self.activity()}
+                parts = step.parts if wrote is None else (step.parts[0], Part("enroll_written"), *step.parts[1:])
+                return {"outcome": step.outcome, "text": self._say(*parts), "activity": self.activity(),
+                        "tag_write": None if wrote is None else "verified"}
             if self.check is not None:
                 part = self.check.read(uid)
                 return {"outcome": part.key, "text": self._say(part), "activity": self.activity()}
@@ -175,7 +181,8 @@ class DeckDesk:
             return None
 
     def _write_enrolled(self, uid: str) -> dict[str, Any] | None:
-        """In a self-describing deck, write the asked card on the tag first; the failure, if any."""
+        """In a self-describing deck, write the asked card on the tag first: None when nothing was
+        written, else the outcome ("written", or "write_failed" with what to say)."""
         enrollment = self.enrollment
         if enrollment is None or self.writer is None or not self.store.info().self_describing:
             return None
@@ -183,9 +190,9 @@ class DeckDesk:
         if code is None or enrollment.mapping.get(uid) not in (None, code):
             return None  # finished, or a tag of another card: enrollment refuses it, naming that card
         if self.writer.write_card(uid, code):
-            return None
+            return {"outcome": "written"}
         text = self._say(Part("enroll_write_failed", {"card": code}), enrollment.ask())
-        return {"outcome": "write_failed", "text": text, "activity": self.activity()}
+        return {"outcome": "write_failed", "text": text, "activity": self.activity(), "tag_write": "failed"}
 
     def adopt(self, uid: str) -> dict[str, Any]:
         """Add an offered self-describing card to the active deck (replacing that card's old tag)."""
@@ -204,6 +211,19 @@ class DeckDesk:
         """Whether enrolling the active deck also writes each card's code on its tag."""
         with self._lock:
             self.store.set_self_describing(on)
+            self._tell_memory()
+
+    def attach_memory(self, memory: TagMemory) -> None:
+        """Use a reader's tag memory: it writes the cards of a self-describing deck as they are
+        enrolled, and reports the codes of the tags it reads while the active deck is one."""
+        with self._lock:
+            self.memory = memory
+            self.writer = memory
+            self._tell_memory()
+
+    def _tell_memory(self) -> None:
+        if self.memory is not None:
+            self.memory.report_codes(self.store.info().self_describing)
 
     # ------------------------------------------------------------------ enrollment
 

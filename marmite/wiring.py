@@ -16,8 +16,9 @@ from typing import Any
 from companion import buffet
 from companion.buffet import simulate as buffet_simulate
 from companion.chaud_devant import simulate as chaud_devant_simulate
+from companion.deck_desk import DeckDesk
 from companion.journal import StorageError
-from companion.reads import Reader, ReaderHealth, ReaderMessage, TagSeen
+from companion.reads import Reader, ReaderHealth, ReaderMessage, TagMemory, TagSeen
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
 from hardware.panel import Panel, PanelPins
@@ -85,6 +86,14 @@ class ReaderPump:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def connect_tag_memory(desk: DeckDesk | None, reader: Reader) -> bool:
+    """Give the deck desk a reader's tag memory (self-describing decks), if the reader has one."""
+    if desk is None or not isinstance(reader, TagMemory):
+        return False
+    desk.attach_memory(reader)
+    return True
 
 
 def demo_events(rng: random.Random, game: str, players: int) -> list[dict[str, Any]]:
