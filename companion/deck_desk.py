@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from companion.deck_check import DeckCheck
 from companion.deck_phrases import DeckVoice
-from companion.decks import DeckError, DeckStore, format_deck_file
+from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
 from companion.hub import Message
 from companion.reads import TagMemory, TagWriter
@@ -37,10 +37,28 @@ class NamesTags(Protocol):
 
 
 @runtime_checkable
+class NamesTagsByEdition(Protocol):
+    """A game sold in several editions whose cards' names differ; a deck says which it is."""
+
+    editions: tuple[str, ...]
+
+    def tag_name(self, code: str, language: str, edition: str) -> str | None: ...
+
+
+@runtime_checkable
 class DealsByTag(Protocol):
     """A game whose rounds can be dealt card by card over the reader (known hands)."""
 
     def deal_plan(self, state: object) -> DealPlan | None: ...
+
+
+def editions_of(kinds: Iterable[GameKind]) -> list[str]:
+    """The editions a deck of these games can be of, the default first."""
+    found = [DEFAULT_EDITION]
+    for kind in kinds:
+        if isinstance(kind, NamesTagsByEdition):
+            found += [edition for edition in kind.editions if edition not in found]
+    return found
 
 
 def now_iso() -> str:
@@ -65,19 +83,31 @@ class DeckDesk:
         self.writer: TagWriter | None = None  # writes codes on tags, for self-describing decks
         self.memory: TagMemory | None = None  # the reader's tag memory, told when to report codes
         self.offers: dict[str, str] = {}  # uid → the code a self-describing tag the deck lacks says
+        self.edition = self.store.info().edition  # the active deck's: which names its cards carry
         service.read_hook = self._hook
         service.add_listener(self._on_message)
 
     # ------------------------------------------------------------------ names
 
     def name(self, code: str, language: str) -> str:
-        """A physical card's spoken name, from whichever hosted game names it; else its code."""
+        """A physical card's spoken name in the active deck's edition, from whichever hosted game
+        names it; else its code."""
         for kind in self.service.games.kinds.values():
-            if isinstance(kind, NamesTags) and code in kind.tag_codes:
+            if code not in kind.tag_codes:
+                continue
+            if isinstance(kind, NamesTagsByEdition) and self.edition in kind.editions:
+                named = kind.tag_name(code, language, self.edition)
+            elif isinstance(kind, NamesTags):
                 named = kind.tag_name(code, language)
-                if named is not None:
-                    return named
+            else:
+                continue
+            if named is not None:
+                return named
         return code
+
+    def editions(self) -> list[str]:
+        """The editions a deck can be of (the hosted games'), the default first."""
+        return editions_of(self.service.games.kinds.values())
 
     def order(self, game: str | None = None) -> tuple[str, ...]:
         """A game's physical cards in box order (its `tag_codes`)."""
@@ -102,6 +132,7 @@ class DeckDesk:
         decks = [{**info.as_json(), "cards": len(self.store.load(info.name)), "active": info.name == index.active}
                  for info in index.decks]
         return {"active": index.active, "decks": decks, "activity": self.activity(), "offers": dict(self.offers),
+                "editions": self.editions(),
                 "paused_enrollment": self._saved_enrollment() is not None and self.enrollment is None,
                 "last_report": self.last_report}
 
@@ -123,25 +154,38 @@ class DeckDesk:
             self._idle("import a deck")
             mapping = self.store.import_file(text)
             self.service.tags.replace(mapping)
-            self._tell_memory()
+            self._active_changed()
             return len(mapping)
 
     def export_text(self) -> str:
         return format_deck_file(self.store.load(), self.service.games.tag_codes())
 
-    def create(self, name: str) -> None:
+    def create(self, name: str, edition: str = DEFAULT_EDITION) -> None:
+        """A new empty deck of `edition`, made active."""
         with self._lock:
             self._idle("change decks")
-            self.store.create(name)
+            self._check_edition(edition)
+            self.store.create(name, edition)
             self.service.tags.replace({})
-            self._tell_memory()
+            self._active_changed()
+
+    def set_edition(self, edition: str) -> None:
+        """The active deck's edition: the names enrollment, the deck check and the deck page give its cards."""
+        with self._lock:
+            self._check_edition(edition)
+            self.store.set_edition(edition)
+            self._active_changed()
+
+    def _check_edition(self, edition: str) -> None:
+        if edition not in self.editions():
+            raise DeckError(f"{edition!r} is not an edition; choose {' or '.join(self.editions())}")
 
     def activate(self, name: str) -> None:
         with self._lock:
             self._idle("change decks")
             self.store.activate(name)
             self.service.tags.replace(self.store.load())
-            self._tell_memory()
+            self._active_changed()
 
     def _idle(self, what: str) -> None:
         if self.enrollment is not None or self.check is not None or self.deal is not None:
@@ -211,7 +255,7 @@ class DeckDesk:
         """Whether enrolling the active deck also writes each card's code on its tag."""
         with self._lock:
             self.store.set_self_describing(on)
-            self._tell_memory()
+            self._active_changed()
 
     def attach_memory(self, memory: TagMemory) -> None:
         """Use a reader's tag memory: it writes the cards of a self-describing deck as they are
@@ -219,21 +263,27 @@ class DeckDesk:
         with self._lock:
             self.memory = memory
             self.writer = memory
-            self._tell_memory()
+            self._active_changed()
 
-    def _tell_memory(self) -> None:
+    def _active_changed(self) -> None:
+        """Another deck, or new settings of this one: its edition's names, whether tags say codes."""
+        self.edition = self.store.info().edition
         if self.memory is not None:
             self.memory.report_codes(self.store.info().self_describing)
 
     # ------------------------------------------------------------------ enrollment
 
-    def enroll_start(self, game: str | None = None, *, again: bool = False) -> dict[str, Any]:
+    def enroll_start(self, game: str | None = None, *, again: bool = False,
+                     edition: str | None = None) -> dict[str, Any]:
         """Start (or resume, if one was stopped) enrolling the active deck in box order; `again`
-        starts over at the first card, asking for every card even those already known."""
+        starts over at the first card, asking for every card even those already known; `edition`
+        (if given) becomes the deck's, so its cards are asked for by that edition's names."""
         with self._lock:
             if self.enrollment is not None:
                 return self._enroll_answer(self.enrollment.ask())
             self._idle("enroll")
+            if edition is not None:
+                self.set_edition(edition)
             saved = self._saved_enrollment()
             mapping = self.store.load()
             if saved is not None and not again and saved.get("deck") == self.store.active_name():

@@ -128,6 +128,11 @@
   if (selfDescribing) selfDescribing.addEventListener("change", function () {
     act("/api/deck/self_describing", { on: selfDescribing.checked });
   });
+  const edition = $("deck-edition");
+  if (edition) edition.addEventListener("change", async function () {
+    await act("/api/deck/edition", { edition: edition.value });
+    location.reload(); // the cards' names on this page are the edition's
+  });
   const redo = $("enroll-redo");
   if (redo) redo.addEventListener("submit", function (event) {
     event.preventDefault();
@@ -136,7 +141,7 @@
   const create = $("deck-new");
   if (create) create.addEventListener("submit", async function (event) {
     event.preventDefault();
-    try { await post("/api/deck/new", { name: $("deck-name").value }); location.reload(); }
+    try { await post("/api/deck/new", { name: $("deck-name").value, edition: $("deck-new-edition").value }); location.reload(); }
     catch (e) { $("deck-status").textContent = e.message; }
   });
   const upload = $("deck-import");
