@@ -120,8 +120,8 @@ class DeckDesk:
             raise DeckError(f"no game named {name!r}")
         return self.service.games.kinds[name]
 
-    def _say(self, *parts: Part) -> str:
-        message = self.service.announce("deck", parts, self.voice)
+    def _say(self, *parts: Part, accepted: bool | None = None) -> str:
+        message = self.service.announce("deck", parts, self.voice, accepted=accepted)
         return str(self.service.render(message)["text"])
 
     # ------------------------------------------------------------------ decks
@@ -211,8 +211,9 @@ class DeckDesk:
                 if step.outcome == "learned":
                     self._save_enrollment()
                 parts = step.parts if wrote is None else (step.parts[0], Part("enroll_written"), *step.parts[1:])
-                return {"outcome": step.outcome, "text": self._say(*parts), "activity": self.activity(),
-                        "tag_write": None if wrote is None else "verified"}
+                read = {"learned": True, "taken": False}.get(step.outcome)  # "done": no card asked
+                return {"outcome": step.outcome, "text": self._say(*parts, accepted=read),
+                        "activity": self.activity(), "tag_write": None if wrote is None else "verified"}
             if self.check is not None:
                 part = self.check.read(uid)
                 return {"outcome": part.key, "text": self._say(part), "activity": self.activity()}
@@ -235,7 +236,7 @@ class DeckDesk:
             return None  # finished, or a tag of another card: enrollment refuses it, naming that card
         if self.writer.write_card(uid, code):
             return {"outcome": "written"}
-        text = self._say(Part("enroll_write_failed", {"card": code}), enrollment.ask())
+        text = self._say(Part("enroll_write_failed", {"card": code}), enrollment.ask(), accepted=False)
         return {"outcome": "write_failed", "text": text, "activity": self.activity(), "tag_write": "failed"}
 
     def adopt(self, uid: str) -> dict[str, Any]:

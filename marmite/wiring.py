@@ -163,9 +163,9 @@ def panel_feedback(panel: Panel) -> Callable[[Message], None]:
     """A table-service listener that beeps and lights the panel for each announcement."""
 
     def on_message(message: Message) -> None:
-        if message.kind == "refused":
-            panel.card_refused()
-        elif message.kind == "card" and message.accepted:
+        if message.kind == "refused" or (message.kind == "deck" and message.accepted is False):
+            panel.card_refused()  # a refused play, or an enrollment read refused (a tag already enrolled)
+        elif message.kind in ("card", "deck") and message.accepted:
             panel.card_accepted()
         elif message.kind == "reader":
             panel.reader_health(bool(dict(message.detail).get("ok")))
