@@ -94,3 +94,17 @@ def test_a_scanned_deal_then_refusals_on_the_tablet_and_hands_on_the_phones(
         assert not any(f"\"{code}\"" in content for code in hands["Ana"] if code != lead)
     finally:
         phone.close()
+
+
+def test_a_read_during_enrollment_is_shown_on_the_tablet(page: Any, server: Server) -> None:
+    unlock(page, server, "/deck")
+    wait_stream(page)
+    page.click("#enroll-start")
+    page.wait_for_function("() => document.body.dataset.deckActivity === 'enroll'", timeout=15000)
+    server.post("/api/drop", {"uid": uid(0)})  # the pot's reader sees the card: not a button on the page
+    page.wait_for_function("() => document.getElementById('enroll-said').textContent.startsWith('Noté.')",
+                           timeout=15000)
+    server.post("/api/drop", {"uid": uid(0)})
+    page.wait_for_function("() => document.getElementById('enroll-said').textContent.startsWith('Refusée')",
+                           timeout=15000)
+    assert "Pois, zéro, bouillon — premier exemplaire" in page.inner_text("#enroll-said")

@@ -164,6 +164,8 @@
     window.marmiteDeckSaid.push(data.text);
     const live = $("announce");
     if (live) { live.textContent = ""; live.textContent = data.text; }
+    // A read from the reader (noted, refused, written and verified on the tag, or not) shows on screen too.
+    if (body.dataset.deckActivity === "enroll") $("enroll-said").textContent = data.text;
     speak(data.text);
     refresh();
   };
