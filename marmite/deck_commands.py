@@ -20,6 +20,7 @@ from companion.reads import ReaderHealth, TagSeen
 from companion.table import TableService
 from marmite.games import GAMES
 from marmite.readers import make_reader, parse_reader_option, reader_names
+from marmite.wiring import connect_tag_memory
 
 CONTROLS: dict[str, str] = {
     "s": "skip", "skip": "skip", "passer": "skip", "overslaan": "skip",
@@ -169,6 +170,7 @@ def _session(args: argparse.Namespace) -> tuple[TableService, DeckDesk, Any, que
         service.close()
         print(f"marmite: {error}", file=sys.stderr)
         return None
+    connect_tag_memory(desk, reader)  # a self-describing deck is written as it is learned, where the reader can
     inbox: queue.Queue[Any] = queue.Queue()
     reader.start(inbox)
     threading.Thread(target=_read_lines, args=(inbox,), daemon=True).start()
