@@ -30,6 +30,8 @@ CLASSIC_VERSION = 1
 TRANSPORT_KEY = [0xFF] * 6
 SEL = (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
+TX_IRQ = 0x40  # CommIrqReg: the frame has left the antenna
+HALT_POLLS = 50  # HLTA is 4 bytes (0.4 ms on air): a few register reads at any SPI speed
 CODE_SHAPE = re.compile(r"[a-z0-9][a-z0-9@._-]{0,31}")
 """What a card code looks like, for a reader that does not know the table's codes (the core checks them)."""
 WRITE_TIMER = ((0x2A, 0x8D), (0x2B, 0x3E), (0x2C, 0x00), (0x2D, 30))
@@ -175,11 +177,26 @@ class TagLink:
         return True
 
     def halt(self) -> None:
-        """HLTA (encrypted while a Classic sector is open), then Crypto1 off: the tag sleeps again."""
+        """HLTA (encrypted while a Classic sector is open), then Crypto1 off: the tag sleeps again.
+
+        Sent with `mfrc522`'s register calls but not its ToCard: a tag never answers HLTA, and
+        ToCard, which ignores the timer, would poll its 2,000 times before giving up."""
         chip = self.chip
-        chip.Write_MFRC522(chip.BitFramingReg, 0x00)
         frame = [0x50, 0x00]
-        chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, frame + chip.CalulateCRC(frame))
+        frame += chip.CalulateCRC(frame)
+        chip.Write_MFRC522(chip.CommandReg, chip.PCD_IDLE)
+        chip.Write_MFRC522(chip.CommIrqReg, 0x7F)
+        chip.SetBitMask(chip.FIFOLevelReg, 0x80)
+        for byte in frame:
+            chip.Write_MFRC522(chip.FIFODataReg, byte)
+        chip.Write_MFRC522(chip.BitFramingReg, 0x00)
+        chip.Write_MFRC522(chip.CommandReg, chip.PCD_TRANSCEIVE)
+        chip.SetBitMask(chip.BitFramingReg, 0x80)  # StartSend
+        for _ in range(HALT_POLLS):
+            if chip.Read_MFRC522(chip.CommIrqReg) & TX_IRQ:  # sent: nothing to wait for
+                break
+        chip.Write_MFRC522(chip.CommandReg, chip.PCD_IDLE)
+        chip.ClearBitMask(chip.BitFramingReg, 0x80)
         chip.MFRC522_StopCrypto1()
 
     @property
@@ -287,9 +304,9 @@ def long_timer(chip: Any) -> None:
 
 
 def read_tag_code(chip: Any, uid: str) -> str | None:
-    """The code-shaped text tag `uid` carries (woken and selected, read, halted again), or None."""
+    """The code-shaped text tag `uid` carries (woken and selected, read, halted again), or None.
+    With the poller's own short timeout: a READ is answered at once, and HLTA is never answered."""
     link = TagLink(chip)
-    long_timer(chip)
     if not link.wake_and_select(bytes.fromhex(uid)):
         return None
     try:

@@ -196,3 +196,16 @@ def test_a_halted_tag_among_others_is_woken_read_and_halted_again(chip: FakeMFRC
     assert read_tag_code(stock, "deadbeef") == "onion-5a"
     assert all(card.state is CardState.HALT for card in (twin, other, wanted))
     assert read_tag_code(stock, "04a1b2c3000000") is None  # not in the field
+
+
+def test_halting_a_tag_does_not_wait_for_an_answer_that_never_comes(chip: FakeMFRC522, stock: Any) -> None:
+    """HLTA is never answered: sent through ToCard it would cost 2,000 register reads (about 80 ms on a Pi)."""
+    from hardware.fakes import CardState
+
+    card = chip.enter(ntag())
+    link = linked(stock)
+    transfers: list[int] = []
+    chip.on_transfer.append(transfers.append)
+    link.halt()
+    assert card.state is CardState.HALT
+    assert len(transfers) < 100
