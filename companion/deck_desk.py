@@ -7,6 +7,7 @@ to the game (`TableService.read_hook`). Game-agnostic: a game that names its phy
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -83,7 +84,9 @@ class DeckDesk:
         self.writer: TagWriter | None = None  # writes codes on tags, for self-describing decks
         self.memory: TagMemory | None = None  # the reader's tag memory, told when to report codes
         self.offers: dict[str, str] = {}  # uid → the code a self-describing tag the deck lacks says
-        self.edition = self.store.info().edition  # the active deck's: which names its cards carry
+        self.edition = DEFAULT_EDITION  # the active deck's: which names its cards carry
+        with contextlib.suppress(DeckError):  # a damaged deck index is reported where decks are used
+            self.edition = self.store.info().edition
         service.read_hook = self._hook
         service.add_listener(self._on_message)
 
