@@ -7,20 +7,21 @@ to the game (`TableService.read_hook`). Game-agnostic: a game that names its phy
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from companion.deck_check import DeckCheck
 from companion.deck_phrases import DeckVoice
-from companion.decks import DeckError, DeckStore, format_deck_file
+from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
 from companion.hub import Message
-from companion.reads import TagWriter
+from companion.reads import TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -37,6 +38,15 @@ class NamesTags(Protocol):
 
 
 @runtime_checkable
+class NamesTagsByEdition(Protocol):
+    """A game sold in several editions whose cards' names differ; a deck says which it is."""
+
+    editions: tuple[str, ...]
+
+    def tag_name(self, code: str, language: str, edition: str) -> str | None: ...
+
+
+@runtime_checkable
 class DealsByTag(Protocol):
     """A game whose rounds can be dealt card by card over the reader (known hands)."""
 
@@ -49,6 +59,15 @@ class SparesTags(Protocol):
 
     optional_tags: frozenset[str]
     optional_in_box: int
+
+
+def editions_of(kinds: Iterable[GameKind]) -> list[str]:
+    """The editions a deck of these games can be of, the default first."""
+    found = [DEFAULT_EDITION]
+    for kind in kinds:
+        if isinstance(kind, NamesTagsByEdition):
+            found += [edition for edition in kind.editions if edition not in found]
+    return found
 
 
 def now_iso() -> str:
@@ -72,20 +91,35 @@ class DeckDesk:
         self.last_report: dict[str, Any] | None = None
         self._dealt: tuple[int | None, int] | None = None  # (game, round) of the last deal by tag
         self.writer: TagWriter | None = None  # writes codes on tags, for self-describing decks
+        self.memory: TagMemory | None = None  # the reader's tag memory, told when to report codes
         self.offers: dict[str, str] = {}  # uid → the code a self-describing tag the deck lacks says
+        self.edition = DEFAULT_EDITION  # the active deck's: which names its cards carry
+        with contextlib.suppress(DeckError):  # a damaged deck index is reported where decks are used
+            self.edition = self.store.info().edition
         service.read_hook = self._hook
         service.add_listener(self._on_message)
 
     # ------------------------------------------------------------------ names
 
     def name(self, code: str, language: str) -> str:
-        """A physical card's spoken name, from whichever hosted game names it; else its code."""
+        """A physical card's spoken name in the active deck's edition, from whichever hosted game
+        names it; else its code."""
         for kind in self.service.games.kinds.values():
-            if isinstance(kind, NamesTags) and code in kind.tag_codes:
+            if code not in kind.tag_codes:
+                continue
+            if isinstance(kind, NamesTagsByEdition) and self.edition in kind.editions:
+                named = kind.tag_name(code, language, self.edition)
+            elif isinstance(kind, NamesTags):
                 named = kind.tag_name(code, language)
-                if named is not None:
-                    return named
+            else:
+                continue
+            if named is not None:
+                return named
         return code
+
+    def editions(self) -> list[str]:
+        """The editions a deck can be of (the hosted games'), the default first."""
+        return editions_of(self.service.games.kinds.values())
 
     def order(self, game: str | None = None) -> tuple[str, ...]:
         """A game's physical cards in box order (its `tag_codes`)."""
@@ -116,8 +150,8 @@ class DeckDesk:
             raise DeckError(f"no game named {name!r}")
         return self.service.games.kinds[name]
 
-    def _say(self, *parts: Part) -> str:
-        message = self.service.announce("deck", parts, self.voice)
+    def _say(self, *parts: Part, accepted: bool | None = None) -> str:
+        message = self.service.announce("deck", parts, self.voice, accepted=accepted)
         return str(self.service.render(message)["text"])
 
     # ------------------------------------------------------------------ decks
@@ -128,6 +162,7 @@ class DeckDesk:
         decks = [{**info.as_json(), "cards": len(self.store.load(info.name)), "active": info.name == index.active}
                  for info in index.decks]
         return {"active": index.active, "decks": decks, "activity": self.activity(), "offers": dict(self.offers),
+                "editions": self.editions(),
                 "paused_enrollment": self._saved_enrollment() is not None and self.enrollment is None,
                 "last_report": self.last_report}
 
@@ -149,22 +184,38 @@ class DeckDesk:
             self._idle("import a deck")
             mapping = self.store.import_file(text)
             self.service.tags.replace(mapping)
+            self._active_changed()
             return len(mapping)
 
     def export_text(self) -> str:
         return format_deck_file(self.store.load(), self.service.games.tag_codes())
 
-    def create(self, name: str) -> None:
+    def create(self, name: str, edition: str = DEFAULT_EDITION) -> None:
+        """A new empty deck of `edition`, made active."""
         with self._lock:
             self._idle("change decks")
-            self.store.create(name)
+            self._check_edition(edition)
+            self.store.create(name, edition)
             self.service.tags.replace({})
+            self._active_changed()
+
+    def set_edition(self, edition: str) -> None:
+        """The active deck's edition: the names enrollment, the deck check and the deck page give its cards."""
+        with self._lock:
+            self._check_edition(edition)
+            self.store.set_edition(edition)
+            self._active_changed()
+
+    def _check_edition(self, edition: str) -> None:
+        if edition not in self.editions():
+            raise DeckError(f"{edition!r} is not an edition; choose {' or '.join(self.editions())}")
 
     def activate(self, name: str) -> None:
         with self._lock:
             self._idle("change decks")
             self.store.activate(name)
             self.service.tags.replace(self.store.load())
+            self._active_changed()
 
     def _idle(self, what: str) -> None:
         if self.enrollment is not None or self.check is not None or self.deal is not None:
@@ -183,13 +234,16 @@ class DeckDesk:
         uid = uid.lower()
         with self._lock:
             if self.enrollment is not None:
-                failed = self._write_enrolled(uid)
-                if failed is not None:
-                    return failed
+                wrote = self._write_enrolled(uid)
+                if wrote is not None and wrote["outcome"] == "write_failed":
+                    return wrote
                 step = self.enrollment.read(uid)
                 if step.outcome == "learned":
                     self._save_enrollment()
-                return {"outcome": step.outcome, "text": self._say(*step.parts), "activity": self.activity()}
+                parts = step.parts if wrote is None else (step.parts[0], Part("enroll_written"), *step.parts[1:])
+                read = {"learned": True, "taken": False}.get(step.outcome)  # "done": no card asked
+                return {"outcome": step.outcome, "text": self._say(*parts, accepted=read),
+                        "activity": self.activity(), "tag_write": None if wrote is None else "verified"}
             if self.check is not None:
                 part = self.check.read(uid)
                 return {"outcome": part.key, "text": self._say(part), "activity": self.activity()}
@@ -202,7 +256,8 @@ class DeckDesk:
             return None
 
     def _write_enrolled(self, uid: str) -> dict[str, Any] | None:
-        """In a self-describing deck, write the asked card on the tag first; the failure, if any."""
+        """In a self-describing deck, write the asked card on the tag first: None when nothing was
+        written, else the outcome ("written", or "write_failed" with what to say)."""
         enrollment = self.enrollment
         if enrollment is None or self.writer is None or not self.store.info().self_describing:
             return None
@@ -210,9 +265,9 @@ class DeckDesk:
         if code is None or enrollment.mapping.get(uid) not in (None, code):
             return None  # finished, or a tag of another card: enrollment refuses it, naming that card
         if self.writer.write_card(uid, code):
-            return None
-        text = self._say(Part("enroll_write_failed", {"card": code}), enrollment.ask())
-        return {"outcome": "write_failed", "text": text, "activity": self.activity()}
+            return {"outcome": "written"}
+        text = self._say(Part("enroll_write_failed", {"card": code}), enrollment.ask(), accepted=False)
+        return {"outcome": "write_failed", "text": text, "activity": self.activity(), "tag_write": "failed"}
 
     def adopt(self, uid: str) -> dict[str, Any]:
         """Add an offered self-describing card to the active deck (replacing that card's old tag)."""
@@ -231,19 +286,38 @@ class DeckDesk:
         """Whether enrolling the active deck also writes each card's code on its tag."""
         with self._lock:
             self.store.set_self_describing(on)
+            self._active_changed()
+
+    def attach_memory(self, memory: TagMemory) -> None:
+        """Use a reader's tag memory: it writes the cards of a self-describing deck as they are
+        enrolled, and reports the codes of the tags it reads while the active deck is one."""
+        with self._lock:
+            self.memory = memory
+            self.writer = memory
+            self._active_changed()
+
+    def _active_changed(self) -> None:
+        """Another deck, or new settings of this one: its edition's names, whether tags say codes."""
+        self.edition = self.store.info().edition
+        if self.memory is not None:
+            self.memory.report_codes(self.store.info().self_describing)
 
     # ------------------------------------------------------------------ enrollment
 
-    def enroll_start(self, game: str | None = None, *, again: bool = False) -> dict[str, Any]:
+    def enroll_start(self, game: str | None = None, *, again: bool = False,
+                     edition: str | None = None) -> dict[str, Any]:
         """Start (or resume, if one of this game was stopped) enrolling the active deck in `game`'s box
         order (the saved game's, else the default game's, when None); `again` starts over at the first
-        card, asking for every card even those already known."""
+        card, asking for every card even those already known; `edition` (if given) becomes the deck's,
+        so its cards are asked for by that edition's names."""
         with self._lock:
             if self.enrollment is not None:
                 return self._enroll_answer(self.enrollment.ask())
             self._idle("enroll")
             if game is not None:
                 self._kind(game)  # an unknown game: DeckError, nothing changed
+            if edition is not None:
+                self.set_edition(edition)
             saved = self._saved_enrollment()
             mapping = self.store.load()
             if (saved is not None and not again and saved.get("deck") == self.store.active_name()

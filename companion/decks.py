@@ -24,6 +24,8 @@ FIRST_DECK = "main"
 HEADER = ("uid", "card")
 UID_PATTERN = re.compile(r"[0-9a-f]{8}|[0-9a-f]{14}|[0-9a-f]{20}")
 NAME_PATTERN = re.compile(r"[^\W][\w .'-]{0,39}")
+DEFAULT_EDITION = "2005"
+EDITION_PATTERN = re.compile(r"[0-9]{4}")
 
 
 class DeckError(ValueError):
@@ -80,10 +82,11 @@ class DeckInfo:
     file: str
     checked_at: str | None = None
     self_describing: bool = False
+    edition: str = DEFAULT_EDITION  # whose card names the deck's cards carry (a game's edition)
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "file": self.file, "checked_at": self.checked_at,
-                "self_describing": self.self_describing}
+                "self_describing": self.self_describing, "edition": self.edition}
 
 
 @dataclass
@@ -114,8 +117,8 @@ class DeckStore:
             return DeckIndex(FIRST_DECK, [DeckInfo(FIRST_DECK, "1.csv")])
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
-            decks = [DeckInfo(str(d["name"]), str(d["file"]), d.get("checked_at"), bool(d.get("self_describing")))
-                     for d in raw["decks"]]
+            decks = [DeckInfo(str(d["name"]), str(d["file"]), d.get("checked_at"), bool(d.get("self_describing")),
+                              str(d.get("edition", DEFAULT_EDITION))) for d in raw["decks"]]
             index = DeckIndex(str(raw["active"]), decks)
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
             raise DeckError(f"{path}: not a valid deck index: {error}") from error
@@ -195,18 +198,19 @@ class DeckStore:
         self._write_index(index)
         return mapping
 
-    def create(self, name: str) -> None:
-        """A new empty deck, made active."""
+    def create(self, name: str, edition: str = DEFAULT_EDITION) -> None:
+        """A new empty deck of `edition`, made active."""
         name = name.strip()
         if NAME_PATTERN.fullmatch(name) is None:
             raise DeckError("a deck name is 1 to 40 letters, digits, spaces, . ' - or _")
+        _check_edition(edition)
         index = self.index()
         if index.find(name) is not None:
             raise DeckError(f"there is already a deck named {name!r}")
         self._materialise(index)
         used = {deck.file for deck in index.decks}
         number = next(n for n in range(1, len(used) + 2) if f"{n}.csv" not in used)
-        info = DeckInfo(name, f"{number}.csv")
+        info = DeckInfo(name, f"{number}.csv", edition=edition)
         index.decks.append(info)
         index.active = name
         self._write(self.folder / info.file, format_deck_file({}))
@@ -227,6 +231,14 @@ class DeckStore:
         if found is None:
             raise DeckError(f"no deck named {name!r}")
         found.checked_at = when
+        self._write_index(index)
+
+    def set_edition(self, edition: str) -> None:
+        """The active deck's edition (its cards' names); DeckError for what is not an edition."""
+        _check_edition(edition)
+        index = self.index()
+        self._materialise(index)
+        self._info(index).edition = edition
         self._write_index(index)
 
     def set_self_describing(self, on: bool) -> None:
@@ -262,3 +274,8 @@ class DeckStore:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
+
+
+def _check_edition(edition: str) -> None:
+    if not isinstance(edition, str) or EDITION_PATTERN.fullmatch(edition) is None:
+        raise DeckError(f"{edition!r} is not an edition (a year, such as 2005 or 2023)")

@@ -24,7 +24,7 @@ import queue
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,17 @@ class TagSeen:
 class TagWriter(Protocol):
     """Writes a card code on the tag now in the reader's field, and reads it back (self-describing
     decks); False when the tag is not that UID, cannot be written, or did not read back."""
+
+    def write_card(self, uid: str, code: str) -> bool: ...
+
+
+@runtime_checkable
+class TagMemory(Protocol):
+    """A reader that reads and writes tag memory: while `report_codes(True)`, each `TagSeen` carries
+    the code-shaped text the tag holds (`card`; the table decides whether it is a card), and
+    `write_card` is a `TagWriter` that waits for the reader's poll to finish."""
+
+    def report_codes(self, on: bool) -> None: ...
 
     def write_card(self, uid: str, code: str) -> bool: ...
 

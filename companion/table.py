@@ -398,10 +398,12 @@ class TableService:
 
     # ------------------------------------------------------------------ announcements
 
-    def announce(self, kind: str, parts: tuple[Part, ...], voice: Voice) -> Message:
-        """Say something that is not a game event (the deck desk's prompts); nothing is journaled."""
+    def announce(self, kind: str, parts: tuple[Part, ...], voice: Voice, *, accepted: bool | None = None) -> Message:
+        """Say something that is not a game event (the deck desk's prompts); nothing is journaled.
+        `accepted`: a read taken (True) or refused (False), for the pot's beeps; None for the rest."""
         with self._lock:
-            message = self._hub.publish(kind, parts, voice, seq=self.journal.last_seq, is_event=False)
+            message = self._hub.publish(kind, parts, voice, seq=self.journal.last_seq, is_event=False,
+                                        accepted=accepted)
         self._hub.tell(message)
         return message
 

@@ -12,11 +12,14 @@ code's CRC, so new data under an old header does not check. Every write is read 
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Collection
 from typing import Any
 
 import ndef
+
+from hardware import iso14443 as iso
 
 RECORD_TYPE = "urn:nfc:ext:marmite.table:card"
 NTAG_FIRST_PAGE = 4
@@ -27,6 +30,12 @@ CLASSIC_VERSION = 1
 TRANSPORT_KEY = [0xFF] * 6
 SEL = (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
+TX_IRQ = 0x40  # CommIrqReg: the frame has left the antenna
+HALT_POLLS = 50  # HLTA is 4 bytes (0.4 ms on air): a few register reads at any SPI speed
+CODE_SHAPE = re.compile(r"[a-z0-9][a-z0-9@._-]{0,31}")
+"""What a card code looks like, for a reader that does not know the table's codes (the core checks them)."""
+WRITE_TIMER = ((0x2A, 0x8D), (0x2B, 0x3E), (0x2C, 0x00), (0x2D, 30))
+"""TMode, TPrescaler, TReload H/L as `mfrc522` sets them (15 ms): a tag's EEPROM write takes ~5 ms."""
 
 
 class TagWriteError(RuntimeError):
@@ -41,8 +50,26 @@ def ndef_bytes(code: str) -> bytes:
     return bytes([0x03, len(message)]) + message + b"\xfe"
 
 
-def code_from_ndef(memory: bytes, codes: Collection[str]) -> str | None:
-    """The card code an NTAG's user memory holds, or None (empty, foreign, damaged or half-written)."""
+def _accepted(code: str, codes: Collection[str] | None) -> str | None:
+    """`code` if it is one of `codes` (or, with no codes given, shaped like a card code), else None."""
+    if codes is None:
+        return code if CODE_SHAPE.fullmatch(code) else None
+    return code if code in codes else None
+
+
+def ndef_needed(head: bytes) -> int:
+    """How many bytes of NTAG user memory hold the NDEF TLV whose start `head` shows (0: none)."""
+    index = 0
+    while index < len(head) and head[index] == 0x00:  # NULL TLVs
+        index += 1
+    if index + 2 > len(head) or head[index] != 0x03:
+        return 0
+    return index + 2 + head[index + 1]
+
+
+def code_from_ndef(memory: bytes, codes: Collection[str] | None) -> str | None:
+    """The card code an NTAG's user memory holds, or None (empty, foreign, damaged or half-written).
+    `codes` None: any code-shaped text (a reader reports it; the table decides)."""
     index = 0
     while index < len(memory) and memory[index] == 0x00:  # NULL TLVs
         index += 1
@@ -62,7 +89,7 @@ def code_from_ndef(memory: bytes, codes: Collection[str]) -> str | None:
         code = bytes(records[0].data).decode("ascii")
     except UnicodeDecodeError:
         return None
-    return code if code in codes else None
+    return _accepted(code, codes)
 
 
 def classic_blocks(code: str) -> dict[int, bytes]:
@@ -75,7 +102,7 @@ def classic_blocks(code: str) -> dict[int, bytes]:
     return {CLASSIC_DATA[0]: data[:16], CLASSIC_DATA[1]: data[16:], CLASSIC_HEADER: header}
 
 
-def code_from_classic(blocks: dict[int, bytes], codes: Collection[str]) -> str | None:
+def code_from_classic(blocks: dict[int, bytes], codes: Collection[str] | None) -> str | None:
     """The card code of Classic blocks 4-6, or None unless the header's length and CRC check."""
     header = blocks.get(CLASSIC_HEADER, b"")
     if len(header) != 16 or header[:4] != CLASSIC_MAGIC or header[4] != CLASSIC_VERSION:
@@ -89,7 +116,7 @@ def code_from_classic(blocks: dict[int, bytes], codes: Collection[str]) -> str |
         code = raw.decode("ascii")
     except UnicodeDecodeError:
         return None
-    return code if code in codes else None
+    return _accepted(code, codes)
 
 
 class TagLink:
@@ -128,6 +155,49 @@ class TagLink:
             self.uid, self.sak = bytes(uid), sak
             return True
         return False
+
+    def wake_and_select(self, uid: bytes) -> bool:
+        """WUPA (which wakes a halted tag too), then SELECT `uid` at each cascade level with no
+        anticollision: only that tag answers, and the others woken with it go back to sleep."""
+        chip = self.chip
+        chip.Write_MFRC522(chip.BitFramingReg, 0x07)
+        chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, [chip.PICC_REQALL])  # tags of two kinds collide here: no matter
+        try:
+            levels = iso.uid_levels(uid)
+        except ValueError:
+            return False
+        for depth, (sel, part) in enumerate(zip(SEL, levels, strict=False)):
+            chip.Write_MFRC522(chip.BitFramingReg, 0x00)
+            frame = [sel, 0x70, *part, iso.bcc(part)]
+            status, answer, bits = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, frame + chip.CalulateCRC(frame))
+            if status != chip.MI_OK or bits != 24 or bool(answer[0] & 0x04) != (depth < len(levels) - 1):
+                return False
+            self.sak = answer[0]
+        self.uid = bytes(uid)
+        return True
+
+    def halt(self) -> None:
+        """HLTA (encrypted while a Classic sector is open), then Crypto1 off: the tag sleeps again.
+
+        Sent with `mfrc522`'s register calls but not its ToCard: a tag never answers HLTA, and
+        ToCard, which ignores the timer, would poll its 2,000 times before giving up."""
+        chip = self.chip
+        frame = [0x50, 0x00]
+        frame += chip.CalulateCRC(frame)
+        chip.Write_MFRC522(chip.CommandReg, chip.PCD_IDLE)
+        chip.Write_MFRC522(chip.CommIrqReg, 0x7F)
+        chip.SetBitMask(chip.FIFOLevelReg, 0x80)
+        for byte in frame:
+            chip.Write_MFRC522(chip.FIFODataReg, byte)
+        chip.Write_MFRC522(chip.BitFramingReg, 0x00)
+        chip.Write_MFRC522(chip.CommandReg, chip.PCD_TRANSCEIVE)
+        chip.SetBitMask(chip.BitFramingReg, 0x80)  # StartSend
+        for _ in range(HALT_POLLS):
+            if chip.Read_MFRC522(chip.CommIrqReg) & TX_IRQ:  # sent: nothing to wait for
+                break
+        chip.Write_MFRC522(chip.CommandReg, chip.PCD_IDLE)
+        chip.ClearBitMask(chip.BitFramingReg, 0x80)
+        chip.MFRC522_StopCrypto1()
 
     @property
     def is_classic(self) -> bool:
@@ -168,18 +238,23 @@ class TagLink:
 
     # ------------------------------------------------------------------ the card code
 
-    def read_code(self, codes: Collection[str]) -> str | None:
-        """The code written on the selected tag, or None when there is none to trust."""
+    def read_code(self, codes: Collection[str] | None) -> str | None:
+        """The code written on the selected tag, or None when there is none to trust (`codes` None:
+        any code-shaped text)."""
         try:
             if self.is_classic:
                 self.open_sector(CLASSIC_HEADER)
                 blocks = {block: self.read_block(block) for block in (CLASSIC_HEADER, *CLASSIC_DATA)}
                 return code_from_classic(blocks, codes)
-            return code_from_ndef(self.read_pages(NTAG_FIRST_PAGE, NTAG213_USER_PAGES), codes)
+            memory = self.read_pages(NTAG_FIRST_PAGE, 4)  # one READ; more only if the record runs on
+            needed = min(ndef_needed(memory), NTAG213_USER_PAGES * 4)
+            if needed > len(memory):
+                memory += self.read_pages(NTAG_FIRST_PAGE + 4, (needed - len(memory) + 3) // 4)
+            return code_from_ndef(memory, codes)
         except TagWriteError:
             return None
 
-    def write_code(self, code: str, codes: Collection[str]) -> None:
+    def write_code(self, code: str, codes: Collection[str] | None) -> None:
         """Write `code` on the selected tag and read it back; TagWriteError if it is not there after."""
         if self.is_classic:
             self.open_sector(CLASSIC_HEADER)
@@ -219,3 +294,37 @@ class ChipTagWriter:
         except TagWriteError:
             return False
         return True
+
+
+def long_timer(chip: Any) -> None:
+    """`mfrc522`'s own receive timeout, for a memory exchange (a poller restores its settings after):
+    a poller's 1 ms would end a tag's write before its ACK comes."""
+    for register, value in WRITE_TIMER:
+        chip.Write_MFRC522(register, value)
+
+
+def read_tag_code(chip: Any, uid: str) -> str | None:
+    """The code-shaped text tag `uid` carries (woken and selected, read, halted again), or None.
+    With the poller's own short timeout: a READ is answered at once, and HLTA is never answered."""
+    link = TagLink(chip)
+    if not link.wake_and_select(bytes.fromhex(uid)):
+        return None
+    try:
+        return link.read_code(None)
+    finally:
+        link.halt()
+
+
+def write_tag_code(chip: Any, uid: str, code: str) -> bool:
+    """Write `code` on tag `uid` (woken and selected) and read it back; False if it is not there after."""
+    link = TagLink(chip)
+    long_timer(chip)
+    if not link.wake_and_select(bytes.fromhex(uid)):
+        return False
+    try:
+        link.write_code(code, None)
+    except TagWriteError:
+        return False
+    finally:
+        link.halt()
+    return True

@@ -13,13 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.deck_desk import DeckDesk
-from companion.decks import DeckError, DeckStore, format_deck_file
+from companion.deck_desk import DeckDesk, editions_of
+from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
 from companion.paths import default_data_dir
 from companion.reads import ReaderHealth, TagSeen
 from companion.table import TableService
 from marmite.games import GAMES
 from marmite.readers import make_reader, parse_reader_option, reader_names
+from marmite.wiring import connect_tag_memory
 
 CONTROLS: dict[str, str] = {
     "s": "skip", "skip": "skip", "passer": "skip", "overslaan": "skip",
@@ -55,6 +56,8 @@ def add_commands(sub: Any) -> None:
     p.set_defaults(handler=run_list)
     p = actions.add_parser("new", help="a new empty deck, made active")
     p.add_argument("name")
+    p.add_argument("--edition", default=DEFAULT_EDITION, choices=editions_of(GAMES.kinds.values()),
+                   help=f"the edition of its cards, whose names it uses (default {DEFAULT_EDITION})")
     _data(p)
     p.set_defaults(handler=run_new)
     p = actions.add_parser("use", help="make another deck active")
@@ -121,7 +124,7 @@ def run_list(args: argparse.Namespace) -> int:
         for info in index.decks:
             mark = "*" if info.name == index.active else " "
             checked = f", checked {info.checked_at}" if info.checked_at else ""
-            print(f"{mark} {info.name}: {len(store.load(info.name))} tags{checked}")
+            print(f"{mark} {info.name} ({info.edition}): {len(store.load(info.name))} tags{checked}")
     except DeckError as error:
         return _fail(error)
     return 0
@@ -129,7 +132,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_new(args: argparse.Namespace) -> int:
     try:
-        _store(args).create(args.name)
+        _store(args).create(args.name, args.edition)
     except DeckError as error:
         return _fail(error)
     return 0
@@ -167,6 +170,7 @@ def _session(args: argparse.Namespace) -> tuple[TableService, DeckDesk, Any, que
         service.close()
         print(f"marmite: {error}", file=sys.stderr)
         return None
+    connect_tag_memory(desk, reader)  # a self-describing deck is written as it is learned, where the reader can
     inbox: queue.Queue[Any] = queue.Queue()
     reader.start(inbox)
     threading.Thread(target=_read_lines, args=(inbox,), daemon=True).start()
@@ -197,7 +201,8 @@ def enroll_in_terminal(args: argparse.Namespace, *, say: Callable[[str], None] =
     try:
         say(HELP.get(service.language, HELP["fr"]))
         try:
-            answer = desk.enroll_start(getattr(args, "game", None), again=args.again)
+            answer = desk.enroll_start(getattr(args, "game", None), again=args.again,
+                                       edition=getattr(args, "edition", None))
         except DeckError as error:
             return _fail(error)
         say(answer["text"] + _progress(desk))

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.deck_desk import editions_of
 from companion.paths import default_data_dir
 from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
 from companion.tags import TagMap
@@ -30,6 +31,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--again", action="store_true", help="ask for every card, even those the deck already knows")
     p.add_argument("--game", default=GAMES.default, choices=sorted(GAMES.kinds),
                    help=f"whose cards, in their box order (default {GAMES.default}; buffet: mouse cards, then plates)")
+    p.add_argument("--edition", default=None, choices=editions_of(GAMES.kinds.values()),
+                   help="the deck's edition, whose card names are asked for (default: the deck's, else 2005)")
     p.set_defaults(handler=run_learn)
 
 

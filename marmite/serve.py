@@ -150,7 +150,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     from companion.table import JournalDisagrees, TableService
     from marmite.games import GAMES
     from marmite.readers import make_reader, parse_reader_option
-    from marmite.wiring import ReaderPump, play_demo
+    from marmite.wiring import ReaderPump, connect_tag_memory, play_demo
     from web_ui.app import create_app, stop_streams
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
@@ -188,6 +188,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
             print(f"marmite run: --panel: {error}", file=sys.stderr)
             service.close()
             return 2
+    connect_tag_memory(app.extensions["marmite.desk"], reader)  # self-describing decks, where the reader can
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
     store = app.extensions["marmite.settings"]

@@ -16,8 +16,9 @@ from typing import Any
 from companion import buffet
 from companion.buffet import simulate as buffet_simulate
 from companion.chaud_devant import simulate as chaud_devant_simulate
+from companion.deck_desk import DeckDesk
 from companion.journal import StorageError
-from companion.reads import Reader, ReaderHealth, ReaderMessage, TagSeen
+from companion.reads import Reader, ReaderHealth, ReaderMessage, TagMemory, TagSeen
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
 from hardware.panel import Panel, PanelPins
@@ -87,6 +88,14 @@ class ReaderPump:
         self.close()
 
 
+def connect_tag_memory(desk: DeckDesk | None, reader: Reader) -> bool:
+    """Give the deck desk a reader's tag memory (self-describing decks), if the reader has one."""
+    if desk is None or not isinstance(reader, TagMemory):
+        return False
+    desk.attach_memory(reader)
+    return True
+
+
 def demo_events(rng: random.Random, game: str, players: int) -> list[dict[str, Any]]:
     """A whole random legal game of `game` (its simulator), as contract events."""
     if game == buffet.KIND.name:
@@ -154,9 +163,9 @@ def panel_feedback(panel: Panel) -> Callable[[Message], None]:
     """A table-service listener that beeps and lights the panel for each announcement."""
 
     def on_message(message: Message) -> None:
-        if message.kind == "refused":
-            panel.card_refused()
-        elif message.kind == "card" and message.accepted:
+        if message.kind == "refused" or (message.kind == "deck" and message.accepted is False):
+            panel.card_refused()  # a refused play, or an enrollment read refused (a tag already enrolled)
+        elif message.kind in ("card", "deck") and message.accepted:
             panel.card_accepted()
         elif message.kind == "reader":
             panel.reader_health(bool(dict(message.detail).get("ok")))

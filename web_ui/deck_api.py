@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.deck_desk import DeckDesk
-from companion.decks import DeckError
+from companion.decks import DEFAULT_EDITION, DeckError
 from web_ui.auth import require_pin
 
 deck_api = Blueprint("deck_api", __name__, url_prefix="/api/deck")
@@ -86,7 +86,17 @@ def import_deck() -> Response:
 @deck_api.post("/new")
 @require_pin
 def new_deck() -> Response:
-    desk().create(str(_body().get("name", "")))
+    """{"name": NAME, "edition": "2005" | "2023" (default 2005)}: a new empty deck, made active."""
+    body = _body()
+    desk().create(str(body.get("name", "")), str(body.get("edition", DEFAULT_EDITION)))
+    return jsonify(desk().decks())
+
+
+@deck_api.post("/edition")
+@require_pin
+def edition() -> Response:
+    """{"edition": "2005" | "2023"}: the active deck's edition, whose card names it uses."""
+    desk().set_edition(str(_body().get("edition", "")))
     return jsonify(desk().decks())
 
 
@@ -123,7 +133,8 @@ def enroll() -> Response:
     body = _body()
     action = body.get("action")
     if action == "start":
-        return jsonify(desk().enroll_start(_game(body)))
+        chosen = body.get("edition")
+        return jsonify(desk().enroll_start(_game(body), edition=chosen if isinstance(chosen, str) else None))
     if action == "again":
         return jsonify(desk().enroll_start(_game(body), again=True))
     card = body.get("card")

@@ -7,7 +7,7 @@ from typing import Any
 from companion.chaud_devant import deck_names
 from companion.chaud_devant.announcer import EditionVoice, describe_refusal
 from companion.chaud_devant.cards import ALL_CODES, MENUS
-from companion.chaud_devant.game import Game, parse_game
+from companion.chaud_devant.game import EDITIONS, Game, parse_game
 from companion.seam import Part, Voice
 from companion.tag_deal import DealPlan
 
@@ -23,6 +23,7 @@ class ChaudDevant:
             "card": {"card": str},
         }
         self.setup_fields: dict[str, type | tuple[type, ...]] = {"players": list, "dealer": str}
+        self.editions: tuple[str, ...] = EDITIONS  # a deck is of one edition: its cards' names
         self.tag_codes: tuple[str, ...] = ALL_CODES + tuple(
             f"menu-{menu}@{copy}" for copy in range(1, 6) for menu in MENUS
         )
@@ -41,9 +42,9 @@ class ChaudDevant:
     def describe_refusal(self, event: dict[str, Any], reason: str) -> Part:
         return describe_refusal(None, event, reason)
 
-    def tag_name(self, code: str, language: str) -> str | None:
-        """A physical card's name for enrolling and checking a deck (see companion.decks)."""
-        return deck_names.tag_name(code, language)
+    def tag_name(self, code: str, language: str, edition: str = "2005") -> str | None:
+        """A physical card's name in `edition` for enrolling and checking a deck (see companion.decks)."""
+        return deck_names.tag_name(code, language, edition if edition in EDITIONS else "2005")
 
     def deal_plan(self, state: object) -> DealPlan | None:
         """How the round about to be played is dealt, for dealing by tag; None when it cannot be now."""

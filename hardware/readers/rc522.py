@@ -19,6 +19,7 @@ from typing import Any
 from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
 from hardware.diagnose import explain
 from hardware.rc522 import ChipError, RC522Config, RC522Driver
+from hardware.tag_memory import read_tag_code, write_tag_code
 
 RETRY_S = 2.0  # first wait before another attempt to bring back a chip that does not answer
 MAX_RETRY_S = 30.0  # the wait doubles after each failed attempt, up to this
@@ -58,6 +59,8 @@ class RC522Reader:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._chip_lock = threading.Lock()  # one user of the chip at a time: the poll, or a tag write
+        self._codes = False
 
     # --- the thread ------------------------------------------------------------------------
 
@@ -81,10 +84,11 @@ class RC522Reader:
         period = self.config.poll_ms / 1000
         while not self._stop.is_set():
             began = self._clock()
-            try:
-                messages = self.step()
-            except Exception as error:
-                messages = self._fail(error)
+            with self._chip_lock:
+                try:
+                    messages = self.step()
+                except Exception as error:
+                    messages = self._fail(error)
             for message in messages:
                 out.put(message)
             self._stop.wait(max(0.0, period - (self._clock() - began)))
@@ -98,7 +102,7 @@ class RC522Reader:
             return self._open(now) if now >= self._retry_at else []
         result = self._driver.poll()
         self.radio_errors += len(result.radio_errors)
-        messages: list[ReaderMessage] = [TagSeen(uid, self.name) for uid in result.uids if self._fresh(uid, now)]
+        messages: list[ReaderMessage] = [self._seen(uid) for uid in result.uids if self._fresh(uid, now)]
         if result.chip_error is None:
             self._chip_errors = 0
             return messages + self._radio_health(result.radio_errors)
@@ -106,6 +110,43 @@ class RC522Reader:
         if self._chip_errors >= self.config.max_errors:
             messages.extend(self._recover(result.chip_error))
         return messages
+
+    # --- tag memory (self-describing decks) -------------------------------------------------
+
+    def report_codes(self, on: bool) -> None:
+        """companion.reads.TagMemory: read each new tag's memory and report its code in `TagSeen.card`."""
+        self._codes = on
+
+    def write_card(self, uid: str, code: str) -> bool:
+        """companion.reads.TagWriter: between two polls, write `code` on tag `uid` and read it back."""
+        with self._chip_lock:
+            if self._driver is None or self._mfrc522 is None:
+                return False
+            try:
+                return write_tag_code(self._mfrc522, uid, code)
+            except Exception as error:  # an SPI error mid-write: the poll reports the chip, the write failed
+                logging.getLogger(__name__).warning("tag write failed: %s", error)
+                return False
+            finally:
+                self._restore()
+
+    def _seen(self, uid: str) -> TagSeen:
+        """A new tag, with the code its memory holds when codes are reported (None if unreadable)."""
+        if not self._codes or self._mfrc522 is None:
+            return TagSeen(uid, self.name)
+        try:
+            code = read_tag_code(self._mfrc522, uid)
+        except Exception:  # the tag is reported anyway; the next poll reports the chip if it is at fault
+            code = None
+        finally:
+            self._restore()
+        return TagSeen(uid, self.name, card=code)
+
+    def _restore(self) -> None:
+        """The poller's settings again after a memory exchange (the field stays on: nothing wakes)."""
+        if self._driver is not None:
+            with contextlib.suppress(ChipError):
+                self._driver.configure()
 
     def _fresh(self, uid: str, now: float) -> bool:
         """Same-card debounce: a UID seen again within `debounce_s` of its last sighting is the same passage.

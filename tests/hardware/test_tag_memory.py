@@ -179,3 +179,33 @@ class NoReader:
 
     def close(self) -> None:
         pass
+
+
+def test_a_halted_tag_among_others_is_woken_read_and_halted_again(chip: FakeMFRC522, stock: Any) -> None:
+    """In the pot: the tags read so far rest there halted; only the one asked for answers."""
+    from hardware.fakes import CardState
+    from hardware.tag_memory import read_tag_code, write_tag_code
+
+    twin, other, wanted = ntag("04a1b2c3998877"), classic("deadbeef"), ntag("04a1b2c3d4e5f6")
+    for card in (twin, other, wanted):
+        chip.enter(card)
+    assert write_tag_code(stock, "04a1b2c3998877", "pea-2a") and write_tag_code(stock, "04a1b2c3d4e5f6", "pea-3b")
+    assert write_tag_code(stock, "deadbeef", "onion-5a")
+    assert all(card.state is CardState.HALT for card in (twin, other, wanted))
+    assert read_tag_code(stock, "04a1b2c3d4e5f6") == "pea-3b"
+    assert read_tag_code(stock, "deadbeef") == "onion-5a"
+    assert all(card.state is CardState.HALT for card in (twin, other, wanted))
+    assert read_tag_code(stock, "04a1b2c3000000") is None  # not in the field
+
+
+def test_halting_a_tag_does_not_wait_for_an_answer_that_never_comes(chip: FakeMFRC522, stock: Any) -> None:
+    """HLTA is never answered: sent through ToCard it would cost 2,000 register reads (about 80 ms on a Pi)."""
+    from hardware.fakes import CardState
+
+    card = chip.enter(ntag())
+    link = linked(stock)
+    transfers: list[int] = []
+    chip.on_transfer.append(transfers.append)
+    link.halt()
+    assert card.state is CardState.HALT
+    assert len(transfers) < 100

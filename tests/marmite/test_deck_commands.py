@@ -75,7 +75,7 @@ def test_an_old_tags_json_becomes_the_first_deck(tmp_path: Path, capsys: pytest.
     assert capsys.readouterr().out == "uid,card\n04a1b2c3d4e5f6,pea-3a\n"
     assert main(["deck", "new", "Club", "--data", str(tmp_path)]) == 0
     assert main(["deck", "list", "--data", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.splitlines() == ["  main: 1 tags", "* Club: 0 tags"]
+    assert capsys.readouterr().out.splitlines() == ["  main (2005): 1 tags", "* Club (2005): 0 tags"]
     assert main(["deck", "use", "main", "--data", str(tmp_path)]) == 0
     assert DeckStore(tmp_path, CODES).load() == {"04a1b2c3d4e5f6": "pea-3a"}
     assert main(["deck", "use", "nope", "--data", str(tmp_path)]) == 2
@@ -103,3 +103,15 @@ def test_a_complete_check_is_remembered_with_its_date(tmp_path: Path, capsys: py
     assert DeckStore(tmp_path, CODES).info().checked_at is not None
     main(["deck", "list", "--data", str(tmp_path)])
     assert ", checked 20" in capsys.readouterr().out
+
+
+def test_a_2023_deck_is_checked_by_its_own_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deck", "new", "Forêt", "--edition", "2023", "--data", str(tmp_path)]) == 0
+    main(["deck", "import", str(write(tmp_path / "deck.csv", full_deck())), "--data", str(tmp_path)])
+    SCRIPT[:] = [uid_of(i) for i in range(1, len(CODES))] + [uid_of(5)]
+    assert main(["deck", "check", "--reader", "test-scripted", "--data", str(tmp_path), "--seconds", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "Pas vues : Insectes, zéro, bouillon — premier exemplaire." in out
+    assert "Vues deux fois : Insectes, deux — second exemplaire." in out and "Pois" not in out
+    main(["deck", "list", "--data", str(tmp_path)])
+    assert "* Forêt (2023): 77 tags" in capsys.readouterr().out.splitlines()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from companion.deck_desk import DeckDesk
 from companion.journal import Journal
 from companion.table import TableService
 from hardware.fakes import FakeGPIO, VirtualClock
@@ -91,3 +93,46 @@ def test_the_reader_pump_survives_a_failed_event(service: TableService, monkeypa
         second = service.wait_after(before, timeout=5)
     assert [m.kind for m in second] == ["refused"]  # no game yet: but the read reached the table
     assert service.journal.last_seq == 1
+
+
+def sounds_since(header: FakeGPIO, mark: int) -> list[tuple[float | None, float]]:
+    """The buzzer's (frequency, duration) sounds after its `mark`-th change."""
+    changes = header.outputs(PINS.buzzer)[mark:]
+    return [(change.frequency, round(after.at - change.at, 3))
+            for change, after in itertools.pairwise(changes) if change.value]
+
+
+def beeps_for(header: FakeGPIO, panel: Panel, act: Callable[[], object]) -> list[tuple[float | None, float]]:
+    """What the buzzer plays for one action of the table."""
+    mark = len(header.outputs(PINS.buzzer))
+    act()
+    assert panel.wait_quiet()
+    return sounds_since(header, mark)
+
+
+def test_enrollment_reads_beep_as_plays_do(service: TableService, panel: Panel, header: FakeGPIO,
+                                           tmp_path: Path) -> None:
+    desk = DeckDesk(service, tmp_path)
+    desk.enroll_start()
+    learned = beeps_for(header, panel, lambda: desk.tag_seen("04000000000001"))
+    taken = beeps_for(header, panel, lambda: desk.tag_seen("04000000000001"))  # already Pois, zéro, bouillon
+    desk.set_self_describing(True)
+    desk.writer = LiftedTag()
+    assert beeps_for(header, panel, lambda: desk.tag_seen("04000000000002")) == taken  # a write that failed
+    desk.enroll_stop()
+    assert len(learned) == 1 and len(taken) == 2  # one beep; the refusal's double low beep
+    assert taken[0][0] is not None and learned[0][0] is not None and taken[0][0] < learned[0][0]
+    for event in started():
+        service.submit(event)
+    played = beeps_for(header, panel, lambda: service.submit(card("pea-1a")))
+    refused = beeps_for(header, panel, lambda: service.submit(card("pea-1a")))  # already played
+    assert (learned, taken) == (played, refused)
+    asked = beeps_for(header, panel, lambda: desk.enroll_start())  # a prompt alone is silent
+    assert asked == []
+
+
+class LiftedTag:
+    """A TagWriter whose every tag leaves the field before its write is verified."""
+
+    def write_card(self, uid: str, code: str) -> bool:
+        return False

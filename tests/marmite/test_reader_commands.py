@@ -131,3 +131,29 @@ def test_bad_reader_options_are_explained(tmp_path: Path, capsys: pytest.Capture
     assert "gain must be one of" in capsys.readouterr().err
     assert main(["reader", "test", "--data", str(tmp_path), "--reader", "nfc9000"]) == 2
     assert "unknown reader 'nfc9000'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("language", "first", "menu"), [
+    ("fr", "Insectes, zéro, bouillon — premier exemplaire.", "Noté. carte menu Déchets, jeu du siège 5."),
+    ("en", "Insects, zero, stock — first copy.", "Noted. menu card Trash, set of seat 5."),
+    ("nl", "Insecten, nul, bouillon — eerste exemplaar.", "Genoteerd. menukaart Afval, set van plaats 5."),
+])
+def test_learn_names_the_cards_of_the_decks_edition(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str, first: str, menu: str) -> None:
+    (tmp_path / "web.json").write_text(json.dumps({"language": language}))
+    codes = GAMES.kinds[GAMES.default].tag_codes
+    SCRIPT[:] = [uid_of(i) for i in range(len(codes))]
+    assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path), "--edition", "2023"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == f"{first}  (0/77)" and f"{menu}  (75/77)" in out
+    assert DeckStore(tmp_path, GAMES.tag_codes()).info().edition == "2023"
+    assert main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path), "--again"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith(f": {first}  (77/77)")  # "De nouveau : …"
+    assert DeckStore(tmp_path, GAMES.tag_codes()).info().edition == "2023"  # the deck keeps its edition
+
+
+def test_learn_refuses_an_edition_that_does_not_exist(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["reader", "learn", "--reader", "test-scripted", "--data", str(tmp_path), "--edition", "2019"])
+    assert exited.value.code == 2 and "invalid choice: '2019'" in capsys.readouterr().err
+    assert not (tmp_path / "decks").exists()

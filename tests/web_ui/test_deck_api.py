@@ -250,3 +250,32 @@ def test_a_self_describing_card_the_deck_lacks_is_offered_then_added(client: Fla
     assert service.tags.lookup("0badf00d") == "onion-10"
     assert client.post("/api/deck/adopt", json={"uid": "0badf00d"}, headers=HEADERS).status_code == 400
     assert client.post("/api/deck/self_describing", json={"on": "yes"}, headers=HEADERS).status_code == 400
+
+
+@pytest.mark.parametrize(("language", "asked", "said"), [
+    ("fr", "Insectes, zéro, bouillon — premier exemplaire.",
+     "Pas vues : Insectes, zéro, bouillon — second exemplaire; Insectes, un — premier exemplaire; "),
+    ("en", "Insects, zero, stock — first copy.",
+     "Not seen: Insects, zero, stock — second copy; Insects, one — first copy; "),
+    ("nl", "Insecten, nul, bouillon — eerste exemplaar.",
+     "Niet gezien: Insecten, nul, bouillon — tweede exemplaar; Insecten, één — eerste exemplaar; "),
+])
+def test_a_2023_deck_is_enrolled_checked_and_shown_by_its_editions_names(
+        client: FlaskClient, language: str, asked: str, said: str) -> None:
+    post(client, "/api/settings", {"language": language})
+    assert client.post("/api/deck/new", json={"name": "Forêt", "edition": "1999"}, headers=HEADERS).status_code == 400
+    assert [d["name"] for d in client.get("/api/deck").get_json()["decks"]] == ["main"]  # nothing changed
+    decks = post(client, "/api/deck/new", {"name": "Forêt", "edition": "2023"})
+    assert decks["editions"] == ["2005", "2023"] and decks["decks"][-1]["edition"] == "2023"
+    assert post(client, "/api/deck/enroll", {"action": "start"})["text"] == asked
+    drop(client, uid(0))
+    post(client, "/api/deck/enroll", {"action": "stop"})
+    post(client, "/api/deck/check", {"action": "start"})
+    drop(client, uid(0))
+    report = post(client, "/api/deck/check", {"action": "finish"})
+    assert report["text"].startswith(said)
+    page = client.get("/deck").get_data(as_text=True)
+    assert asked.rstrip(".") in page and "Pois, zéro" not in page
+    post(client, "/api/deck/edition", {"edition": "2005"})  # the box was a 2005 one after all
+    assert post(client, "/api/deck/enroll", {"action": "start"})["text"].startswith(
+        {"fr": "Pois, zéro", "en": "Pea, zero", "nl": "Erwten, nul"}[language])

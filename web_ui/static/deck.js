@@ -135,6 +135,11 @@
   if (selfDescribing) selfDescribing.addEventListener("change", function () {
     act("/api/deck/self_describing", { on: selfDescribing.checked });
   });
+  const edition = $("deck-edition");
+  if (edition) edition.addEventListener("change", async function () {
+    await act("/api/deck/edition", { edition: edition.value });
+    location.reload(); // the cards' names on this page are the edition's
+  });
   const redo = $("enroll-redo");
   if (redo) redo.addEventListener("submit", function (event) {
     event.preventDefault();
@@ -143,7 +148,7 @@
   const create = $("deck-new");
   if (create) create.addEventListener("submit", async function (event) {
     event.preventDefault();
-    try { await post("/api/deck/new", { name: $("deck-name").value }); location.reload(); }
+    try { await post("/api/deck/new", { name: $("deck-name").value, edition: $("deck-new-edition").value }); location.reload(); }
     catch (e) { $("deck-status").textContent = e.message; }
   });
   const upload = $("deck-import");
@@ -166,6 +171,8 @@
     window.marmiteDeckSaid.push(data.text);
     const live = $("announce");
     if (live) { live.textContent = ""; live.textContent = data.text; }
+    // A read from the reader (noted, refused, written and verified on the tag, or not) shows on screen too.
+    if (body.dataset.deckActivity === "enroll") $("enroll-said").textContent = data.text;
     speak(data.text);
     refresh();
   };
