@@ -135,7 +135,7 @@ def test_bad_reader_options_are_explained(tmp_path: Path, capsys: pytest.Capture
 
 @pytest.mark.parametrize(("language", "first", "menu"), [
     ("fr", "Insectes, zéro, bouillon — premier exemplaire.", "Noté. carte menu Déchets, jeu du siège 5."),
-    ("en", "Insects, zero, stock — first copy.", "Noted. menu card Trash, set of seat 5."),
+    ("en", "Insects, zero, bouillon — first copy.", "Noted. menu card Trash, set of seat 5."),
     ("nl", "Insecten, nul, bouillon — eerste exemplaar.", "Genoteerd. menukaart Afval, set van plaats 5."),
 ])
 def test_learn_names_the_cards_of_the_decks_edition(

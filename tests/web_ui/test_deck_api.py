@@ -254,9 +254,9 @@ def test_a_self_describing_card_the_deck_lacks_is_offered_then_added(client: Fla
 
 @pytest.mark.parametrize(("language", "asked", "said"), [
     ("fr", "Insectes, zéro, bouillon — premier exemplaire.",
-     "Pas vues : Insectes, zéro, bouillon — second exemplaire; Insectes, un — premier exemplaire; "),
-    ("en", "Insects, zero, stock — first copy.",
-     "Not seen: Insects, zero, stock — second copy; Insects, one — first copy; "),
+     "Pas vues : Insectes, zéro, bouillon — second exemplaire ; Insectes, un — premier exemplaire ; "),
+    ("en", "Insects, zero, bouillon — first copy.",
+     "Not seen: Insects, zero, bouillon — second copy; Insects, one — first copy; "),
     ("nl", "Insecten, nul, bouillon — eerste exemplaar.",
      "Niet gezien: Insecten, nul, bouillon — tweede exemplaar; Insecten, één — eerste exemplaar; "),
 ])
