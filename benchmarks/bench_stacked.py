@@ -25,31 +25,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.reads import TagSeen
 from firmware_bridge import protocol
 from firmware_bridge.simulator import FakeMachine, load_firmware
-from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, VirtualClock, installed
+from hardware.fakes import (
+    PI_ZERO_2W,
+    PICO,
+    FakeCard,
+    FakeGPIO,
+    FakeMFRC522,
+    FieldSchedule,
+    VirtualClock,
+    charge_spi,
+    installed,
+)
 from hardware.readers.rc522 import RC522Reader
 
 GAPS_MS = (0, 5, 10, 25)
-PI_TRANSFER_S = 60e-6
-PICO_TRANSFER_S = 15e-6
-
-
-class Schedule:
-    """Cards entering and leaving the chip's field at set times, applied before each SPI transaction."""
-
-    def __init__(self, chip: FakeMFRC522, clock: VirtualClock) -> None:
-        self.chip = chip
-        self.clock = clock
-        self.events: list[tuple[float, bool, FakeCard]] = []
-
-    def add(self, card: FakeCard, enter_at: float, dwell_s: float) -> None:
-        self.events += [(enter_at, True, card), (enter_at + dwell_s, False, card)]
-        self.events.sort(key=lambda event: event[0])
-
-    def apply(self, nbytes: int = 0) -> None:
-        now = self.clock.now()
-        while self.events and self.events[0][0] <= now:
-            _, entering, card = self.events.pop(0)
-            (self.chip.enter if entering else self.chip.leave)(card)
 
 
 def tail(rng: random.Random) -> bytes:
@@ -90,9 +79,8 @@ def trials(run_trial: Callable[[FakeCard, FakeCard, float, float], set[bytes]], 
 def pi_rig(dwell_s: float) -> tuple[Callable[[FakeCard, FakeCard, float, float], set[bytes]], Any]:
     clock = VirtualClock()
     chip = FakeMFRC522(clock=clock)
-    schedule = Schedule(chip, clock)
-    chip.on_transfer.append(lambda n: clock.advance(PI_TRANSFER_S + n * 8e-6))
-    chip.on_transfer.append(schedule.apply)
+    charge_spi(chip, clock, PI_ZERO_2W)
+    schedule = FieldSchedule(chip, clock)
     context = installed(chip, FakeGPIO(clock=clock))
     context.__enter__()
     reader = RC522Reader(clock=clock, sleep=clock.sleep)
@@ -105,10 +93,10 @@ def pi_rig(dwell_s: float) -> tuple[Callable[[FakeCard, FakeCard, float, float],
         schedule.add(b, start + gap_s, dwell_s)
         reported: set[bytes] = set()
         while schedule.events:
-            began = clock.now()
             schedule.apply()
-            reported |= {bytes.fromhex(m.uid) for m in reader.step() if isinstance(m, TagSeen)}
-            clock.sleep(max(0.0, period - (clock.now() - began)))
+            messages, pause = reader.cycle()  # what the reader thread does between its waits
+            reported |= {bytes.fromhex(m.uid) for m in messages if isinstance(m, TagSeen)}
+            clock.sleep(pause)
         clock.advance(2.0)  # past the debounce time before the next trial
         return reported
 
@@ -120,9 +108,8 @@ def pico_rig(dwell_s: float) -> tuple[Callable[[FakeCard, FakeCard, float, float
     rc522 = sys.modules["rc522"]
     clock = VirtualClock()
     chip = FakeMFRC522(clock=clock)
-    schedule = Schedule(chip, clock)
-    chip.on_transfer.append(lambda n: clock.advance(PICO_TRANSFER_S + n * 8e-6))
-    chip.on_transfer.append(schedule.apply)
+    charge_spi(chip, clock, PICO)
+    schedule = FieldSchedule(chip, clock)
     machine = FakeMachine(chip)
     reader = rc522.RC522(
         machine.SPI(0), machine.Pin(17, 1, value=1), machine.Pin(20, 1, value=1),

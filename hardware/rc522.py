@@ -57,7 +57,11 @@ class RC522Config:
     reset_pin: int = 25  # BCM numbering (header pin 22)
     gain_db: int = 33  # the chip's own default; 48 reaches further, and further into the pile too
     timeout_ms: float = 1.0  # receive timeout: a card answers within 0.1 ms, so 1 ms is plenty
-    poll_ms: float = 10.0  # one poll every 10 ms (at most 20 ms with a card read in between)
+    # One poll every 5 ms. Cards can arrive just after a poll, and reading two stacked cards whose UIDs share
+    # their first cascade level takes 14 radio exchanges, about 17 ms of a Pi Zero 2 W's time until the second
+    # is selected (half of it SPI transactions, half air time): 5 + 17 ms fits a card that spends only 25 ms
+    # over the antenna, with 3 ms to spare; 10 ms polls did not (docs/BENCHMARKS.md, stacked cards).
+    poll_ms: float = 5.0
     debounce_s: float = 1.0  # the same UID again within this time is the same passage
     max_errors: int = 3  # chip errors in a row before a reset
 

@@ -14,10 +14,25 @@ from types import ModuleType
 from hardware.fakes import spidev as fake_spidev
 from hardware.fakes.cards import CardState, FakeCard
 from hardware.fakes.clock import VirtualClock
+from hardware.fakes.field import PI_ZERO_2W, PICO, FieldSchedule, SpiCost, charge_spi
 from hardware.fakes.gpio import FakeGPIO
 from hardware.fakes.mfrc522_chip import FakeMFRC522, Fault, LockUp
 
-__all__ = ["CardState", "FakeCard", "FakeGPIO", "FakeMFRC522", "Fault", "LockUp", "VirtualClock", "installed"]
+__all__ = [
+    "PICO",
+    "PI_ZERO_2W",
+    "CardState",
+    "FakeCard",
+    "FakeGPIO",
+    "FakeMFRC522",
+    "Fault",
+    "FieldSchedule",
+    "LockUp",
+    "SpiCost",
+    "VirtualClock",
+    "charge_spi",
+    "installed",
+]
 
 _REPLACED = ("spidev", "RPi", "RPi.GPIO")
 
