@@ -164,7 +164,7 @@ def test_enrolling_a_self_describing_deck_writes_each_card_and_a_reader_recognis
     elsewhere = DeckDesk(table, other)
     ReaderPump(table, NoReader()).handle(TagSeen("0a0b0c0d", "rc522", card="pea-0b"))
     assert elsewhere.offers == {"0a0b0c0d": "pea-0b"}
-    assert elsewhere.adopt("0a0b0c0d")["text"] == "Pois, zéro, bouillon — second exemplaire ajoutée au jeu."
+    assert elsewhere.adopt("0a0b0c0d")["text"] == "Carte ajoutée au jeu : Pois, zéro, bouillon — second exemplaire."
     assert table.tags.lookup("0a0b0c0d") == "pea-0b"
     assert DeckStore(other, GAMES.tag_codes()).load() == {"0a0b0c0d": "pea-0b"}
     table.close()

@@ -184,7 +184,7 @@ def test_a_self_describing_card_the_deck_lacks_is_offered_not_played(
 
         assert table.client.post("/api/deck/adopt", json={"uid": "04000000000001"}).status_code in (401, 403)
         adopted = table.post("/api/deck/adopt", {"uid": "04000000000001"})
-        assert adopted["text"] == "Pois, zéro, bouillon — premier exemplaire ajoutée au jeu."
+        assert adopted["text"] == "Carte ajoutée au jeu : Pois, zéro, bouillon — premier exemplaire."
         assert DeckStore(home, GAMES.tag_codes()).load() == {"04000000000001": "pea-0a"}
         serial = table.service.last_serial
         with table.reader._chip_lock:

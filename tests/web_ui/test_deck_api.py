@@ -246,7 +246,7 @@ def test_a_self_describing_card_the_deck_lacks_is_offered_then_added(client: Fla
     assert service.tag_seen("0badf00d", source="reader:rc522", written="onion-10") is None  # taken: offered
     assert client.get("/api/deck").get_json()["offers"] == {"0badf00d": "onion-10"}
     answer = post(client, "/api/deck/adopt", {"uid": "0badf00d"})
-    assert answer["text"] == "Oignon, dix ajoutée au jeu."
+    assert answer["text"] == "Carte ajoutée au jeu : Oignon, dix."
     assert service.tags.lookup("0badf00d") == "onion-10"
     assert client.post("/api/deck/adopt", json={"uid": "0badf00d"}, headers=HEADERS).status_code == 400
     assert client.post("/api/deck/self_describing", json={"on": "yes"}, headers=HEADERS).status_code == 400
