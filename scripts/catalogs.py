@@ -95,8 +95,8 @@ def adopt(folder: Path) -> None:
 
     English page strings (no context) that are still empty take their msgid, which is English.
     """
-    source = template()
     for language in LANGUAGES:
+        source = template()  # a fresh template each time: `updated` may share its messages with the catalog
         other_path = folder / language / "LC_MESSAGES" / "messages.po"
         other = Catalog(locale=language)
         if other_path.is_file():

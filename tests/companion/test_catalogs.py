@@ -165,3 +165,44 @@ def test_adopt_takes_only_missing_translations_from_older_catalogs(tmp_path: Pat
 def test_the_tie_break_names_a_plural_food_without_a_verb_to_agree(language: str, said: str) -> None:
     """Found in the move: "pommes de terre fait", "potatoes decides", "aardappelen maakt"."""
     assert BuffetVoice().render([Part("tie_break", {"food": "potato"})], language) == said
+
+
+def test_adopt_gives_each_language_its_own_translation_of_a_new_string(tmp_path: Path) -> None:
+    """Found at a merge: a string new to the catalogs took French in English and Dutch too."""
+    tool = _tool()
+    shutil.copytree(LOCALE_DIR, tmp_path / "here")
+    tool.LOCALE_DIR = tmp_path / "here"
+    extracted = tool.template
+
+    def with_a_new_string() -> Catalog:
+        found: Catalog = extracted()
+        found.add("Resume later")
+        return found
+
+    tool.template = with_a_new_string
+    older = {"fr": "Reprendre plus tard", "en": "", "nl": "Later hervatten"}
+    for language, text in older.items():
+        folder = tmp_path / "older" / language / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        stale = Catalog(locale=language)
+        stale.add("Resume later", text)
+        (folder / "messages.po").write_bytes(tool.po_bytes(stale))
+    tool.adopt(tmp_path / "older")
+    adopted = {}
+    for language in LANGUAGES:
+        with tool.po_path(language).open("rb") as handle:
+            adopted[language] = read_po(handle, locale=language).get("Resume later").string
+    assert adopted == {"fr": "Reprendre plus tard", "en": "Resume later", "nl": "Later hervatten"}
+
+
+DUTCH_AS_FRENCH = {"Champignons"}
+"""Words Dutch shares with French on purpose (the 2005 mushroom suit)."""
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_english_and_dutch_never_show_the_french_text(language: str) -> None:
+    french = {(m.context, str(m.id)): m.string for m in _entries("fr")}
+    same = [(m.context, m.id) for m in _entries(language)
+            if m.string == french[(m.context, str(m.id))] and m.string != m.id
+            and not (language == "nl" and m.string in DUTCH_AS_FRENCH)]
+    assert same == []
