@@ -325,7 +325,7 @@ class TableService:
 
     def _earlier_game(self, game: int, verb: str) -> tuple[Referee, list[int]]:
         """An earlier game folded from the journal, when it exists, is not current and is unfinished."""
-        if self.journal.game_of(game) != game:
+        if not 1 <= game < 2**63 or self.journal.game_of(game) != game:  # SQLite integers are 64-bit
             raise UnknownGame(f"there is no game {game}")
         if game == self.journal.current_game:
             raise GameNotSwitchable(f"game {game} is the current game")
@@ -521,12 +521,12 @@ class TableService:
                 if start is not None:
                     current = {"game": game, "started_at": start[0], "players": start[1], **state.summary(),
                                "abandoned": False, "current": True}
-            wanted = None if limit is None else max(0, limit - (current is not None))
             summaries = [{**summary, "current": False}
-                         for summary in self.journal.summaries(before=before, limit=wanted) if summary["game"] != game]
-        if current is not None and limit != 0:
+                         for summary in self.journal.summaries(before=before, limit=limit) if summary["game"] != game]
+        if current is not None:
             summaries.append(current)
-        return summaries
+            summaries.sort(key=lambda summary: int(summary["game"]))  # a resumed game is older than others
+        return summaries if limit is None else summaries[len(summaries) - limit:] if limit > 0 else []
 
     def close(self) -> None:
         """Close the journal; idempotent."""

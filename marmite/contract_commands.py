@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.events import MalformedEvent, check_storable
-from companion.journal import JOURNAL_FILE, Entry, Journal, JournalError
+from companion.journal import JOURNAL_FILE, Entry, GameSummary, Journal, JournalError
 from companion.paths import default_data_dir
 from companion.referee import Referee
 from companion.replay import MalformedLog, parse_log, replay
@@ -71,7 +71,7 @@ def run_export(args: argparse.Namespace) -> int:
             if not games:
                 print(f"marmite export: no game in {data_dir}", file=sys.stderr)
                 return 1
-            wanted = args.game if args.game is not None else games[-1].game
+            wanted = args.game if args.game is not None else latest_game(journal, games)
             if wanted not in {game.game for game in games}:
                 known = ", ".join(str(game.game) for game in games)
                 print(f"marmite export: no game {wanted} in {data_dir} (games: {known})", file=sys.stderr)
@@ -83,6 +83,13 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"marmite export: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def latest_game(journal: Journal, games: list[GameSummary]) -> int:
+    """The game `export` writes by default: the table's current one (a resumed game is the latest played),
+    else the last one started."""
+    current = journal.current_game
+    return current if current is not None else int(games[-1].game)
 
 
 def read_log(file: str) -> list[tuple[int, dict[str, Any]]]:

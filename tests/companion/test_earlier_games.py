@@ -199,3 +199,25 @@ def test_interleaved_games_each_replay_to_what_the_table_showed(tmp_path_factory
             table = TableService.open(data, GAMES)
         assert table.current_game == current and table.state() == current_state
         table.close()
+
+
+def test_past_games_stay_oldest_first_and_pageable_after_a_resume(tmp_path: Path) -> None:
+    """Found in review: a resumed (older) game was listed last and took a page slot, hiding newer games."""
+    rng = random.Random(21)
+    table = TableService.open(tmp_path, GAMES)
+    started = []
+    for _ in range(3):
+        play(table, chaud_devant_game(rng, players=3)[:6])
+        game = table.current_game
+        assert game is not None
+        started.append(game)
+    table.resume_game(started[0])
+    assert [game["game"] for game in table.past_games()] == started
+    pages, before = [], None
+    while page := table.past_games(before=before, limit=1):
+        pages.append(page[0]["game"])
+        before = page[0]["game"]
+    assert pages == started[::-1]  # every game reachable by the documented paging
+    assert [game["game"] for game in table.past_games(limit=2)] == started[1:]
+    assert table.past_games(limit=0) == []
+    table.close()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from companion.journal import Journal
 from companion.referee import Referee
+from companion.table import TableService
 from marmite.games import GAMES
 from tests.companion.chaud_devant.rulebook import card, menu, new_game, started
 
@@ -88,3 +89,20 @@ def test_export_of_a_corrupt_journal_is_a_clear_error(tmp_path: Path) -> None:
     done = subprocess.run([*MARMITE, "export", "--data", str(tmp_path)], capture_output=True, text=True, check=False)
     assert done.returncode == 1 and "marmite.sqlite3" in done.stderr and "Traceback" not in done.stderr
     assert (tmp_path / "marmite.sqlite3").read_bytes() == b"this is not a database" * 100
+
+
+def test_export_by_default_writes_the_tables_current_game_even_when_resumed(tmp_path: Path) -> None:
+    """Found in review: after a resume, a bare export wrote the newer, replaced game."""
+    table = TableService.open(tmp_path, GAMES)
+    for event in (new_game(("A", "B", "C")), menu("A", "pea"), new_game(("X", "Y", "Z"))):
+        table.submit(event)
+    table.resume_game(1)
+    live = table.state()
+    table.close()
+    exported = subprocess.run([*MARMITE, "export", "--data", str(tmp_path)], capture_output=True, text=True,
+                              check=True).stdout
+    assert json.loads(exported.splitlines()[0])["players"] == ["A", "B", "C"]
+    replayed = json.loads(subprocess.run([*MARMITE, "replay", "-"], input=exported, capture_output=True,
+                                         text=True, check=True).stdout)
+    replayed.pop("refused")
+    assert replayed == {key: value for key, value in live.items() if key in replayed}

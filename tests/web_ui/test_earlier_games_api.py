@@ -41,6 +41,10 @@ def test_resume_needs_the_pin_and_refuses_clearly(client: FlaskClient, service: 
     assert status == 404 and answer == {"error": f"there is no game {a + 1}"}
     status, answer = post(client, f"/api/games/{b}/close")
     assert status == 409 and "current game" in str(answer["error"])
+    for huge in (2**63, 10**20):  # beyond SQLite's integers: found in review as a 500
+        for action in ("resume", "close"):
+            status, answer = post(client, f"/api/games/{huge}/{action}")
+            assert status == 404 and answer == {"error": f"there is no game {huge}"}
     assert (client.get("/api/state").get_json(), client.get("/api/games").get_json()) == before
 
 
