@@ -465,9 +465,14 @@ class DeckDesk:
         path.write_text(json.dumps({"game": self.service.current_game if on else None}), encoding="utf-8")
 
     def _on_message(self, message: Message) -> None:
-        """After each game event: in a game dealt by tag, open the next round's deal by itself."""
-        if not message.is_event or not message.accepted:
-            return
+        """After each game event: in a game dealt by tag, open the next round's deal by itself; a deal
+        under way for a game that is no longer the table's (another started or resumed) is dropped."""
+        if self.deal is not None and self._dealt is not None and self._dealt[0] != self.service.current_game:
+            with self._lock:
+                if self.deal is not None and self._dealt is not None and self._dealt[0] != self.service.current_game:
+                    self.deal = None
+        if not message.is_event or not message.accepted or self.enrollment or self.check or self.deal:
+            return  # checked without the lock too: an enrollment may hold it while a tag is written
         try:
             with self._lock:
                 if self.enrollment or self.check or self.deal or not self.deals_every_round():

@@ -279,3 +279,19 @@ def test_a_2023_deck_is_enrolled_checked_and_shown_by_its_editions_names(
     post(client, "/api/deck/edition", {"edition": "2005"})  # the box was a 2005 one after all
     assert post(client, "/api/deck/enroll", {"action": "start"})["text"].startswith(
         {"fr": "Pois, zéro", "en": "Pea, zero", "nl": "Erwten, nul"}[language])
+
+
+def test_a_deal_under_way_ends_when_another_game_is_resumed(client: FlaskClient) -> None:
+    """Found in review: a deal kept going after a resume and gave its hands to the resumed game."""
+    client.post("/api/deck/import", data=deck_file(), headers=HEADERS, content_type="text/csv")
+    post(client, "/api/events", {"type": "new_game", "players": FIVE[:3], "dealer": "Cléo"})
+    first = client.application.extensions["marmite.service"].current_game
+    post(client, "/api/events", {"type": "new_game", "players": ["Xavier", "Yann", "Zoé"], "dealer": "Zoé"})
+    post(client, "/api/deck/deal", {"action": "start"})
+    for index in range(5):
+        drop(client, uid(index))
+    assert client.get("/api/deck").get_json()["activity"]["kind"] == "deal"
+    assert client.post(f"/api/games/{first}/resume", headers=HEADERS).status_code == 200
+    assert client.get("/api/deck").get_json()["activity"] is None
+    played = drop(client, uid(5))  # the next card is the resumed game's again, not the dead deal's
+    assert "deck" not in played or played["deck"] is None
