@@ -467,9 +467,9 @@ class DeckDesk:
     def _on_message(self, message: Message) -> None:
         """After each game event: in a game dealt by tag, open the next round's deal by itself; a deal
         under way for a game that is no longer the table's (another started or resumed) is dropped."""
-        if self.deal is not None and self._dealt is not None and self._dealt[0] != self.service.current_game:
+        if self._deal_outlived():
             with self._lock:
-                if self.deal is not None and self._dealt is not None and self._dealt[0] != self.service.current_game:
+                if self._deal_outlived():
                     self.deal = None
         if not message.is_event or not message.accepted or self.enrollment or self.check or self.deal:
             return  # checked without the lock too: an enrollment may hold it while a tag is written
@@ -483,6 +483,10 @@ class DeckDesk:
                 self.deal_start()
         except DeckError:
             return
+
+    def _deal_outlived(self) -> bool:
+        """A deal is under way for a game that is no longer the table's."""
+        return self.deal is not None and self._dealt is not None and self._dealt[0] != self.service.current_game
 
     def deal_undo(self) -> dict[str, Any]:
         with self._lock:

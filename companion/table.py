@@ -526,7 +526,9 @@ class TableService:
         if current is not None:
             summaries.append(current)
             summaries.sort(key=lambda summary: int(summary["game"]))  # a resumed game is older than others
-        return summaries if limit is None else summaries[len(summaries) - limit:] if limit > 0 else []
+        if limit is None:
+            return summaries
+        return summaries[-limit:] if limit > 0 else []
 
     def close(self) -> None:
         """Close the journal; idempotent."""
