@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from marmite import contract_commands, deck_commands, firmware_commands, reader_commands, serve
+from marmite import club_commands, contract_commands, deck_commands, firmware_commands, reader_commands, serve
 
 DESCRIPTION = (
     "Marmite, a table companion for Chaud Devant ! (Too Many Cooks): the pot reader, the referee, "
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     reader_commands.add_commands(sub)
     deck_commands.add_commands(sub)
     firmware_commands.add_commands(sub)
+    club_commands.add_commands(sub)
     return parser
 
 

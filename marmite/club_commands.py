@@ -1,0 +1,97 @@
+"""`marmite club`: the club hub — its own Mosquitto (unless --broker), its store, the tables' join URLs."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from companion.paths import default_data_dir
+
+DEFAULT_MQTT_PORT = 1883
+HUB_ENV = "MARMITE_CLUB_BROKER"
+
+
+def add_commands(sub: Any) -> None:
+    """Register `club` on the `marmite` parser."""
+    p = sub.add_parser("club", help="the club hub: tables send their results to it over MQTT (Mosquitto)")
+    p.add_argument("--data", type=Path, default=None,
+                   help="the hub's data dir (default: a 'club' dir beside the table's data dir)")
+    p.add_argument("--name", default="club", help="the club's name, one word (default: club)")
+    p.add_argument("--tables", type=int, default=6, help="how many tables get credentials (default 6)")
+    p.add_argument("--mqtt-host", default="0.0.0.0", help="address Mosquitto listens on (default: every interface)")
+    p.add_argument("--mqtt-port", type=int, default=DEFAULT_MQTT_PORT,
+                   help=f"port Mosquitto listens on (default {DEFAULT_MQTT_PORT}; 0 picks a free one)")
+    p.add_argument("--tls", nargs=2, default=None, metavar=("CERT", "KEY"),
+                   help="serve MQTT over TLS with this certificate and key (tables then use mqtts://)")
+    p.add_argument("--broker", default=None, metavar="URL",
+                   help="use an existing broker instead of starting Mosquitto: mqtt://hub:PASSWORD@host:port/club"
+                        f" (default: ${HUB_ENV})")
+    p.set_defaults(handler=run_club)
+
+
+def run_club(args: argparse.Namespace) -> int:
+    """Start the broker and the hub; print each table's join URL; run until Ctrl-C or SIGTERM."""
+    import os
+
+    from club.broker import BrokerError, Credentials, Mosquitto, free_port, write_broker_files
+    from club.hub import ClubHub
+    from club.store import Store, StoreError
+    from club.topics import HUB_USER, ClubURL, check_club_name, table_user
+    from marmite.games import GAMES
+    from marmite.serve import lan_address
+
+    data_dir: Path = args.data or default_data_dir().parent / "club"
+    broker = None
+    try:
+        check_club_name(args.name)
+        data_dir.mkdir(parents=True, exist_ok=True)
+        credentials = Credentials.load_or_create(data_dir / "credentials.json", args.tables)
+        external = args.broker or os.environ.get(HUB_ENV)
+        if external:
+            url = ClubURL.parse(external)
+            public_host, port, tls = url.host, url.port, url.tls
+        else:
+            port = args.mqtt_port or free_port("127.0.0.1" if args.mqtt_host == "127.0.0.1" else "0.0.0.0")
+            tls_files = (Path(args.tls[0]), Path(args.tls[1])) if args.tls else None
+            config = write_broker_files(data_dir / "mosquitto", args.name, credentials, args.mqtt_host, port,
+                                        tls=tls_files)
+            broker = Mosquitto(config, args.mqtt_host, port).start()
+            tls = tls_files is not None
+            url = ClubURL("127.0.0.1" if args.mqtt_host in ("0.0.0.0", "") else args.mqtt_host, port,
+                          HUB_USER, credentials.hub, args.name, tls)
+            public_host = lan_address() if args.mqtt_host in ("0.0.0.0", "") else args.mqtt_host
+        store = Store.open(data_dir)
+    except (ValueError, OSError, BrokerError, StoreError) as error:
+        print(f"marmite club: {error}", file=sys.stderr)
+        if broker is not None:
+            broker.close()
+        return 2
+    hub = ClubHub(store, url, GAMES, tables=args.tables).start()
+    print(f"Club : {args.name} — MQTT {public_host}:{port}" + (" (TLS)" if tls else ""), flush=True)
+    if broker is not None:
+        print(f"Mosquitto : pid {broker.pid}, {data_dir / 'mosquitto'}", flush=True)
+    print(f"Data : {data_dir}", flush=True)
+    for table, password in credentials.tables.items():
+        join = ClubURL(public_host, port, table_user(table), password, args.name, tls)
+        print(f"Table {table} : marmite run --club '{join.text()}' --table {table}", flush=True)
+    stop = threading.Event()
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, terminate)
+        signal.signal(signal.SIGINT, terminate)
+    try:
+        while not stop.wait(1):
+            pass
+    finally:
+        hub.close()
+        if broker is not None:
+            broker.close()
+    return 0

@@ -1,0 +1,54 @@
+"""Wiring a table to its club: the journal's rows go to the hub through a `club.link.TableLink`.
+
+Only this composition root knows both the table service and the club adapter; `companion` imports neither.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask, jsonify
+
+from club.link import LinkStatus, TableLink
+from club.topics import ClubURL
+from companion.table import TableService
+
+CLUB_ENV = "MARMITE_CLUB"
+"""The club URL may come from the environment, so its password is not on the command line."""
+
+
+def club_url(given: str | None) -> str | None:
+    """The club URL from --club, else $MARMITE_CLUB, else None (no club)."""
+    return given or os.environ.get(CLUB_ENV) or None
+
+
+def attach_club_link(service: TableService, app: Flask, url_text: str, table: int | None) -> TableLink:
+    """Start publishing the table's journal to the club; ValueError for a bad URL or table number."""
+    url = ClubURL.parse(url_text)
+    number = table if table is not None else _table_from_user(url.user)
+    if number is None or number < 1:
+        raise ValueError("--table N (1 or more) is required with --club")
+    if url.user.startswith("table-") and url.user != f"table-{number}":
+        raise ValueError(f"the club URL is {url.user}'s, not table {number}'s")
+
+    def on_status(status: LinkStatus) -> None:
+        app.extensions["marmite.club"] = status
+
+    link = TableLink(service.journal, url, number, on_status=on_status)
+    service.add_listener(link.journal_changed)
+    app.extensions["marmite.club.link"] = link
+
+    @app.get("/api/club")
+    def club_status() -> Any:
+        """Whether this table's results reached the hub, and its next seating (no secret in it)."""
+        answer = link.status().as_json()
+        answer["table"] = number
+        return jsonify(answer)
+
+    return link.start()
+
+
+def _table_from_user(user: str) -> int | None:
+    suffix = user.removeprefix("table-")
+    return int(suffix) if user.startswith("table-") and suffix.isdigit() else None
