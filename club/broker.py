@@ -86,6 +86,7 @@ def config_text(directory: Path, host: str, port: int, *, tls: tuple[Path, Path]
         f"persistence_location {directory}/",
         "autosave_interval 5",
         "max_queued_messages 100000",
+        f"pid_file {directory / 'mosquitto.pid'}",
         "log_dest stderr",
         "log_type error",
         "log_type warning",
@@ -121,6 +122,15 @@ def write_broker_files(directory: Path, club: str, credentials: Credentials, hos
     return config
 
 
+def _alive(pid: int) -> bool:
+    """True while process `pid` runs (a zombie waiting for its parent is not running)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
 class Mosquitto:
     """A supervised `mosquitto -c CONFIG`: restarted (loudly) whenever it exits until `close()`."""
 
@@ -145,6 +155,7 @@ class Mosquitto:
         if not Path(binary).exists():
             raise BrokerError("mosquitto not found: install Debian's package with `apt install mosquitto`")
         self._binary = binary
+        self._stop_stale()
         self._spawn()
         if not self.wait_listening(timeout):
             self.close()
@@ -152,6 +163,23 @@ class Mosquitto:
                               " (is the port taken?)")
         self._thread.start()
         return self
+
+    def _stop_stale(self) -> None:
+        """Stop a Mosquitto a killed hub left running on our config (it would hold the port)."""
+        pid_file = self.config.with_name("mosquitto.pid")
+        try:
+            pid = int(pid_file.read_text().strip())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            return
+        if str(self.config).encode() not in cmdline:
+            return
+        log.warning("club: stopping the mosquitto (pid %d) a previous hub left running", pid)
+        with contextlib.suppress(OSError):
+            os.kill(pid, 15)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.05)
 
     def _spawn(self) -> None:
         with self._lock:

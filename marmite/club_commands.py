@@ -32,6 +32,44 @@ def add_commands(sub: Any) -> None:
                    help="use an existing broker instead of starting Mosquitto: mqtt://hub:PASSWORD@host:port/club"
                         f" (default: ${HUB_ENV})")
     p.set_defaults(handler=run_club)
+    inner = p.add_subparsers(dest="club_command", metavar="[export]")
+    e = inner.add_parser("export", help="write the night's results held by the hub (JSON or CSV)")
+    e.add_argument("--data", type=Path, default=None, help="the hub's data dir")
+    e.add_argument("--format", choices=("json", "csv"), default="json", help="json (default) or csv")
+    e.set_defaults(handler=run_export)
+
+
+def hub_data_dir(given: Path | None) -> Path:
+    """The hub's data dir: --data, else a 'club' dir beside the table's default data dir."""
+    return given or default_data_dir().parent / "club"
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """`marmite club export`: the hub's results, each table's games folded as `marmite replay` folds them."""
+    import json
+
+    from club.results import night, night_csv
+    from club.store import STORE_FILE, Store, StoreError
+    from marmite.games import GAMES
+
+    data_dir = hub_data_dir(args.data)
+    if not (data_dir / STORE_FILE).exists():
+        print(f"marmite club export: no club store in {data_dir}", file=sys.stderr)
+        return 1
+    try:
+        store = Store.open(data_dir)
+    except StoreError as error:
+        print(f"marmite club export: {error}", file=sys.stderr)
+        return 1
+    try:
+        if args.format == "csv":
+            sys.stdout.write(night_csv(store, GAMES))
+        else:
+            json.dump(night(store, GAMES), sys.stdout, ensure_ascii=False, indent=1)
+            sys.stdout.write("\n")
+    finally:
+        store.close()
+    return 0
 
 
 def run_club(args: argparse.Namespace) -> int:
@@ -45,7 +83,7 @@ def run_club(args: argparse.Namespace) -> int:
     from marmite.games import GAMES
     from marmite.serve import lan_address
 
-    data_dir: Path = args.data or default_data_dir().parent / "club"
+    data_dir = hub_data_dir(args.data)
     broker = None
     try:
         check_club_name(args.name)
