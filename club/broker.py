@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from club.topics import HUB_USER, ROOT, Topics, table_user
+from club.topics import HUB_USER, ROOT, Topics, hub_status, table_user
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ def acl_text(club: str, tables: list[int]) -> str:
     for table in tables:
         topics = Topics(club, table)
         lines += [f"user {table_user(table)}", f"topic write {topics.events}", f"topic write {topics.status}",
-                  f"topic read {topics.ack}", f"topic read {topics.seating}", ""]
+                  f"topic read {topics.ack}", f"topic read {topics.seating}", f"topic read {hub_status(club)}", ""]
     return "\n".join(lines)
 
 

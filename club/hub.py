@@ -21,7 +21,7 @@ import paho.mqtt.client as mqtt
 
 from club.mqtt import connect_in_background, make_client
 from club.store import Row, Store
-from club.topics import ClubURL, Topics, events_wildcard, status_wildcard, table_of
+from club.topics import ClubURL, Topics, events_wildcard, hub_status, status_wildcard, table_of
 from companion.referee import Referee
 from companion.replay import replay
 from companion.seam import Games
@@ -84,7 +84,8 @@ class ClubHub:
             self.tables[table] = TableState(held=held)
         for row in store.rows():
             self._fold(row, quiet=True)
-        self.client = make_client(url, f"marmite-hub-{url.club}", manual_ack=True)
+        self.client = make_client(url, f"marmite-hub-{url.club}", manual_ack=True,
+                                  will=(hub_status(url.club), b"offline"))
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self._writer = threading.Thread(target=self._write_loop, name="club-writer", daemon=True)
@@ -108,6 +109,7 @@ class ClubHub:
             self._publish_ack(table, held, resend=True)
         for table, seating in self.store.seatings().items():
             client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
+        client.publish(hub_status(self.url.club), b"online", qos=1, retain=True)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         self._queue.put(message)
@@ -278,6 +280,7 @@ class ClubHub:
         self._stopped.set()
         self._queue.put(None)
         self._writer.join(timeout=5)
+        self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
         self.store.close()

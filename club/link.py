@@ -17,7 +17,7 @@ import paho.mqtt.client as mqtt
 
 from club.mqtt import connect_in_background, make_client
 from club.store import Row
-from club.topics import ClubURL, Topics
+from club.topics import ClubURL, Topics, hub_status
 from companion.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -31,7 +31,8 @@ IDLE_SECONDS = 1.0
 class LinkStatus:
     """What the table shows and says: connected or not, how many rows the hub has not acknowledged."""
 
-    connected: bool
+    connected: bool  # to the broker
+    hub_online: bool
     acked: int
     last_seq: int
     seating: dict[str, Any] | None
@@ -44,8 +45,14 @@ class LinkStatus:
     def sent(self) -> bool:
         return self.pending == 0
 
+    @property
+    def reachable(self) -> bool:
+        """Both the broker and the hub are there: rows sent now are stored now."""
+        return self.connected and self.hub_online
+
     def as_json(self) -> dict[str, Any]:
-        return {"connected": self.connected, "acked": self.acked, "pending": self.pending, "sent": self.sent,
+        return {"connected": self.connected, "hub_online": self.hub_online, "acked": self.acked,
+                "pending": self.pending, "sent": self.sent, "reachable": self.reachable,
                 "seating": self.seating}
 
 
@@ -67,6 +74,7 @@ class TableLink:
         self._sent = 0  # rows up to here were handed to paho since the last rewind
         self._have_ack = False  # nothing is sent before the hub's ack says where to start
         self._seating: dict[str, Any] | None = None
+        self._hub_online = False
         self._last_status: LinkStatus | None = None
         self.client = make_client(url, f"marmite-table-{url.club}-{table}",
                                   will=(self.topics.status, b"offline"))
@@ -93,7 +101,7 @@ class TableLink:
         with self._lock:
             self._connected = True
             self._have_ack = False  # wait for the retained ack: it says where the hub stands
-        client.subscribe([(self.topics.ack, 1), (self.topics.seating, 1)])
+        client.subscribe([(self.topics.ack, 1), (self.topics.seating, 1), (hub_status(self.url.club), 1)])
         client.publish(self.topics.status, b"online", qos=1, retain=True)
         self._changed()
 
@@ -104,6 +112,11 @@ class TableLink:
         self._changed()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == hub_status(self.url.club):
+            with self._lock:
+                self._hub_online = message.payload == b"online"
+            self._changed()
+            return
         try:
             body = json.loads(message.payload)
         except ValueError:
@@ -158,7 +171,8 @@ class TableLink:
 
     def status(self) -> LinkStatus:
         with self._lock:
-            return LinkStatus(self._connected, self._acked, self.journal.last_seq, self._seating)
+            return LinkStatus(self._connected, self._connected and self._hub_online, self._acked,
+                              self.journal.last_seq, self._seating)
 
     def _changed(self) -> None:
         status = self.status()

@@ -61,6 +61,11 @@ class Topics:
         return f"{self.base}/seating"
 
 
+def hub_status(club: str) -> str:
+    """The hub's presence: "online", or "offline" as its last will (retained); every table reads it."""
+    return f"{ROOT}/{club}/hub/status"
+
+
 def events_wildcard(club: str) -> str:
     """What the hub subscribes to: every table's rows."""
     return f"{ROOT}/{club}/table/+/events"

@@ -6,6 +6,7 @@ Only this composition root knows both the table service and the club adapter; `c
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 from flask import Flask, jsonify
@@ -32,10 +33,8 @@ def attach_club_link(service: TableService, app: Flask, url_text: str, table: in
     if url.user.startswith("table-") and url.user != f"table-{number}":
         raise ValueError(f"the club URL is {url.user}'s, not table {number}'s")
 
-    def on_status(status: LinkStatus) -> None:
-        app.extensions["marmite.club"] = status
-
-    link = TableLink(service.journal, url, number, on_status=on_status)
+    announcer = LinkAnnouncer(service)
+    link = TableLink(service.journal, url, number, on_status=announcer.changed)
     service.add_listener(link.journal_changed)
     app.extensions["marmite.club.link"] = link
 
@@ -47,6 +46,49 @@ def attach_club_link(service: TableService, app: Flask, url_text: str, table: in
         return jsonify(answer)
 
     return link.start()
+
+
+SETTLE_SECONDS = 3.0
+"""A link state is announced once it has held this long: a Wi-Fi that flickers is not a stream of notices."""
+
+
+class LinkAnnouncer:
+    """Says (and shows) when the club goes out of reach with events waiting, and when results are sent again."""
+
+    def __init__(self, service: TableService, settle: float = SETTLE_SECONDS) -> None:
+        self.service = service
+        self.settle = settle
+        self.said = "sent"  # silence while all is well from the start
+        self._status: LinkStatus | None = None
+        self._timer: threading.Timer | None = None
+        self._lock = threading.Lock()
+
+    def changed(self, status: LinkStatus) -> None:
+        """A link-status listener: (re)start the settling timer."""
+        with self._lock:
+            self._status = status
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = threading.Timer(self.settle, self._settled)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _settled(self) -> None:
+        with self._lock:
+            status = self._status
+        if status is None:
+            return
+        if not status.reachable and self.said != "waiting":
+            self.said = "waiting"
+            self.service.notice("club_waiting", count=status.pending)
+        elif status.reachable and status.sent and self.said != "sent":
+            self.said = "sent"
+            self.service.notice("club_sent")
+
+    def close(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
 
 
 def _table_from_user(user: str) -> int | None:

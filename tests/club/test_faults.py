@@ -21,6 +21,7 @@ from tests.club.helpers import (
     play,
     wait_caught_up,
 )
+from tests.drill.helpers import Display
 
 
 @pytest.fixture
@@ -64,18 +65,27 @@ def test_sigkill_of_a_table_the_hub_and_mosquitto_mid_game_loses_and_doubles_not
 
 def test_hub_down_for_a_whole_game_then_caught_up_within_ten_seconds(tmp_path: Path, hub: Hub) -> None:
     table = start_table(tmp_path, hub, 1)
+    display = None
     try:
         play(table, game_events(3)[:20])
         wait_caught_up(hub, table)
+        display = Display(table, "127.0.0.1")
         hub.kill()
         # About 30 minutes of play at a real table, compressed: the rest of this game and a whole second one.
         play(table, game_events(3)[20:])
         play(table, game_events(4, kind="buffet"))
-        assert table.club_status()["pending"] > 0
+        status = table.club_status()
+        assert status["pending"] > 0 and not status["reachable"]
+        # The table shows and says it (in French by default), once the outage has lasted a few seconds.
+        assert display.read_until(b"Club injoignable ; en attente", timeout=10), display.seen[-2000:]
         hub.start()
         assert wait_caught_up(hub, table) <= CATCH_UP_SECONDS
         assert_copied_exactly(hub, table)
+        assert display.read_until("Résultats envoyés au club.".encode(), timeout=10), display.seen[-2000:]
+        assert table.club_status()["sent"]
     finally:
+        if display is not None:
+            display.close()
         table.stop()
 
 
