@@ -9,7 +9,7 @@ import os
 import threading
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Blueprint, Flask, jsonify, url_for
 
 from club.link import LinkStatus, TableLink
 from club.topics import ClubURL
@@ -37,6 +37,10 @@ def attach_club_link(service: TableService, app: Flask, url_text: str, table: in
     link = TableLink(service.journal, url, number, on_status=announcer.changed)
     service.add_listener(link.journal_changed)
     app.extensions["marmite.club.link"] = link
+
+    assets = Blueprint("club_table", "club", static_folder="static", static_url_path="/club/static")
+    app.register_blueprint(assets)
+    app.context_processor(lambda: {"club_script": url_for("club_table.static", filename="seating.js")})
 
     @app.get("/api/club")
     def club_status() -> Any:
