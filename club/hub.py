@@ -11,15 +11,19 @@ import contextlib
 import json
 import logging
 import queue
+import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
 from club.mqtt import connect_in_background, make_client
+from club.results import game_points, standings
+from club.seating import History, SeatingError, seat_round
 from club.store import Row, Store
 from club.topics import ClubURL, Topics, events_wildcard, hub_status, status_wildcard, table_of
 from companion.referee import Referee
@@ -43,6 +47,8 @@ class GameFold:
     refused: int = 0
     disagrees: str | None = None  # why the hub's referee disagrees with the table's verdict
     last_at: str = ""
+    kind: str = ""
+    players: list[str] = field(default_factory=list)
 
     @property
     def state(self) -> dict[str, Any]:
@@ -55,6 +61,7 @@ class TableState:
 
     held: int = 0  # rows 1..held are stored
     online: bool = False
+    last_seq: int = 0  # the table's journal length, as its presence message last said
     last_stored: float = 0.0  # monotonic time of the newest row stored
     gap_reported: bool = False
     duplicates: int = 0
@@ -71,6 +78,7 @@ class ClubHub:
         self.url = url
         self.games = games
         self.console = console
+        self.table_count = tables
         self.tables: dict[int, TableState] = {}
         self.folds: dict[tuple[int, int], GameFold] = {}
         self._lock = threading.RLock()
@@ -159,7 +167,7 @@ class ClubHub:
                     continue
                 state = self.tables.setdefault(table, TableState())
                 if message.topic.endswith("/status"):
-                    state.online = message.payload == b"online"
+                    self._presence(state, bytes(message.payload))
                     continue
                 row = self._check(table, state, bytes(message.payload), pending)
                 if row is None:
@@ -177,15 +185,26 @@ class ClubHub:
                 self._fold(row)
             touched = {row.table for row in new} | resend
             acks = {table: self.tables[table].held for table in touched}
-            if new or resend:
-                self.version += 1
         for table, held in acks.items():
-            self._publish_ack(table, held, resend=table in resend and held == self.tables[table].held)
+            self._publish_ack(table, held, resend=table in resend)
         if new or resend:
-            with self._changed:
-                self._changed.notify_all()
+            self.touch()
             for listener in list(self._listeners):
                 listener(self.version)
+
+    @staticmethod
+    def _presence(state: TableState, payload: bytes) -> None:
+        """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}."""
+        try:
+            body: Any = json.loads(payload) if payload.startswith(b"{") else {"state": payload.decode()}
+        except (ValueError, UnicodeDecodeError):
+            return
+        if not isinstance(body, dict):
+            return
+        state.online = body.get("state") == "online"
+        last_seq = body.get("last_seq")
+        if type(last_seq) is int:
+            state.last_seq = last_seq
 
     def _check(self, table: int, state: TableState, payload: bytes,
                pending: dict[tuple[int, int], Row]) -> Row | None:
@@ -222,6 +241,9 @@ class ClubHub:
         fold = self.folds.get(key)
         if fold is None:
             fold = self.folds[key] = GameFold(row.table, row.game, Referee(self.games))
+            if row.event.get("type") == "new_game":
+                fold.kind = str(row.event.get("game", self.games.default))
+                fold.players = [str(name) for name in row.event.get("players", [])]
             self.tables.setdefault(row.table, TableState()).games.append(row.game)
         fold.events += 1
         fold.last_at = row.received_at
@@ -259,6 +281,53 @@ class ClubHub:
             self._changed.wait_for(lambda: self.version > version, timeout=timeout)
             return self.version
 
+    def board(self) -> dict[str, Any]:
+        """What the wall screen and the director see: each table's state, the counted games, the standings."""
+        decisions = self.store.decisions()
+        voided = {(d["table"], d["game"]) for d in decisions if d["kind"] == "void"}
+        corrected: dict[tuple[int, int], dict[str, int]] = {}
+        for d in decisions:
+            if d["kind"] == "correct":
+                corrected.setdefault((d["table"], d["game"]), {})[d["player"]] = d["stars"]
+        rule = self.store.setting("scoring", "stars")
+        now = datetime.now(UTC)
+        with self._lock:
+            games = []
+            for (table, game), fold in sorted(self.folds.items()):
+                state = fold.state
+                points = {**game_points(state), **corrected.get((table, game), {})}
+                status = ("void" if (table, game) in voided else "disagrees" if fold.disagrees
+                          else "over" if state.get("phase") == "game_over" else "playing")
+                games.append({"table": table, "game": game, "kind": fold.kind, "players": fold.players,
+                              "round": state.get("round"), "status": status, "points": points,
+                              "corrected": (table, game) in corrected, "disagrees": fold.disagrees})
+            tables = []
+            for table, link in sorted(self.tables.items()):
+                current = next((g for g in reversed(games) if g["table"] == table), None)
+                last = self.folds.get((table, current["game"])) if current else None
+                age = None
+                if last is not None and last.last_at:
+                    with contextlib.suppress(ValueError):
+                        age = max(0, int((now - datetime.fromisoformat(last.last_at)).total_seconds()))
+                tables.append({"table": table, "online": link.online, "held": link.held,
+                               "unsent": max(0, link.last_seq - link.held), "last_event_age": age,
+                               "current": current})
+            version = self.version
+        counted = [g for g in games if g["status"] == "over"]
+        return {"version": version, "rule": rule, "closed": self.store.setting("closed", "") == "yes",
+                "tables": tables, "games": games, "standings": standings(counted, rule)}
+
+    def touch(self) -> None:
+        """Something the board shows changed outside the tables (a decision, a setting): wake the pages."""
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+    def held_all(self) -> dict[str, int]:
+        """Per table, the last row stored (what a board client reads from the stream)."""
+        with self._lock:
+            return {str(table): state.held for table, state in self.tables.items()}
+
     def held(self, table: int) -> int:
         with self._lock:
             state = self.tables.get(table)
@@ -273,6 +342,25 @@ class ClubHub:
         """Keep and publish (retained) the next game's seating of a table."""
         self.store.save_seating(table, seating)
         self.client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
+
+    def seat_next_round(self, players: list[str], game: str, *, rules: dict[str, Any] | None = None,
+                        seed: int | None = None) -> dict[str, Any]:
+        """Seat the night's next game for the players present (from the night's earlier seatings) and publish
+        each table's seating, retained; SeatingError when they cannot be seated at the tables there are."""
+        history = History()
+        for earlier in self.store.rounds():
+            history.record(earlier["tables"], earlier["dealers"])
+        seated = seat_round(players, history, random.Random(seed), game=game)
+        if self.table_count and len(seated.tables) > self.table_count:
+            raise SeatingError(f"{len(players)} players need {len(seated.tables)} tables; the club has "
+                               f"{self.table_count}")
+        body = {"game": game, "tables": seated.tables, "dealers": seated.dealers, "rules": rules or {}}
+        number = self.store.add_round(body)
+        for index, (table, dealer) in enumerate(zip(seated.tables, seated.dealers, strict=True), start=1):
+            self.seat(index, {"table": index, "round": number, "game": game, "players": table, "dealer": dealer,
+                              "rules": rules or {}})
+        self.touch()
+        return {"round": number, **body}
 
     def close(self) -> None:
         if self._stopped.is_set():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 WINDOW = 1_000  # rows handed to paho beyond the hub's ack at most
 BATCH = 200
 IDLE_SECONDS = 1.0
+PRESENCE_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,8 @@ class TableLink:
         self._have_ack = False  # nothing is sent before the hub's ack says where to start
         self._seating: dict[str, Any] | None = None
         self._hub_online = False
+        self._told_seq = -1
+        self._told_at = 0.0
         self._last_status: LinkStatus | None = None
         self.client = make_client(url, f"marmite-table-{url.club}-{table}",
                                   will=(self.topics.status, b"offline"))
@@ -102,7 +106,7 @@ class TableLink:
             self._connected = True
             self._have_ack = False  # wait for the retained ack: it says where the hub stands
         client.subscribe([(self.topics.ack, 1), (self.topics.seating, 1), (hub_status(self.url.club), 1)])
-        client.publish(self.topics.status, b"online", qos=1, retain=True)
+        self._publish_presence()
         self._changed()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
@@ -134,6 +138,13 @@ class TableLink:
                 self._seating = body
         self._changed()
 
+    def _publish_presence(self) -> None:
+        """Online, and how long the journal is (the director's console shows what is still unsent)."""
+        self._told_seq = self.journal.last_seq
+        self._told_at = time.monotonic()
+        body = json.dumps({"state": "online", "last_seq": self._told_seq})
+        self.client.publish(self.topics.status, body, qos=1, retain=True)
+
     # ------------------------------------------------------------------ the pump
 
     def _pump(self) -> None:
@@ -142,6 +153,9 @@ class TableLink:
             self._wake.clear()
             while not self._stop.is_set() and self._send_some():
                 pass
+            if self._connected and self.journal.last_seq != self._told_seq and \
+                    time.monotonic() - self._told_at >= PRESENCE_SECONDS:
+                self._publish_presence()
 
     def _send_some(self) -> bool:
         """Hand the next rows to paho; True when there may be more to send now."""

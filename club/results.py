@@ -56,3 +56,37 @@ def night_csv(store: Store, games: Games) -> str:
                 writer.writerow((table, game, facts["started_at"], player, seat, stars.get(player, 0),
                                  int(player in winners), state.get("phase", "")))
     return out.getvalue()
+
+
+SCORING_RULES = ("stars", "placement")
+"""How the night ranks players: "stars" adds each game's stars (Chaud Devant) or points (Sus au buffet !);
+"placement" gives, at a table of n, n points to the first, n-1 to the next… (ties share the better place)."""
+
+
+def game_points(state: dict[str, Any]) -> dict[str, int]:
+    """A finished game's stars (Chaud Devant) or points (Sus au buffet !) per player."""
+    points = state.get("stars") or state.get("score") or {}
+    return {str(name): int(value) for name, value in points.items()}
+
+
+def placement(points: dict[str, int]) -> dict[str, int]:
+    """Placement points: at a table of n, n for the best, n-1 for the next; equal scores share the better."""
+    n = len(points)
+    return {name: n - sum(1 for other in points.values() if other > value) for name, value in points.items()}
+
+
+def standings(games: list[dict[str, Any]], rule: str) -> list[dict[str, Any]]:
+    """Players ranked by the rule over the counted games (`games`: {"points": {...}}), best first, with rank."""
+    totals: dict[str, dict[str, Any]] = {}
+    for game in games:
+        places = placement(game["points"])
+        for name, value in game["points"].items():
+            entry = totals.setdefault(name, {"player": name, "games": 0, "stars": 0, "placement": 0, "wins": 0})
+            entry["games"] += 1
+            entry["stars"] += value
+            entry["placement"] += places[name]
+            entry["wins"] += int(places[name] == len(places))
+    ranked = sorted(totals.values(), key=lambda e: (-e[rule], -e["wins"], e["player"]))
+    for entry in ranked:
+        entry["rank"] = 1 + sum(1 for other in ranked if other[rule] > entry[rule])
+    return ranked

@@ -39,6 +39,29 @@ CREATE TABLE IF NOT EXISTS problems (
     kind        TEXT NOT NULL,        -- gap, forged, malformed, disagrees, ...
     detail      TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS settings (
+    key         TEXT PRIMARY KEY,     -- scoring, closed, ...
+    value       TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    name        TEXT PRIMARY KEY,     -- kept across nights
+    number      INTEGER
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    round       INTEGER PRIMARY KEY,  -- the night's games, as seated
+    body        TEXT NOT NULL         -- {"game", "tables": [[names]], "dealers": [names]}
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    id          INTEGER PRIMARY KEY,  -- the director's journal: voids and corrections, never deleted
+    at          TEXT NOT NULL,
+    table_no    INTEGER NOT NULL,
+    game        INTEGER NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN ('void', 'correct')),
+    player      TEXT,
+    stars       INTEGER,              -- a correction: the player's stars in that game
+    who         TEXT NOT NULL,
+    why         TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS seatings (
     table_no    INTEGER PRIMARY KEY,
     body        TEXT NOT NULL         -- the retained seating message
@@ -179,6 +202,53 @@ class Store:
         with self._lock:
             fetched = self._db.execute("SELECT table_no, body FROM seatings").fetchall()
         return {table: json.loads(body) for table, body in fetched}
+
+    def setting(self, key: str, default: str) -> str:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return default if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
+
+    def players(self) -> list[str]:
+        """The club's players, kept across nights (by number, then name)."""
+        with self._lock:
+            return [name for (name,) in self._db.execute("SELECT name FROM players ORDER BY number, name")]
+
+    def add_players(self, names: Iterable[str]) -> None:
+        with self._lock:
+            start = self._db.execute("SELECT COALESCE(MAX(number), 0) FROM players").fetchone()[0]
+            for offset, name in enumerate(names, start=1):
+                self._db.execute("INSERT OR IGNORE INTO players VALUES (?, ?)", (name, start + offset))
+
+    def add_round(self, body: dict[str, Any]) -> int:
+        """Keep the next round's seating; its number."""
+        with self._lock:
+            number = int(self._db.execute("SELECT COALESCE(MAX(round), 0) + 1 FROM rounds").fetchone()[0])
+            self._db.execute("INSERT INTO rounds VALUES (?, ?)", (number, _encode(body)))
+            return number
+
+    def rounds(self) -> list[dict[str, Any]]:
+        with self._lock:
+            fetched = self._db.execute("SELECT round, body FROM rounds ORDER BY round").fetchall()
+        return [{"round": number, **json.loads(body)} for number, body in fetched]
+
+    def decide(self, table: int, game: int, kind: str, who: str, why: str, *, player: str | None = None,
+               stars: int | None = None) -> None:
+        """Journal a director's decision (void a game, or correct a player's stars) with who and why."""
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+        with self._lock:
+            self._db.execute("INSERT INTO decisions (at, table_no, game, kind, player, stars, who, why)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (now, table, game, kind, player, stars, who, why))
+
+    def decisions(self) -> list[dict[str, Any]]:
+        with self._lock:
+            fetched = self._db.execute("SELECT at, table_no, game, kind, player, stars, who, why FROM decisions"
+                                       " ORDER BY id").fetchall()
+        keys = ("at", "table", "game", "kind", "player", "stars", "who", "why")
+        return [dict(zip(keys, row, strict=True)) for row in fetched]
 
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):

@@ -13,6 +13,7 @@ from typing import Any
 from companion.paths import default_data_dir
 
 DEFAULT_MQTT_PORT = 1883
+DEFAULT_WEB_PORT = 8100
 HUB_ENV = "MARMITE_CLUB_BROKER"
 
 
@@ -28,6 +29,11 @@ def add_commands(sub: Any) -> None:
                    help=f"port Mosquitto listens on (default {DEFAULT_MQTT_PORT}; 0 picks a free one)")
     p.add_argument("--tls", nargs=2, default=None, metavar=("CERT", "KEY"),
                    help="serve MQTT over TLS with this certificate and key (tables then use mqtts://)")
+    p.add_argument("--host", default="0.0.0.0",
+                   help="address the board and console listen on (default: every interface)")
+    p.add_argument("--port", type=int, default=DEFAULT_WEB_PORT,
+                   help=f"port of the board and the director's console (default {DEFAULT_WEB_PORT})")
+    p.add_argument("--pin", default=None, help="the director's PIN (default: $MARMITE_CLUB_PIN, else a random one)")
     p.add_argument("--broker", default=None, metavar="URL",
                    help="use an existing broker instead of starting Mosquitto: mqtt://hub:PASSWORD@host:port/club"
                         f" (default: ${HUB_ENV})")
@@ -110,6 +116,22 @@ def run_club(args: argparse.Namespace) -> int:
             broker.close()
         return 2
     hub = ClubHub(store, url, GAMES, tables=args.tables).start()
+    from club.web import create_club_app, stop_board_streams
+    from marmite.serve import print_banner, resolve_pin
+    from web_ui.server import make_server
+
+    pin, _ = resolve_pin(args.pin or os.environ.get("MARMITE_CLUB_PIN"))
+    app = create_club_app(hub, pin=pin)
+    try:
+        server = make_server(app, args.host, args.port)
+    except OSError as error:
+        print(f"marmite club: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+        hub.close()
+        if broker is not None:
+            broker.close()
+        return 2
+    web_host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    print_banner(f"http://{web_host}:{server.effective_port}/", pin)
     print(f"Club : {args.name} — MQTT {public_host}:{port}" + (" (TLS)" if tls else ""), flush=True)
     if broker is not None:
         print(f"Mosquitto : pid {broker.pid}, {data_dir / 'mosquitto'}", flush=True)
@@ -117,18 +139,21 @@ def run_club(args: argparse.Namespace) -> int:
     for table, password in credentials.tables.items():
         join = ClubURL(public_host, port, table_user(table), password, args.name, tls)
         print(f"Table {table} : marmite run --club '{join.text()}' --table {table}", flush=True)
-    stop = threading.Event()
-
     def terminate(signum: int, frame: FrameType | None) -> None:
-        stop.set()
+        stop_board_streams(app)
+        raise KeyboardInterrupt
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, terminate)
         signal.signal(signal.SIGINT, terminate)
     try:
-        while not stop.wait(1):
-            pass
+        server.run()
+    except KeyboardInterrupt:
+        pass
     finally:
+        stop_board_streams(app)
+        server.task_dispatcher.shutdown(timeout=1)
+        server.close()
         hub.close()
         if broker is not None:
             broker.close()

@@ -25,6 +25,7 @@ from companion.journal import Journal
 from tests.drill.helpers import ROOT, Running
 
 CATCH_UP_SECONDS = 10.0
+DIRECTOR_PIN = "246810"
 
 
 def marmite(*args: str, stdin: bytes | None = None) -> bytes:
@@ -43,6 +44,7 @@ class Hub:
         self.tables = tables
         self.name = name
         self.port = free_port()
+        self.web_port = free_port()
         self.console_file = data.parent / f"{data.name}-console.txt"
         self.process: subprocess.Popen[bytes] | None = None
         self.urls: dict[int, str] = {}
@@ -52,7 +54,8 @@ class Hub:
         out = self.console_file.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "marmite.cli", "club", "--data", str(self.data), "--name", self.name,
-             "--tables", str(self.tables), "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.port)],
+             "--tables", str(self.tables), "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.port),
+             "--host", "127.0.0.1", "--port", str(self.web_port), "--pin", DIRECTOR_PIN],
             cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=out, stderr=subprocess.STDOUT)
         out.close()
         deadline = time.monotonic() + 30
@@ -64,6 +67,10 @@ class Hub:
             assert self.process.poll() is None, self.console()
             time.sleep(0.05)
         raise AssertionError(f"marmite club did not start:\n{self.console()}")
+
+    @property
+    def web(self) -> str:
+        return f"http://127.0.0.1:{self.web_port}"
 
     def console(self) -> str:
         return self.console_file.read_text(encoding="utf-8", errors="replace") if self.console_file.exists() else ""
