@@ -185,7 +185,8 @@ class Mosquitto:
         with self._lock:
             if self._stop.is_set():
                 return
-            self._process = subprocess.Popen([self._binary, "-c", str(self.config)],
+            # Its own session: a Ctrl-C at the hub's terminal is the hub's to handle; the hub stops it last.
+            self._process = subprocess.Popen([self._binary, "-c", str(self.config)], start_new_session=True,
                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
     def wait_listening(self, timeout: float) -> bool:

@@ -43,6 +43,24 @@ def add_commands(sub: Any) -> None:
     e.add_argument("--data", type=Path, default=None, help="the hub's data dir")
     e.add_argument("--format", choices=("json", "csv"), default="json", help="json (default) or csv")
     e.set_defaults(handler=run_export)
+    d = inner.add_parser("demo", help="a hub and N simulated tables playing at speed on this machine")
+    d.add_argument("--tables", type=int, default=4, help="simulated tables (default 4)")
+    d.add_argument("--pace", type=float, default=0.5, help="seconds between a table's events (default 0.5)")
+    d.add_argument("--data", type=Path, default=None, help="where the hub and the tables keep their data"
+                                                            " (default: a new temporary dir)")
+    d.add_argument("--port", type=int, default=DEFAULT_WEB_PORT, help=f"the board's port (default {DEFAULT_WEB_PORT})")
+    d.set_defaults(handler=run_demo)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """`marmite club demo`: `marmite club` on loopback, plus simulated tables that play until Ctrl-C."""
+    import tempfile
+
+    root = args.data or Path(tempfile.mkdtemp(prefix="marmite-club-demo-"))
+    args.data = root / "hub"
+    args.demo_root = root
+    args.mqtt_host, args.mqtt_port, args.host, args.broker, args.tls = "127.0.0.1", 0, "127.0.0.1", None, None
+    return run_club(args)
 
 
 def hub_data_dir(given: Path | None) -> Path:
@@ -139,6 +157,14 @@ def run_club(args: argparse.Namespace) -> int:
     for table, password in credentials.tables.items():
         join = ClubURL(public_host, port, table_user(table), password, args.name, tls)
         print(f"Table {table} : marmite run --club '{join.text()}' --table {table}", flush=True)
+    tables: list[Any] = []
+    if getattr(args, "demo_root", None) is not None:
+        from club.demo import start_tables
+
+        local = {n: ClubURL(url.host, port, table_user(n), p, args.name, tls) for n, p in credentials.tables.items()}
+        tables = start_tables(local, args.demo_root, GAMES, pace=args.pace)
+        print(f"Demo: {len(tables)} simulated tables, {args.demo_root}", flush=True)
+
     def terminate(signum: int, frame: FrameType | None) -> None:
         stop_board_streams(app)
         raise KeyboardInterrupt
@@ -154,6 +180,8 @@ def run_club(args: argparse.Namespace) -> int:
         stop_board_streams(app)
         server.task_dispatcher.shutdown(timeout=1)
         server.close()
+        for simulated in tables:
+            simulated.close()
         hub.close()
         if broker is not None:
             broker.close()
