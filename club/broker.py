@@ -74,8 +74,10 @@ def acl_text(club: str, tables: list[int]) -> str:
     return "\n".join(lines)
 
 
-def config_text(directory: Path, host: str, port: int, *, tls: tuple[Path, Path] | None = None) -> str:
-    """mosquitto.conf: one listener, no anonymous access, our password file and ACL, persistence."""
+def config_text(directory: Path, host: str, port: int, *, tls: tuple[Path, Path] | None = None,
+                local_port: int | None = None) -> str:
+    """mosquitto.conf: one listener (TLS with `tls`, plus then a plain one on loopback for the hub itself),
+    no anonymous access, our password file and ACL, persistence."""
     lines = [
         "# Written by `marmite club` at every start: edit the hub's options, not this file.",
         "per_listener_settings false",
@@ -94,13 +96,15 @@ def config_text(directory: Path, host: str, port: int, *, tls: tuple[Path, Path]
     ]
     if tls is not None:
         lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
+        if local_port is not None:
+            lines.append(f"listener {local_port} 127.0.0.1")
     if os.geteuid() == 0:  # mosquitto run as root would switch to the user "mosquitto", who cannot read our dir
         lines.append(f"user {pwd.getpwuid(os.geteuid()).pw_name}")
     return "\n".join(lines) + "\n"
 
 
 def write_broker_files(directory: Path, club: str, credentials: Credentials, host: str, port: int,
-                       *, tls: tuple[Path, Path] | None = None) -> Path:
+                       *, tls: tuple[Path, Path] | None = None, local_port: int | None = None) -> Path:
     """Write passwd (hashed by mosquitto_passwd), acl and mosquitto.conf in `directory`; the config's path."""
     tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
     if not Path(tool).exists():
@@ -118,7 +122,7 @@ def write_broker_files(directory: Path, club: str, credentials: Credentials, hos
         raise BrokerError(f"mosquitto_passwd failed: {done.stderr.strip() or done.stdout.strip()}")
     (directory / "acl").write_text(acl_text(club, sorted(credentials.tables)), encoding="utf-8")
     config = directory / "mosquitto.conf"
-    config.write_text(config_text(directory, host, port, tls=tls), encoding="utf-8")
+    config.write_text(config_text(directory, host, port, tls=tls, local_port=local_port), encoding="utf-8")
     return config
 
 

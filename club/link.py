@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -62,7 +63,7 @@ class TableLink:
     """Publishes `journal`'s rows for table `table`; `on_status` hears each change of what the table shows."""
 
     def __init__(self, journal: Journal, url: ClubURL, table: int, *,
-                 on_status: Callable[[LinkStatus], None] | None = None) -> None:
+                 on_status: Callable[[LinkStatus], None] | None = None, ca_file: Path | None = None) -> None:
         self.journal = journal
         self.url = url
         self.table = table
@@ -80,7 +81,7 @@ class TableLink:
         self._told_seq = -1
         self._told_at = 0.0
         self._last_status: LinkStatus | None = None
-        self.client = make_client(url, f"marmite-table-{url.club}-{table}",
+        self.client = make_client(url, f"marmite-table-{url.club}-{table}", ca_file=ca_file,
                                   will=(self.topics.status, b"offline"))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect

@@ -120,12 +120,17 @@ def run_club(args: argparse.Namespace) -> int:
         else:
             port = args.mqtt_port or free_port("127.0.0.1" if args.mqtt_host == "127.0.0.1" else "0.0.0.0")
             tls_files = (Path(args.tls[0]), Path(args.tls[1])) if args.tls else None
-            config = write_broker_files(data_dir / "mosquitto", args.name, credentials, args.mqtt_host, port,
-                                        tls=tls_files)
-            broker = Mosquitto(config, args.mqtt_host, port).start()
             tls = tls_files is not None
-            url = ClubURL("127.0.0.1" if args.mqtt_host in ("0.0.0.0", "") else args.mqtt_host, port,
-                          HUB_USER, credentials.hub, args.name, tls)
+            local_port = free_port("127.0.0.1") if tls else None  # the hub's own way in: plain, loopback only
+            config = write_broker_files(data_dir / "mosquitto", args.name, credentials, args.mqtt_host, port,
+                                        tls=tls_files, local_port=local_port)
+            if local_port is not None:
+                broker = Mosquitto(config, "127.0.0.1", local_port).start()
+                url = ClubURL("127.0.0.1", local_port, HUB_USER, credentials.hub, args.name)
+            else:
+                broker = Mosquitto(config, args.mqtt_host, port).start()
+                url = ClubURL("127.0.0.1" if args.mqtt_host in ("0.0.0.0", "") else args.mqtt_host, port,
+                              HUB_USER, credentials.hub, args.name)
             public_host = lan_address() if args.mqtt_host in ("0.0.0.0", "") else args.mqtt_host
         store = Store.open(data_dir)
     except (ValueError, OSError, BrokerError, StoreError) as error:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, jsonify, url_for
@@ -17,6 +18,8 @@ from companion.table import TableService
 
 CLUB_ENV = "MARMITE_CLUB"
 """The club URL may come from the environment, so its password is not on the command line."""
+CA_ENV = "MARMITE_CLUB_CA"
+"""With an mqtts:// club URL: the certificate (or CA) the hub's broker must present, if not a system CA."""
 
 
 def club_url(given: str | None) -> str | None:
@@ -34,7 +37,8 @@ def attach_club_link(service: TableService, app: Flask, url_text: str, table: in
         raise ValueError(f"the club URL is {url.user}'s, not table {number}'s")
 
     announcer = LinkAnnouncer(service)
-    link = TableLink(service.journal, url, number, on_status=announcer.changed)
+    ca = os.environ.get(CA_ENV)
+    link = TableLink(service.journal, url, number, on_status=announcer.changed, ca_file=Path(ca) if ca else None)
     service.add_listener(link.journal_changed)
     app.extensions["marmite.club.link"] = link
 
