@@ -39,8 +39,9 @@ def marmite(*args: str, stdin: bytes | None = None) -> bytes:
 class Hub:
     """`marmite club` in a subprocess: its console is kept in a file the test reads."""
 
-    def __init__(self, data: Path, tables: int = 2, name: str = "testclub") -> None:
+    def __init__(self, data: Path, tables: int = 2, name: str = "testclub", extra: tuple[str, ...] = ()) -> None:
         self.data = data
+        self.extra = extra
         self.tables = tables
         self.name = name
         self.port = free_port()
@@ -55,7 +56,7 @@ class Hub:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "marmite.cli", "club", "--data", str(self.data), "--name", self.name,
              "--tables", str(self.tables), "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.port),
-             "--host", "127.0.0.1", "--port", str(self.web_port), "--pin", DIRECTOR_PIN],
+             "--host", "127.0.0.1", "--port", str(self.web_port), "--pin", DIRECTOR_PIN, *self.extra],
             cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=out, stderr=subprocess.STDOUT)
         out.close()
         deadline = time.monotonic() + 30
