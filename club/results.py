@@ -90,3 +90,55 @@ def standings(games: list[dict[str, Any]], rule: str) -> list[dict[str, Any]]:
     for entry in ranked:
         entry["rank"] = 1 + sum(1 for other in ranked if other[rule] > entry[rule])
     return ranked
+
+
+def player_statistics(store: Store, games: Games) -> list[dict[str, Any]]:
+    """Per player over every night the hub holds: games finished, wins, average stars or points."""
+    totals: dict[str, dict[str, Any]] = {}
+    for tables in night(store, games)["tables"].values():
+        for facts in tables["games"].values():
+            state = facts["state"]
+            if state.get("phase") != "game_over":
+                continue
+            points = game_points(state)
+            winners = set(state.get("winners") or [])
+            for name in facts["players"]:
+                entry = totals.setdefault(name, {"player": name, "games": 0, "wins": 0, "points": 0})
+                entry["games"] += 1
+                entry["wins"] += int(name in winners)
+                entry["points"] += points.get(name, 0)
+    for entry in totals.values():
+        entry["average"] = round(entry.pop("points") / entry["games"], 2)
+    return sorted(totals.values(), key=lambda e: (-e["wins"], -e["average"], e["player"]))
+
+
+GAME_NAMES = {"chaud_devant": "Chaud Devant !", "buffet": "Sus au buffet !"}
+
+
+def bg_stats(store: Store, games: Games, location: str = "Club") -> dict[str, Any]:
+    """The finished games as a BG Stats import file (its JSON: games, players, locations, plays)."""
+    players: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+    plays = []
+    for table, tables in night(store, games)["tables"].items():
+        for game, facts in tables["games"].items():
+            state = facts["state"]
+            if state.get("phase") != "game_over":
+                continue
+            kind = str(facts["game"] or games.default)
+            points, winners = game_points(state), set(state.get("winners") or [])
+            scores = []
+            for seat, name in enumerate(facts["players"], start=1):
+                ref = players.setdefault(name, len(players) + 1)
+                scores.append({"playerRefId": ref, "score": str(points.get(name, 0)), "winner": name in winners,
+                               "newPlayer": False, "startPlayer": seat == 1, "seatOrder": seat, "rank": 0})
+            plays.append({"uuid": f"marmite-{store.path.stem}-{table}-{game}",
+                          "gameRefId": kinds.setdefault(kind, len(kinds) + 1), "locationRefId": 1,
+                          "playDate": str(facts["started_at"])[:19].replace("T", " "), "durationMin": 0,
+                          "ignored": False, "manualWinner": False, "rounds": int(state.get("round") or 0),
+                          "usesTeams": False, "board": f"table {table}", "playerScores": scores})
+    return {"about": "Marmite club night", "players": [{"id": ref, "name": name, "isAnonymous": False}
+                                                       for name, ref in players.items()],
+            "games": [{"id": ref, "name": GAME_NAMES.get(kind, kind), "highestWins": True, "cooperative": False,
+                       "noPoints": False} for kind, ref in kinds.items()],
+            "locations": [{"id": 1, "name": location}], "plays": plays}

@@ -15,7 +15,7 @@ from flask_babel import Babel
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from club.hub import ClubHub
-from club.results import SCORING_RULES, night, night_csv
+from club.results import SCORING_RULES, bg_stats, night, night_csv, player_statistics
 from club.seating import SIZES, SeatingError
 from companion.catalogs import LOCALE_DIR
 from web_ui.app import CONTENT_SECURITY_POLICY
@@ -268,10 +268,11 @@ def director_export(kind: str) -> Response:
     if kind == "csv":
         return Response(night_csv(hub.store, hub.games), mimetype="text/csv",
                         headers={"Content-Disposition": "attachment; filename=night.csv"})
-    if kind == "json":
-        return Response(json.dumps(night(hub.store, hub.games), ensure_ascii=False), mimetype="application/json",
-                        headers={"Content-Disposition": "attachment; filename=night.json"})
-    abort(404)
+    made = {"json": night, "bgstats.json": bg_stats, "players.json": player_statistics}.get(kind)
+    if made is None:
+        abort(404)
+    return Response(json.dumps(made(hub.store, hub.games), ensure_ascii=False), mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename=night.{kind}"})
 
 
 def stop_board_streams(app: Flask) -> None:

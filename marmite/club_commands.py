@@ -41,7 +41,9 @@ def add_commands(sub: Any) -> None:
     inner = p.add_subparsers(dest="club_command", metavar="[export]")
     e = inner.add_parser("export", help="write the night's results held by the hub (JSON or CSV)")
     e.add_argument("--data", type=Path, default=None, help="the hub's data dir")
-    e.add_argument("--format", choices=("json", "csv"), default="json", help="json (default) or csv")
+    e.add_argument("--format", choices=("json", "csv", "bgstats", "players"), default="json",
+                   help="json (default), csv (one row per player and game), bgstats (a BG Stats import file)"
+                        " or players (per-player statistics over every night)")
     e.set_defaults(handler=run_export)
     d = inner.add_parser("demo", help="a hub and N simulated tables playing at speed on this machine")
     d.add_argument("--tables", type=int, default=4, help="simulated tables (default 4)")
@@ -72,7 +74,7 @@ def run_export(args: argparse.Namespace) -> int:
     """`marmite club export`: the hub's results, each table's games folded as `marmite replay` folds them."""
     import json
 
-    from club.results import night, night_csv
+    from club.results import bg_stats, night, night_csv, player_statistics
     from club.store import STORE_FILE, Store, StoreError
     from marmite.games import GAMES
 
@@ -88,6 +90,10 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         if args.format == "csv":
             sys.stdout.write(night_csv(store, GAMES))
+        elif args.format in ("bgstats", "players"):
+            made = bg_stats(store, GAMES) if args.format == "bgstats" else player_statistics(store, GAMES)
+            json.dump(made, sys.stdout, ensure_ascii=False, indent=1)
+            sys.stdout.write("\n")
         else:
             json.dump(night(store, GAMES), sys.stdout, ensure_ascii=False, indent=1)
             sys.stdout.write("\n")

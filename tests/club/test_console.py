@@ -111,6 +111,13 @@ def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> N
     assert json.loads(visitor.get("/api/board")[1])["standings"] == []
     status, csv_text = director.get("/director/night.csv")
     assert status == 200 and csv_text.count("\n") == 1 + len(stars)
+    status, raw = director.get("/director/night.bgstats.json")
+    bgstats = json.loads(raw)
+    assert status == 200 and len(bgstats["plays"]) == 1  # exports tell what the tables played; voids are the board's
+    names = {p["id"]: p["name"] for p in bgstats["players"]}
+    assert {names[s["playerRefId"]]: int(s["score"]) for s in bgstats["plays"][0]["playerScores"]} == stars
+    statistics = json.loads(director.get("/director/night.players.json")[1])
+    assert {e["player"]: (e["games"], e["average"]) for e in statistics} == {n: (1, v) for n, v in stars.items()}
     director.post("/director/close", {"csrf_token": token})
     assert "The night is closed" in visitor.get("/")[1]
 
