@@ -25,7 +25,7 @@ from club.mqtt import connect_in_background, make_client
 from club.results import game_points, standings
 from club.seating import History, SeatingError, seat_round
 from club.store import Row, Store
-from club.topics import ClubURL, Topics, events_wildcard, hub_status, status_wildcard, table_of
+from club.topics import ClubURL, Topics, call_wildcard, events_wildcard, hub_status, status_wildcard, table_of
 from companion.referee import Referee
 from companion.replay import replay
 from companion.seam import Games
@@ -62,6 +62,7 @@ class TableState:
     held: int = 0  # rows 1..held are stored
     online: bool = False
     last_seq: int = 0  # the table's journal length, as its presence message last said
+    called_at: str | None = None  # when the table last called the director (UTC), until answered
     last_stored: float = 0.0  # monotonic time of the newest row stored
     gap_reported: bool = False
     duplicates: int = 0
@@ -110,7 +111,8 @@ class ClubHub:
         if reason.is_failure:
             self.loud(None, "broker", f"the broker refused the hub: {reason}")
             return
-        client.subscribe([(events_wildcard(self.url.club), 1), (status_wildcard(self.url.club), 1)])
+        client.subscribe([(events_wildcard(self.url.club), 1), (status_wildcard(self.url.club), 1),
+                          (call_wildcard(self.url.club), 1)])
         with self._lock:  # whatever the broker lost or the hub was restored from: each table resumes at our ack
             acks = {table: state.held for table, state in self.tables.items()}
         for table, held in acks.items():
@@ -159,6 +161,7 @@ class ClubHub:
         """Check, store (one transaction), fold and acknowledge a batch of messages."""
         new: list[Row] = []
         resend: set[int] = set()
+        called = False
         with self._lock:
             pending: dict[tuple[int, int], Row] = {}
             for message in batch:
@@ -168,6 +171,11 @@ class ClubHub:
                 state = self.tables.setdefault(table, TableState())
                 if message.topic.endswith("/status"):
                     self._presence(state, bytes(message.payload))
+                    continue
+                if message.topic.endswith("/call"):
+                    state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
+                    self.console(f"marmite club: table {table}: the director is called")
+                    called = True
                     continue
                 row = self._check(table, state, bytes(message.payload), pending)
                 if row is None:
@@ -187,7 +195,7 @@ class ClubHub:
             acks = {table: self.tables[table].held for table in touched}
         for table, held in acks.items():
             self._publish_ack(table, held, resend=table in resend)
-        if new or resend:
+        if new or resend or called:
             self.touch()
             for listener in list(self._listeners):
                 listener(self.version)
@@ -309,7 +317,7 @@ class ClubHub:
                 if last is not None and last.last_at:
                     with contextlib.suppress(ValueError):
                         age = max(0, int((now - datetime.fromisoformat(last.last_at)).total_seconds()))
-                tables.append({"table": table, "online": link.online, "held": link.held,
+                tables.append({"table": table, "online": link.online, "held": link.held, "called": link.called_at,
                                "unsent": max(0, link.last_seq - link.held), "last_event_age": age,
                                "current": current})
             version = self.version
@@ -322,6 +330,13 @@ class ClubHub:
         with self._changed:
             self.version += 1
             self._changed.notify_all()
+
+    def answer_call(self, table: int) -> None:
+        """The director went to the table that called."""
+        with self._lock:
+            if table in self.tables:
+                self.tables[table].called_at = None
+        self.touch()
 
     def held_all(self) -> dict[str, int]:
         """Per table, the last row stored (what a board client reads from the stream)."""

@@ -93,6 +93,11 @@ class TableLink:
         self._thread.start()
         return self
 
+    def call_director(self) -> bool:
+        """Publish "director called" (QoS 1; paho keeps it while the broker is out of reach)."""
+        info = self.client.publish(self.topics.call, json.dumps({"table": self.table}), qos=1)
+        return info.rc in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN)
+
     def journal_changed(self, *_: Any) -> None:
         """Wake the pump: the journal has a new row (a table-service listener; never blocks)."""
         self._wake.set()

@@ -51,6 +51,11 @@ class Topics:
         return f"{self.base}/status"
 
     @property
+    def call(self) -> str:
+        """"Director called": the table's button, QoS 1, written by the table only."""
+        return f"{self.base}/call"
+
+    @property
     def ack(self) -> str:
         """The hub's acknowledged seq (retained), written by the hub only."""
         return f"{self.base}/ack"
@@ -73,6 +78,10 @@ def events_wildcard(club: str) -> str:
 
 def status_wildcard(club: str) -> str:
     return f"{ROOT}/{club}/table/+/status"
+
+
+def call_wildcard(club: str) -> str:
+    return f"{ROOT}/{club}/table/+/call"
 
 
 def table_of(topic: str, club: str) -> int | None:

@@ -33,7 +33,9 @@ board = Blueprint("board", __name__, template_folder="templates", static_folder=
 def create_club_app(hub: ClubHub, *, pin: str) -> Flask:
     """The hub's Flask app; `pin` guards the director's console."""
     app = Flask(__name__, static_folder=None)
-    app.config.update(SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_SAMESITE="Strict",
+    # Its own cookie name: cookies ignore ports, and a table served by the same machine has its own session.
+    app.config.update(SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_NAME="marmite_club",
+                      SESSION_COOKIE_SAMESITE="Strict",
                       SESSION_COOKIE_HTTPONLY=True, BABEL_DEFAULT_LOCALE="fr",
                       BABEL_TRANSLATION_DIRECTORIES=str(LOCALE_DIR), MAX_CONTENT_LENGTH=64 * 1024,
                       MARMITE_MAX_STREAMS=MAX_STREAMS, CLUB_PIN=pin)
@@ -237,6 +239,21 @@ def director_correct() -> WerkzeugResponse:
     _hub().store.decide(table, game, "correct", who, why, player=player, stars=stars)
     _hub().touch()
     return redirect(url_for("board.director_page"))
+
+
+@board.post("/director/answer")
+def director_answer() -> WerkzeugResponse:
+    _director_post()
+    table = _table_number()
+    _hub().answer_call(table)
+    return redirect(url_for("board.director_page"))
+
+
+def _table_number() -> int:
+    try:
+        return int(request.form["table"])
+    except (KeyError, ValueError):
+        abort(400)
 
 
 @board.post("/director/settings")

@@ -44,7 +44,15 @@ def attach_club_link(service: TableService, app: Flask, url_text: str, table: in
 
     assets = Blueprint("club_table", "club", static_folder="static", static_url_path="/club/static")
     app.register_blueprint(assets)
-    app.context_processor(lambda: {"club_script": url_for("club_table.static", filename="seating.js")})
+    app.context_processor(lambda: {"club_script": url_for("club_table.static", filename="club_table.js")})
+
+    from web_ui.auth import require_pin
+
+    @app.post("/api/club/call")
+    @require_pin
+    def call_director() -> Any:
+        """The table's "call the director" button (the host's PIN or unlocked tablet)."""
+        return jsonify(called=link.call_director())
 
     @app.get("/api/club")
     def club_status() -> Any:

@@ -64,6 +64,26 @@ def test_director_seats_the_table_fills_its_setup_and_the_board_follows_live(pag
     assert "table 1, partie 1" in page.locator("#club-seating").inner_text()
     assert audit(page, "club-table-setup") == []
 
+    # At the table (unlocked): the link's state, and the button that calls the director to the console.
+    page.goto(f"http://127.0.0.1:{table.port}/unlock?next=/")
+    page.fill("#pin", table.pin)
+    page.click("main button[type=submit]")
+    page.wait_for_selector("#call-director")
+    page.wait_for_function("() => document.getElementById('club-link').textContent.length > 0")
+    assert page.locator("#club-link").inner_text() == "Club : résultats envoyés"
+    page.click("#call-director")
+    page.wait_for_function("() => document.getElementById('club-link').textContent === 'L’arbitre est appelé.'")
+    assert audit(page, "club-table-called") == []
+    for _ in range(50):  # the console is a plain page: the director reloads it
+        page.goto(f"{hub.web}/director")
+        if page.locator("text=appelé à").count():
+            break
+        page.wait_for_timeout(200)
+    assert audit(page, "club-director-called") == []
+    page.click("button[aria-label='Fait : table 1']")
+    page.wait_for_selector("#players")
+    assert page.locator("text=appelé à").count() == 0
+
     page.goto(f"{hub.web}/")
     page.wait_for_selector("#board")
     assert audit(page, "club-board-empty") == []
