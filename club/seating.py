@@ -67,9 +67,15 @@ class Round:
     dealers: list[str]
 
 
-def _cost(table: Sequence[str], met: Counter[tuple[str, str]]) -> int:
-    """A table's cost: the square of each pair's previous meetings (two repeats weigh more than one)."""
-    return sum(met[pair(a, b)] ** 2 for a, b in combinations(table, 2))
+PAIR_WEIGHT = 1_000
+"""Repeated pairs come first; the first deal going round only breaks ties between equal pairings."""
+
+
+def _cost(table: Sequence[str], history: History) -> int:
+    """A table's cost: the square of each pair's previous meetings (two repeats weigh more than one), then
+    how many deals its least-dealt player already had (so each table has someone whose turn it is)."""
+    pairs = sum(history.met[pair(a, b)] ** 2 for a, b in combinations(table, 2))
+    return PAIR_WEIGHT * pairs + min(history.dealt[name] for name in table)
 
 
 def seat_round(players: Sequence[str], history: History, rng: random.Random, *, game: str = "chaud_devant",
@@ -87,8 +93,7 @@ def seat_round(players: Sequence[str], history: History, rng: random.Random, *, 
     for size in sizes:
         tables.append(order[at:at + size])
         at += size
-    met = history.met
-    costs = [_cost(table, met) for table in tables]
+    costs = [_cost(table, history) for table in tables]
     budget = swaps if swaps is not None else SWAPS_PER_PLAYER * len(players)
     if len(tables) > 1:
         for _ in range(budget):
@@ -98,7 +103,7 @@ def seat_round(players: Sequence[str], history: History, rng: random.Random, *, 
             i, j = rng.randrange(len(tables[t1])), rng.randrange(len(tables[t2]))
             a, b = tables[t1][i], tables[t2][j]
             tables[t1][i], tables[t2][j] = b, a
-            new1, new2 = _cost(tables[t1], met), _cost(tables[t2], met)
+            new1, new2 = _cost(tables[t1], history), _cost(tables[t2], history)
             if new1 + new2 <= costs[t1] + costs[t2]:
                 costs[t1], costs[t2] = new1, new2
             else:
