@@ -70,8 +70,8 @@ def acl_text(club: str, tables: list[int]) -> str:
     for table in tables:
         topics = Topics(club, table)
         lines += [f"user {table_user(table)}", f"topic write {topics.events}", f"topic write {topics.status}",
-                  f"topic write {topics.call}",
-                  f"topic read {topics.ack}", f"topic read {topics.seating}", f"topic read {hub_status(club)}", ""]
+                  f"topic write {topics.call}", f"topic read {topics.ack}", f"topic read {topics.seating}",
+                  f"topic read {topics.notice}", f"topic read {hub_status(club)}", ""]
     return "\n".join(lines)
 
 

@@ -331,6 +331,10 @@ class ClubHub:
             self.version += 1
             self._changed.notify_all()
 
+    def tell_table(self, table: int, notice: dict[str, Any]) -> None:
+        """Send a director's decision to the table it is about (QoS 1: kept for a table out of reach)."""
+        self.client.publish(Topics(self.url.club, table).notice, json.dumps(notice, ensure_ascii=False), qos=1)
+
     def answer_call(self, table: int) -> None:
         """The director went to the table that called."""
         with self._lock:

@@ -63,12 +63,14 @@ class TableLink:
     """Publishes `journal`'s rows for table `table`; `on_status` hears each change of what the table shows."""
 
     def __init__(self, journal: Journal, url: ClubURL, table: int, *,
-                 on_status: Callable[[LinkStatus], None] | None = None, ca_file: Path | None = None) -> None:
+                 on_status: Callable[[LinkStatus], None] | None = None, ca_file: Path | None = None,
+                 on_notice: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.journal = journal
         self.url = url
         self.table = table
         self.topics = Topics(url.club, table)
         self.on_status = on_status
+        self.on_notice = on_notice
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -111,7 +113,8 @@ class TableLink:
         with self._lock:
             self._connected = True
             self._have_ack = False  # wait for the retained ack: it says where the hub stands
-        client.subscribe([(self.topics.ack, 1), (self.topics.seating, 1), (hub_status(self.url.club), 1)])
+        client.subscribe([(self.topics.ack, 1), (self.topics.seating, 1), (self.topics.notice, 1),
+                          (hub_status(self.url.club), 1)])
         self._publish_presence()
         self._changed()
 
@@ -139,6 +142,9 @@ class TableLink:
                     self._sent = self._acked  # resume right after what the hub holds
                 self._have_ack = True
             self._wake.set()
+        elif message.topic == self.topics.notice and isinstance(body, dict):
+            if self.on_notice is not None:
+                self.on_notice(body)
         elif message.topic == self.topics.seating and isinstance(body, dict):
             with self._lock:
                 self._seating = body

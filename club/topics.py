@@ -56,6 +56,11 @@ class Topics:
         return f"{self.base}/call"
 
     @property
+    def notice(self) -> str:
+        """The director's decisions about this table's games, to announce there (QoS 1), written by the hub."""
+        return f"{self.base}/notice"
+
+    @property
     def ack(self) -> str:
         """The hub's acknowledged seq (retained), written by the hub only."""
         return f"{self.base}/ack"

@@ -220,6 +220,7 @@ def director_void() -> WerkzeugResponse:
     table, game = _game_key()
     who, why = _who_why()
     _hub().store.decide(table, game, "void", who, why)
+    _hub().tell_table(table, {"kind": "void", "game": game, "who": who, "why": why})
     _hub().touch()
     return redirect(url_for("board.director_page"))
 
@@ -237,6 +238,8 @@ def director_correct() -> WerkzeugResponse:
     if not player or not -1000 <= stars <= 1000:
         abort(400)
     _hub().store.decide(table, game, "correct", who, why, player=player, stars=stars)
+    _hub().tell_table(table, {"kind": "correct", "game": game, "player": player, "stars": stars, "who": who,
+                              "why": why})
     _hub().touch()
     return redirect(url_for("board.director_page"))
 

@@ -38,7 +38,8 @@ def attach_club_link(service: TableService, app: Flask, url_text: str, table: in
 
     announcer = LinkAnnouncer(service)
     ca = os.environ.get(CA_ENV)
-    link = TableLink(service.journal, url, number, on_status=announcer.changed, ca_file=Path(ca) if ca else None)
+    link = TableLink(service.journal, url, number, on_status=announcer.changed, ca_file=Path(ca) if ca else None,
+                     on_notice=lambda notice: announce_decision(service, notice))
     service.add_listener(link.journal_changed)
     app.extensions["marmite.club.link"] = link
 
@@ -62,6 +63,16 @@ def attach_club_link(service: TableService, app: Flask, url_text: str, table: in
         return jsonify(answer)
 
     return link.start()
+
+
+def announce_decision(service: TableService, notice: dict[str, Any]) -> None:
+    """Say at the table what the club's director decided about one of its games."""
+    who, why = str(notice.get("who", ""))[:80], str(notice.get("why", ""))[:300]
+    if notice.get("kind") == "correct" and type(notice.get("stars")) is int:
+        service.notice("club_corrected", player=str(notice.get("player", ""))[:80], stars=notice["stars"],
+                       who=who, why=why)
+    elif notice.get("kind") == "void":
+        service.notice("club_voided", who=who, why=why)
 
 
 SETTLE_SECONDS = 3.0

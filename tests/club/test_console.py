@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from club.topics import ClubURL, Topics
-from tests.club.helpers import DIRECTOR_PIN, Hub, game_events
+from tests.club.helpers import DIRECTOR_PIN, Hub, Table, game_events, play, wait_caught_up
 from tests.club.test_bad_input import Client, row
+from tests.drill.helpers import Display
 
 
 class Browser:
@@ -127,3 +128,23 @@ def test_pin_guessing_is_bounded(hub: Hub) -> None:
     token = guesser.csrf(guesser.get("/director")[1])
     answers = [guesser.post("/director/unlock", {"pin": f"{n:06d}", "csrf_token": token})[0] for n in range(8)]
     assert answers[:5] == [200] * 5 and 429 in answers[5:]
+
+
+def test_a_correction_is_announced_at_its_table(tmp_path: Path, hub: Hub) -> None:
+    table = Table(tmp_path / "table1", hub.urls[1], 1).start()
+    display = None
+    try:
+        play(table, game_events(43)[:30])
+        wait_caught_up(hub, table)
+        display = Display(table, "127.0.0.1")
+        director = Browser(hub.web)
+        page = director.get("/director")[1]
+        page = director.post("/director/unlock", {"pin": DIRECTOR_PIN, "csrf_token": director.csrf(page)})[1]
+        director.post("/director/correct", {"csrf_token": director.csrf(page), "table": 1, "game": 1,
+                                            "player": "Bruno", "stars": 3, "who": "Claire", "why": "carte mal lue"})
+        said = "L’arbitre (Claire) a corrigé un résultat : Bruno, 3. Motif : carte mal lue."
+        assert display.read_until(said.encode(), timeout=10), display.seen[-1500:]
+    finally:
+        if display is not None:
+            display.close()
+        table.stop()
