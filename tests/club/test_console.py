@@ -148,3 +148,26 @@ def test_a_correction_is_announced_at_its_table(tmp_path: Path, hub: Hub) -> Non
         if display is not None:
             display.close()
         table.stop()
+
+
+def test_the_board_has_the_tables_limits(hub: Hub) -> None:
+    import http.client
+
+    streams = []
+    try:
+        for _ in range(4):
+            connection = http.client.HTTPConnection("127.0.0.1", hub.web_port, timeout=10)
+            connection.request("GET", "/api/board/stream")
+            answer = connection.getresponse()
+            assert answer.status == 200 and answer.readline().startswith(b"retry:")
+            streams.append(connection)
+        extra = http.client.HTTPConnection("127.0.0.1", hub.web_port, timeout=10)
+        extra.request("GET", "/api/board/stream")
+        assert extra.getresponse().status == 429  # a fifth stream from one device
+        extra.close()
+    finally:
+        for connection in streams:
+            connection.close()
+    with urllib.request.urlopen(f"{hub.web}/", timeout=10) as answer:
+        policy = answer.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "default-src 'none'" in policy
