@@ -34,12 +34,14 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--port", type=int, default=DEFAULT_WEB_PORT,
                    help=f"port of the board and the director's console (default {DEFAULT_WEB_PORT})")
     p.add_argument("--pin", default=None, help="the director's PIN (default: $MARMITE_CLUB_PIN, else a random one)")
+    p.add_argument("--qr", action="store_true",
+                   help="also print each table's join URL as a QR code (it holds that table's password)")
     p.add_argument("--broker", default=None, metavar="URL",
                    help="use an existing broker instead of starting Mosquitto: mqtt://hub:PASSWORD@host:port/club"
                         f" (default: ${HUB_ENV})")
     p.set_defaults(handler=run_club)
-    inner = p.add_subparsers(dest="club_command", metavar="[export]")
-    e = inner.add_parser("export", help="write the night's results held by the hub (JSON or CSV)")
+    inner = p.add_subparsers(dest="club_command", metavar="[export | demo]")
+    e = inner.add_parser("export", help="write the night's results held by the hub (JSON, CSV, BG Stats, players)")
     e.add_argument("--data", type=Path, default=None, help="the hub's data dir")
     e.add_argument("--format", choices=("json", "csv", "bgstats", "players"), default="json",
                    help="json (default), csv (one row per player and game), bgstats (a BG Stats import file)"
@@ -63,6 +65,18 @@ def run_demo(args: argparse.Namespace) -> int:
     args.demo_root = root
     args.mqtt_host, args.mqtt_port, args.host, args.broker, args.tls = "127.0.0.1", 0, "127.0.0.1", None, None
     return run_club(args)
+
+
+def print_qr(text: str) -> None:
+    """`text` as a QR code on the terminal (a phone or a table's camera reads it)."""
+    import qrcode
+
+    try:
+        code = qrcode.QRCode(border=1)
+        code.add_data(text)
+        code.print_ascii(out=sys.stdout, invert=True)
+    except (UnicodeEncodeError, OSError):
+        pass
 
 
 def hub_data_dir(given: Path | None) -> Path:
@@ -168,6 +182,8 @@ def run_club(args: argparse.Namespace) -> int:
     for table, password in credentials.tables.items():
         join = ClubURL(public_host, port, table_user(table), password, args.name, tls)
         print(f"Table {table} : marmite run --club '{join.text()}' --table {table}", flush=True)
+        if getattr(args, "qr", False):
+            print_qr(join.text())
     tables: list[Any] = []
     if getattr(args, "demo_root", None) is not None:
         from club.demo import start_tables
