@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from marmite.games import HOSTED, registry
+from marmite.games import HOSTED, Hosted, registry
+from tests import toy_game
 
-REGISTERED = (*HOSTED,)
+REGISTERED = (*HOSTED, Hosted(toy_game.KIND, toy_game.PAGES, toy_game.DEMO))
 GAMES, PAGES, DEMOS = registry(*REGISTERED)
