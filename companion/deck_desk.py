@@ -21,7 +21,7 @@ from companion.deck_phrases import DeckVoice
 from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
 from companion.hub import Message
-from companion.reads import TagMemory, TagWriter
+from companion.reads import KnownTags, TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -294,6 +294,8 @@ class DeckDesk:
         with self._lock:
             self.memory = memory
             self.writer = memory
+            if isinstance(memory, KnownTags):  # a known tag's code is never used: not worth its radio time
+                memory.skip_codes_of(lambda uid: self.service.tags.lookup(uid) is not None)
             self._active_changed()
 
     def _active_changed(self) -> None:

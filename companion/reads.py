@@ -61,6 +61,15 @@ class TagMemory(Protocol):
     def write_card(self, uid: str, code: str) -> bool: ...
 
 
+@runtime_checkable
+class KnownTags(Protocol):
+    """A tag-memory reader told which UIDs the deck already knows, so that it reads no memory for
+    them: only the code of a tag the deck lacks is ever used, and a memory read costs radio time
+    during which the next card could pass unseen."""
+
+    def skip_codes_of(self, known: Callable[[str], bool]) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ReaderHealth:
     """A reader's state for the table display: ok or not, a short detail, and free-form facts."""

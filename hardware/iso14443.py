@@ -31,6 +31,12 @@ if TYPE_CHECKING:
         def send(self, data: Sequence[int]) -> None:
             """Send a frame no card answers (HLTA)."""
 
+    class MemoryPcd(Pcd, Protocol):
+        """A PCD that also waits for answers whose timing the standard leaves open (memory commands)."""
+
+        def exchange(self, data: Sequence[int], expect_bits: int) -> tuple[list[int], int, int | None, int] | None:
+            """Like `transceive`, but waiting one receive-timer period for the answer before giving up."""
+
 
 REQA = 0x26
 WUPA = 0x52
@@ -54,6 +60,9 @@ ERR_BUFFER_OVERFLOW = 0x10
 # Bit time at 106 kbit/s and the PICC's minimal frame delay time, both in seconds.
 BIT_TIME = 128 / 13.56e6
 FRAME_DELAY = 1236 / 13.56e6
+
+NAK_BITS = 4  # a refusal (NAK) or an acknowledge is 4 bits
+READ_ANSWER_BITS = 18 * 8  # READ: 16 bytes (four NTAG pages, or one Classic block) and CRC_A
 
 MAX_READS_PER_SCAN = 8  # reads tried in one scan: cards in the field, plus retries after a damaged exchange
 
@@ -219,3 +228,51 @@ def _select(pcd: "Pcd", sel: int, part: list[int]) -> int:
     if collision is not None or errors or nbits != 24 or not crc_ok(data):
         raise RadioError("SELECT answer damaged (CRC or parity)")
     return data[0]
+
+
+# --- tag memory: one known card, woken, selected, read and halted again ------------------------
+
+
+def wake_select(pcd: "Pcd", uid: bytes) -> int | None:
+    """WUPA (which wakes halted cards too), then SELECT `uid` level by level with no anticollision: its SAK.
+
+    None when no card answers (the card has gone). Cards woken with it that are not `uid` go back to sleep
+    at the SELECT they do not match; a card that arrived since the scan goes back to IDLE, for the next REQA.
+    """
+    levels = uid_levels(uid)
+    if pcd.transceive([WUPA], 7, 0, 16) is None:
+        return None  # collided ATQAs of cards of two kinds still mean someone is there
+    sak = 0
+    for level, part in enumerate(levels):
+        answer = pcd.transceive(with_crc([SEL_CL[level], NVB_SELECT] + part + [bcc(part)]), 0, 0, 24)
+        if answer is None:
+            return None
+        data, nbits, collision, errors = answer
+        if collision is not None or errors or nbits != 24 or not crc_ok(data):
+            raise RadioError("SELECT answer damaged (CRC or parity)")
+        sak = data[0]
+        if bool(sak & SAK_CASCADE) != (level < len(levels) - 1):
+            raise RadioError("SAK does not match the UID's length")
+    return sak
+
+
+def read_block(pcd: "MemoryPcd", address: int) -> list[int]:
+    """READ `address`: 16 bytes (four NTAG pages from it, or one Classic block), CRC_A checked.
+
+    RadioError when the card does not answer within one receive-timer period, refuses (NAK) or the
+    answer is damaged: nothing unchecked is ever returned.
+    """
+    answer = pcd.exchange(with_crc([READ, address]), READ_ANSWER_BITS)
+    if answer is None:
+        raise RadioError("no answer to READ %d" % address)
+    data, nbits, collision, errors = answer
+    if nbits == NAK_BITS:
+        raise RadioError("READ %d refused (NAK %#x)" % (address, data[0] & 0x0F if data else 0))
+    if collision is not None or errors or nbits != READ_ANSWER_BITS or not crc_ok(data):
+        raise RadioError("READ %d answer damaged (CRC_A, parity or length)" % address)
+    return data[:16]
+
+
+def halt(pcd: "Pcd") -> None:
+    """HLTA: the selected card sleeps until a WUPA or the field goes off."""
+    pcd.send(with_crc(HLTA))

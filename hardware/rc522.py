@@ -115,6 +115,11 @@ class RC522Driver:
         self._pcd = pcd.MFRC522Pcd(SpiTransport(chip.spi, sleep), self.config.timeout_ms * 1000, self.config.gain_db)
 
     @property
+    def chip_pcd(self) -> pcd.MFRC522Pcd:
+        """The chip as the ISO 14443 core sees it, with the poller's settings (tag-memory reads use it)."""
+        return self._pcd
+
+    @property
     def version(self) -> int:
         return self._pcd.version
 
