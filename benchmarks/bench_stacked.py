@@ -22,6 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import _baselines
 from companion.reads import TagSeen
 from firmware_bridge import protocol
 from firmware_bridge.simulator import FakeMachine, load_firmware
@@ -153,6 +154,7 @@ def _frames(board: Any) -> list[protocol.Frame]:
 
 
 def main() -> int:
+    _baselines.pi_driver(Path(__file__).name)  # the Pi reader's mfrc522, or a clear stop
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=1000)
     parser.add_argument("--dwell", type=float, default=50.0, help="ms each card stays in the field")

@@ -209,6 +209,8 @@ class MFRC522Pcd:
     ) -> tuple[list[int], int, int | None, int] | None:
         air = self._start(data, tx_last_bits, rx_align)
         timer_end = air + (self._reload + 1) * TICK_US + 50
+        if patient:  # long answers: their parity bits (one a byte) count too
+            expect_bits += expect_bits // 8
         answered = air + FRAME_DELAY_US + (expect_bits + ANSWER_MARGIN_BITS) * BIT_US
         waits = (answered, max(0.0, timer_end - answered), 2000.0)
         for index, wait in enumerate(waits):

@@ -28,6 +28,9 @@ from hardware.rc522 import SpiTransport
 RECORD_TYPE = "urn:nfc:ext:marmite.table:card"
 NTAG_FIRST_PAGE = 4
 NTAG213_USER_PAGES = 36
+NTAG_FAST_PAGES = 10
+"""Pages one FAST_READ takes from page 4: 40 bytes, the NDEF message of any code up to 16 characters
+(every card of both games), in one exchange instead of three READs."""
 CLASSIC_HEADER, CLASSIC_DATA = 4, (5, 6)
 CLASSIC_MAGIC = b"MRMT"
 CLASSIC_VERSION = 1
@@ -114,7 +117,8 @@ def code_from_classic(blocks: dict[int, bytes], codes: Collection[str] | None) -
     if len(header) != 16 or header[:4] != CLASSIC_MAGIC or header[4] != CLASSIC_VERSION:
         return None
     length = header[5]
-    data = blocks.get(CLASSIC_DATA[0], b"") + blocks.get(CLASSIC_DATA[1], b"")
+    second = blocks.get(CLASSIC_DATA[1], bytes(16) if length <= 16 else b"")  # unread when the code fits in one
+    data = blocks.get(CLASSIC_DATA[0], b"") + second
     raw = data[:length]
     if len(data) != 32 or length > 32 or zlib.crc32(raw).to_bytes(4, "big") != header[6:10]:
         return None
@@ -146,9 +150,16 @@ def read_code_with(pcd: MFRC522Pcd, uid: bytes, codes: Collection[str] | None = 
         if is_classic(uid, sak):
             if not pcd.authenticate(AUTH_KEY_A, CLASSIC_HEADER, TRANSPORT_KEY, list(uid[:4])):
                 return None
-            blocks = {block: bytes(iso.read_block(pcd, block)) for block in (CLASSIC_HEADER, *CLASSIC_DATA)}
+            blocks = {CLASSIC_HEADER: bytes(iso.read_block(pcd, CLASSIC_HEADER))}
+            for block in CLASSIC_DATA[: 2 if blocks[CLASSIC_HEADER][5] > 16 else 1]:
+                blocks[block] = bytes(iso.read_block(pcd, block))  # the second data block only for a long code
             return code_from_classic(blocks, codes)
-        memory = bytes(iso.read_block(pcd, NTAG_FIRST_PAGE))  # one READ; more only if the record runs on
+        try:  # one FAST_READ for any card code; more READs only if the record runs on
+            memory = bytes(iso.read_pages(pcd, NTAG_FIRST_PAGE, NTAG_FIRST_PAGE + NTAG_FAST_PAGES - 1))
+        except iso.Refused:  # a tag without FAST_READ (a first Ultralight) went back to sleep: four pages a READ
+            if iso.wake_select(pcd, uid) is None:
+                return None
+            memory = bytes(iso.read_block(pcd, NTAG_FIRST_PAGE))
         needed = min(ndef_needed(memory), NTAG213_USER_PAGES * 4)
         while len(memory) < needed:
             memory += bytes(iso.read_block(pcd, NTAG_FIRST_PAGE + len(memory) // 4))

@@ -100,4 +100,4 @@ def test_the_classic_data_blocks_are_read_after_authentication(pot: PiPot) -> No
     seen = pot.passage([Arrival(card, 0, 0.05)])
     assert code_of(seen, "deadbeef") == "menu-pepper@3"
     reads = [f[1] for f in pot.chip.frames_sent if f[0] == READ_COMMAND]
-    assert reads == [CLASSIC_HEADER, *CLASSIC_DATA]
+    assert reads == [CLASSIC_HEADER, CLASSIC_DATA[0]]  # a code of up to 16 characters fits in one data block

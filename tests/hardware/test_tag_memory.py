@@ -59,18 +59,19 @@ class FlakyCard(FakeCard):
 
 @dataclass
 class NoisyCard(FakeCard):
-    """An NTAG whose READ answers carry one flipped bit in the byte at `noisy_byte` of its memory, with the
-    CRC_A of the clean answer: the chip sees no error (the parity was hit too), only CRC_A tells."""
+    """An NTAG whose READ and FAST_READ answers carry one flipped bit in the byte at `noisy_byte` of its
+    memory, with the CRC_A of the clean answer: the chip sees no error (the parity was hit too), only
+    CRC_A tells."""
 
     noisy_byte: int = -1
 
     def receive(self, frame: AirFrame) -> AirFrame | None:
         answer = super().receive(frame)
         data = frame.data
-        if answer is None or len(answer.bits) != 18 * 8 or data[0] != 0x30:
+        if answer is None or len(answer.bits) < 18 * 8 or data[0] not in (0x30, 0x3A):  # READ, FAST_READ
             return answer
         offset = self.noisy_byte - data[1] * 4
-        if not 0 <= offset < 16:
+        if not 0 <= offset < len(answer.bits) // 8 - 2:
             return answer
         bits = list(answer.bits)
         bits[offset * 8 + 1] ^= 1
@@ -264,3 +265,34 @@ def test_a_damaged_read_is_never_trusted(chip: FakeMFRC522, stock: Any) -> None:
     card.noisy_byte = -1
     card.power_on()
     assert read_code_with(pcd, card.uid) == "pea-0a"
+
+
+@dataclass
+class FirstUltralight(FakeCard):
+    """A tag without FAST_READ (as the first MIFARE Ultralight): a NAK, and back to sleep."""
+
+    def receive(self, frame: AirFrame) -> AirFrame | None:
+        data = frame.data
+        if self.state.value == "active" and data and data[0] == 0x3A and len(frame.bits) == 40:
+            self._sleep()
+            return AirFrame.of([0x00], 4)
+        return super().receive(frame)
+
+
+@pytest.mark.parametrize("code", ["pea-0a", "plate-chicken-n1", "a-code-of-thirty-two-characters9"])
+@pytest.mark.parametrize("kind", ["ntag", "ultralight", "classic"])
+def test_every_code_length_reads_back_on_every_tag_kind(chip: FakeMFRC522, stock: Any, code: str, kind: str) -> None:
+    """One FAST_READ covers the codes of both games; a longer one needs READs after it, a Classic's second
+    data block is read only for a code over 16 characters, and a tag without FAST_READ is read page by page."""
+    base = classic("deadbeef") if kind == "classic" else ntag()
+    card = FirstUltralight(base.uid, base.kind, base.atqa, base.sak, base.memory) if kind == "ultralight" else base
+    chip.enter(card)
+    linked(stock).write_code(code, None)
+    card.power_on()  # as the scan leaves it: IDLE or halted, never still selected
+    chip.frames_sent.clear()
+    assert read_code_with(memory_pcd(stock, stock.sleep), card.uid) == code
+    reads = [frame[:2] for frame in chip.frames_sent if frame[0] in (0x30, 0x3A)]
+    if kind == "classic":
+        assert reads == [[0x30, 4], [0x30, 5]] + ([[0x30, 6]] if len(code) > 16 else [])
+    elif kind == "ntag":
+        assert reads[0] == [0x3A, 4] and len(reads) == (1 if len(code) <= 16 else 2)
