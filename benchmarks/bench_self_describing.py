@@ -8,7 +8,9 @@ Side by side in one run: the reader before issue 22 (`_codes_before.ReaderBefore
 through `mfrc522`'s calls), the reader now (only the codes of UIDs the deck lacks, through the own ISO 14443
 core), and a plain deck (no codes). Each on the plain fake and on the realistic one (`PI_ZERO_2W_REAL`:
 this process's measured thread time ×15 for a Zero 2 W, 80 µs over every sleep, cards silent for 3 ms
-after entering), whose compute figures vary a little from run to run.
+after entering), whose compute figures vary a little from run to run. The targets hold on the plain model
+(the exit status says whether they do); the realistic rows, and the dwell a code needs there, are measured,
+not targets.
 """
 
 from __future__ import annotations
@@ -150,12 +152,19 @@ def main() -> int:
                 what = " (with its code)" if codes and not known and len(case[2]) == 1 else ""
                 print(f"| {fake_name} | {reader_name} | {case[0]}{what} | {wins} / {args.trials} | {worst:.1f} ms "
                       f"| {latency:.1f} ms |", flush=True)
-                failures += make is RC522Reader and wins != args.trials
+                failures += realism is IDEAL and make is RC522Reader and wins != args.trials  # the target model
     print("\n| fake | idle CPU (Pi Zero 2 W) | SPI transactions per idle second |")
     print("|---|---:|---:|")
     for fake_name, realism in (("plain", IDEAL), ("realistic", PI_ZERO_2W_REAL)):
         share, count = idle_cpu(realism)
         print(f"| {fake_name} | {share * 100:.1f} % | {count} |")
+    print("\nDependable dwell for a code (realistic fake, the reader now, one tag the deck lacks, "
+          f"{max(20, args.trials // 2)} trials each):")
+    for dwell_ms in (25, 30, 35, 40, 50):
+        case: Case = ("", lambda rng, d=dwell_ms: [Arrival(carrying(rng), 0, d / 1000)], (0,))
+        wins, _ = run_case(RC522Reader, True, False, PI_ZERO_2W_REAL, case, max(20, args.trials // 2), seed=5)
+        print(f"  {dwell_ms} ms over the antenna: the code came with {wins} of {max(20, args.trials // 2)}",
+              flush=True)
     return 1 if failures else 0
 
 
