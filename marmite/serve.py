@@ -38,6 +38,8 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--trusted-proxy", default=None, metavar="ADDRESS",
                        help="a TLS reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the device")
         p.add_argument("--speak", action="store_true", help="also speak on this computer with espeak-ng")
+        p.add_argument("--robot-think-ms", type=int, default=300, metavar="MS",
+                       help="time a robot seat may think over a decision (default 300)")
         p.add_argument("--panel", action="store_true",
                        help="Raspberry Pi: buzzer, LEDs and buttons on GPIO (see hardware/README.md)")
         demo_only = name == "demo"  # `run --demo` takes them too, but `run --help` is about running a table
@@ -147,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace, data_dir: Path) -> int:
     """Serve the claimed data dir until Ctrl-C or SIGTERM."""
     from companion.journal import JournalError
+    from companion.robot_table import RobotDriver
     from companion.table import JournalDisagrees, TableService
     from marmite.games import GAMES
     from marmite.readers import make_reader, parse_reader_option
@@ -189,6 +192,8 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
             service.close()
             return 2
     connect_tag_memory(app.extensions["marmite.desk"], reader)  # self-describing decks, where the reader can
+    robots = RobotDriver(service, think_ms=max(10, getattr(args, "robot_think_ms", 300))).start()
+    app.extensions["marmite.robots"] = robots
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
     store = app.extensions["marmite.settings"]
@@ -199,6 +204,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
         server = make_server(app, args.host, args.port, trusted_proxy=getattr(args, "trusted_proxy", None))
     except OSError as error:
         print(f"marmite run: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+        robots.close()
         pump.close()
         service.close()
         return 2
@@ -235,6 +241,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
         stop_streams(app)
         server.task_dispatcher.shutdown(timeout=1)
         server.close()
+        robots.close()
         pump.close()
         if speaker is not None:
             speaker.close()
