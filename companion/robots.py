@@ -8,7 +8,8 @@ worlds consistent with what the seat knows, a rule-based choice), refusing with 
 when the request is not the seat's decision or its hand contradicts the log.
 
 The search is Perfect Information Monte Carlo (sample a world, play each answer out with the
-game's rollout policy, keep the best average) with UCB1 spread over the answers (chef). It is
+game's rollout policy, keep the best average): flat for the middle level, with sequential halving
+and common random numbers for the chef. It is
 deterministic for a seed: the number of rollouts is fixed by the level and `think_ms` (calibrated
 by the game's `rollouts_per_ms`), and the clock only stops a search that would overrun its
 deadline (a much slower machine than the calibration one), which is the one case where two runs
@@ -32,6 +33,8 @@ LEVELS: tuple[str, ...] = ("debutant", "cuisinier", "chef")
 """The robot's levels, weakest first (measurably ordered: benchmarks/bench_robot.py)."""
 
 DEFAULT_THINK_MS = 300
+GUARD_MS = 30
+"""The search stops this long before `think_ms` at the latest (what follows it: the answer, its line)."""
 
 
 class RobotRefusal(ValueError):
@@ -115,18 +118,20 @@ class PlaysRobots(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """How hard a level thinks: share of `think_ms` spent, rollout policy's noise, search kind."""
+    """How a level thinks: the share of `think_ms` its search may use (calibrated by the game's
+    `rollouts_per_ms`), at most how many worlds, and how (flat PIMC, or sequential halving); a level
+    without search plays the rule-based answer with `heuristic_noise` its chance of a random one."""
 
-    share: float
-    worlds_cap: int
-    ucb: bool
-    heuristic_noise: float | None = None  # a level without search plays the rule-based answer
+    share: float = 0.0
+    worlds_cap: int = 0
+    halving: bool = False
+    heuristic_noise: float | None = None
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
-    "debutant": Level(0.0, 0, ucb=False, heuristic_noise=0.25),
-    "cuisinier": Level(0.15, 12, ucb=False, heuristic_noise=1.0),  # first version: a random legal answer
-    "chef": Level(0.8, 100_000, ucb=True, heuristic_noise=1.0),
+    "debutant": Level(heuristic_noise=0.3),
+    "cuisinier": Level(share=0.1, worlds_cap=10),
+    "chef": Level(share=0.35, worlds_cap=100_000, halving=True),
 }
 
 
@@ -154,14 +159,22 @@ def position_of(games: Games, ask: RobotAsk) -> Position:
 
 
 def decide(
-    games: Games, ask: RobotAsk, *, level: str = "chef", seed: int = 0, think_ms: int = DEFAULT_THINK_MS
+    games: Games,
+    ask: RobotAsk,
+    *,
+    level: str = "chef",
+    seed: int = 0,
+    think_ms: int = DEFAULT_THINK_MS,
+    started: float | None = None,
 ) -> Decision:
-    """The seat's answer to `ask`, chosen at `level` within about `think_ms`; RobotRefusal if none."""
-    started = time.monotonic()
+    """The seat's answer to `ask`, chosen at `level` within `think_ms` of `started` (a `time.monotonic()`
+    reading, by default now); RobotRefusal if there is none. The same arguments give the same answer
+    unless the search had to stop at the deadline (a machine far slower or busier than the calibration)."""
+    started = time.monotonic() if started is None else started
     if level not in LEVEL_SETTINGS:
         raise RobotRefusal("unknown_level", f"unknown level {level!r} (one of {', '.join(LEVELS)})")
     position = position_of(games, ask)
-    deadline = started + max(think_ms, 1) / 1000
+    deadline = started + max(think_ms - min(GUARD_MS, think_ms / 4), 1) / 1000
     choice = choose(position, LEVEL_SETTINGS[level], random.Random(seed), think_ms, deadline)
     return Decision(dict(position.choices[choice]), position.why(choice))
 
@@ -174,14 +187,13 @@ def choose(position: Position, level: Level, rng: random.Random, think_ms: int, 
     if level.heuristic_noise is not None:
         return position.heuristic(rng, noise=level.heuristic_noise)
     budget = max(count, int(think_ms * level.share * position.rollouts_per_ms))
-    worlds = min(level.worlds_cap, max(1, budget // count))
-    if level.ucb:
-        return ucb_search(position, rng, budget, deadline)
-    return flat_pimc(position, rng, worlds, deadline)
+    if level.halving:
+        return sequential_halving(position, rng, budget, deadline)
+    return flat_pimc(position, rng, min(level.worlds_cap, max(1, budget // count)), deadline)
 
 
 def flat_pimc(position: Position, rng: random.Random, worlds: int, deadline: float) -> int:
-    """Flat PIMC: every answer played out once on each sampled world; the best mean wins."""
+    """Flat PIMC: every answer played out once on each of `worlds` sampled worlds; the best mean wins."""
     count = len(position.choices)
     totals = [0.0] * count
     played = 0
@@ -191,36 +203,35 @@ def flat_pimc(position: Position, rng: random.Random, worlds: int, deadline: flo
         world = position.sample(rng)
         for choice in range(count):
             totals[choice] += playout(world.clone(), choice, rng)
-        played += 1
-    if not played:
-        return position.heuristic(rng)
+        played += 1  # a world is played out whole, so that every answer has seen the same worlds
     return _best(totals, [played] * count, position.heuristic(random.Random(0)))
 
 
-def ucb_search(position: Position, rng: random.Random, budget: int, deadline: float) -> int:
-    """PIMC with UCB1 over the answers: each rollout samples a fresh world and plays the answer
-    with the best upper bound, so rollouts go to the answers still in contention."""
-    count = len(position.choices)
-    totals = [0.0] * count
-    visits = [0] * count
-    low, high = math.inf, -math.inf
-    for done in range(budget):
-        if done >= count and done % 8 == 0 and time.monotonic() > deadline:
-            break
-        if done < count:
-            choice = done
-        else:
-            spread = max(high - low, 1e-9)
-            log_n = math.log(done)
-            choice = max(
-                range(count),
-                key=lambda c: totals[c] / visits[c] / spread + 0.5 * math.sqrt(log_n / visits[c]),
-            )
-        value = playout(position.sample(rng), choice, rng)
-        totals[choice] += value
-        visits[choice] += 1
-        low, high = min(low, value), max(high, value)
-    return _best(totals, visits, position.heuristic(random.Random(0)))
+def sequential_halving(position: Position, rng: random.Random, budget: int, deadline: float) -> int:
+    """PIMC with sequential halving (Karnin et al.) and common random numbers: the budget is spent in
+    rounds; in each, every answer still in contention is played out on the same sampled worlds with the
+    same rollout dice, and the worse half is dropped; so rollouts go to the close calls."""
+    alive = list(range(len(position.choices)))
+    totals = [0.0] * len(alive)
+    visits = [0] * len(alive)
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    for _ in range(rounds):
+        worlds = max(1, budget // (rounds * len(alive)))
+        for _ in range(worlds):
+            if visits[alive[-1]] and time.monotonic() > deadline:
+                break
+            world = position.sample(rng)
+            dice = rng.getrandbits(64)
+            for choice in alive:
+                if visits[alive[-1]] and time.monotonic() > deadline:
+                    break
+                totals[choice] += playout(world.clone(), choice, random.Random(dice))
+                visits[choice] += 1
+        if len(alive) > 1:
+            alive.sort(key=lambda c: -totals[c] / max(1, visits[c]))
+            alive = alive[: max(1, len(alive) // 2)]
+    return _best([totals[c] if c in alive else -math.inf for c in range(len(totals))],
+                 [max(1, v) for v in visits], position.heuristic(random.Random(0)))
 
 
 def playout(world: World, choice: int, rng: random.Random) -> float:

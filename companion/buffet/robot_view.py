@@ -26,6 +26,7 @@ class View:
     hand: tuple[int, ...]
     positions: tuple[int, ...]
     in_round: tuple[int, ...]
+    order: tuple[int, ...]  # every seat clockwise from the first player
     buffet: tuple[str, ...]
     won: tuple[tuple[str, ...], ...]
     part: int | None
@@ -92,6 +93,7 @@ def _swap_choices(values: tuple[int, ...]) -> list[dict[str, Any]]:
 def _view(state: State, actions: list[dict[str, Any]], seat: int, kind: str, values: tuple[int, ...],
           sizes: list[int], choices: tuple[dict[str, Any], ...]) -> View:
     return View(seat, len(state.players), kind, values, tuple(state.positions), tuple(state.in_round),
+                tuple(state.game.clockwise(list(range(len(state.players))))),
                 tuple(state.buffet), tuple(tuple(w) for w in state.won), state.part, state.game.two_parts,
                 state.swap_given, frozenset(state.laid), tuple(sizes), _seen(state, actions, values), choices)
 
