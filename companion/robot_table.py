@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion import robot_games
+from companion.events import MalformedEvent, check_storable
 from companion.hub import Message
 from companion.journal import StorageError
 from companion.robot_seats import is_buffet, turn_of
@@ -154,6 +155,10 @@ class RobotDriver:
             submitted = {"type": "robot", "player": player, "card": event.get("card")}
             if why is not None:
                 submitted["why"] = {"key": why.key, "fields": dict(why.fields)}
+                try:
+                    check_storable(submitted)
+                except MalformedEvent:
+                    del submitted["why"]  # a reason that is not plain JSON is left out, never the choice
         with self.service.lock:
             if self.service.current_game != game or len(self.service.standing_actions()) - 1 != count:
                 return True  # look again: the request no longer stands

@@ -37,7 +37,7 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
                 parts.append(Part(key, {"player": effect.player, "card": effect.card}))
                 why = why_part(event)
                 if why is not None and setup.aids:
-                    parts.append(why)
+                    parts.append(Part("robot.why", {"why": why}))
         elif isinstance(effect, RobotHandKnown):
             if effect.swapped is not None:
                 parts.append(Part("robot.swapped", {"player": effect.player, "count": effect.swapped}))

@@ -33,6 +33,7 @@ SAID = Phrasebook(
     said("robot.suggest_menu", "The chef would choose the menu {menu}."),
     said("robot.suggest_mouse", "The chef would play mouse card {card}."),
     said("robot.dealt", "Practice table: the robots' hands are dealt."),
+    said("robot.why", "Why: {why}."),
 )
 
 
@@ -72,10 +73,22 @@ class RobotVoice:
                     fields["card"] = card_name(self.game, fields["card"], language, self.edition)
                 if isinstance(fields.get("menu"), str):
                     fields["menu"] = menu_name(fields["menu"], language, self.edition)
+                if isinstance(fields.get("why"), Part):
+                    fields["why"] = self._inner(fields["why"], language)
+                    if not fields["why"]:
+                        continue  # a reason this game cannot word: the sentence is left out
                 said_parts.append(SAID.format(part.key[6:], language, **fields))
             else:
-                said_parts.append(self.inner.render([part], language))
-        return " ".join(said_parts)
+                said_parts.append(self._inner(part, language))
+        return " ".join(text for text in said_parts if text)
+
+    def _inner(self, part: Part, language: str) -> str:
+        """A part in the game's own words; empty for a key the game's phrasebook lacks (a learning aid's
+        reason from a newer robot), so an optional sentence never breaks an announcement."""
+        try:
+            return self.inner.render([part], language)
+        except KeyError:
+            return ""
 
 
 def voice_of(state: State) -> RobotVoice:

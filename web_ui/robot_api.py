@@ -127,5 +127,5 @@ def hint(name: str) -> tuple[Response, int] | Response:
         part = Part("robot.suggest_mouse", {"card": event.get("card")})
     else:
         part = Part("robot.suggest", {"card": event.get("card")})
-    parts = [part] if decision.why is None else [part, decision.why]
+    parts = [part] if decision.why is None else [part, Part("robot.why", {"why": decision.why})]
     return jsonify(event=event, text=voice.render(parts, language), lang=language)

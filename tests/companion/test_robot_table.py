@@ -202,13 +202,14 @@ def public_has_chosen(table: TableService, player: str) -> bool:
 
 def test_a_virtual_practice_round_deals_the_hands_and_robots_play_themselves(opened: Any) -> None:
     table, _ = opened()
-    robots = {"seats": {"Marmiton": "debutant", "Cléo": "chef"}, "practice": "virtual", "pace_ms": 0}
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "chef"}, "practice": "virtual", "pace_ms": 0, "aids": True}
     assert table.submit(new_game(robots)).accepted
     play_humans(table, {"Ana"}, lambda: len(table.state()["rounds"]) >= 1 and "points" in table.state()["rounds"][0])
     log = [record.body for record in table.journal.records() if record.accepted]
     hands = [event for event in log if event["type"] == "hand"]
     assert {event["player"] for event in hands} == set(PLAYERS)  # every hand journaled as a known hand
     assert all(event["type"] != "robot" or event["player"] != "Ana" for event in log)
+    assert any("why" in event for event in log if event["type"] == "robot")  # the learning aid's reason
     assert replay(list(enumerate(log, 1)), GAMES)["rounds"][0]["points"] == table.state()["rounds"][0]["points"]
 
 
