@@ -77,6 +77,8 @@ def due(state: State, ledger: RobotLedger, player: str, actions: int) -> Due | N
             return None
         turn = public.get("turn")
         shown = in_round.index(turn) if turn in in_round else 0
+        if in_round.index(player) < shown:
+            return None  # its card of this step is already turned over
         return Due(player, "step", actions - shown)  # the log as it stood when the step began
     if phase == "menu":
         current = getattr(getattr(state, "progress", None), "open_round", None)
@@ -157,12 +159,35 @@ def deal_virtually(state: State, ledger: RobotLedger, players: list[str], seed: 
     return events
 
 
-def swap_due(state: State, ledger: RobotLedger, player: str) -> bool:
-    """True when a buffet robot just left first this round and may exchange cards (not yet done)."""
+def swap_due(state: State, ledger: RobotLedger, player: str, actions: int) -> bool:
+    """True when a buffet robot left first this round, may exchange cards, and has not yet done so."""
     if not is_buffet(state):
         return False
-    record = getattr(state, "current_round", None)
-    if record is None or not record.departures:
+    buffet: Any = state
+    record = buffet.current_round
+    if record is None or not record.departures or record.number != buffet.round_number:
         return False
     first = record.departures[0]
-    return bool(first.may_swap and state.players[first.seat] == player)
+    if not (first.may_swap and state.players[first.seat] == player):
+        return False
+    in_round = len(record.laid) + sum(len(step.reveals) for step in record.steps)
+    return not ledger.swapped_since(player, actions - in_round)
+
+
+def swap_hand(hand: tuple[str, ...], given: list[str], ledger: RobotLedger, player: str,
+              seed: int) -> list[str] | None:
+    """A practice robot's hand after giving up `given` and drawing as many from the cards left; None if
+    `given` is not in its hand."""
+    left = list(hand)
+    for card in given:
+        if card not in left:
+            return None
+        left.remove(card)
+    from companion.buffet.plates import MOUSE_CARDS
+
+    pile = [code for code in MOUSE_CARDS for _ in range(10)]
+    for card in hand:
+        pile.remove(card)
+    rng = random.Random(seed)
+    rng.shuffle(pile)
+    return sorted(left + pile[: len(given)])

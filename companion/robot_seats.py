@@ -47,8 +47,9 @@ class RobotSetup:
 
 def parse_setup(event: dict[str, Any]) -> RobotSetup | None:
     """The robots a `new_game` seats (none without a `robots` key); None when its `robots` is invalid:
-    an unknown seat or level, no human left, an unknown practice mode, a pace out of 0–20 s, or
-    learning aids without a practice table (aids are practice only, and need robots)."""
+    an unknown seat or level, no human left, an unknown practice mode, a pace out of 0–20 s,
+    learning aids without a practice table (aids are practice only, and need robots), or a Sus au
+    buffet ! practice without cards (face-down choices from a phone are not built yet)."""
     raw = event.get("robots")
     if raw is None:
         return RobotSetup()
@@ -69,6 +70,8 @@ def parse_setup(event: dict[str, Any]) -> RobotSetup | None:
         return None
     if aids and not practice:
         return None
+    if practice == "virtual" and event.get("game") == "buffet":
+        return None  # face-down cards from a phone are not built yet: practise Sus au buffet ! with cards
     return RobotSetup(dict(seats), practice, aids, pace)
 
 
@@ -119,6 +122,7 @@ class RobotLedger:
         self.choices: list[Choice] = []
         self.plays: list[tuple[int, str, str]] = []  # (action index, player, card) of every robot seat's card
         self.hands: list[tuple[int, str, tuple[str, ...]]] = []  # (position, player, cards) of `robot` hands
+        self.swaps: list[tuple[int, str]] = []  # (position, player) of the hands given after an exchange
 
     def is_robot(self, name: object) -> bool:
         return isinstance(name, str) and name in self.setup.seats
@@ -132,6 +136,10 @@ class RobotLedger:
         if any(index >= latest.position and who == player for index, who, _ in self.plays):
             return None
         return latest
+
+    def swapped_since(self, player: str, position: int) -> bool:
+        """True when `player` exchanged cards (a `robot` hand with `swap`) at or after `position`."""
+        return any(who == player and at >= position for at, who in self.swaps)
 
     def hand(self, player: str) -> tuple[str, ...] | None:
         """A robot's hand from its latest `robot` hand, less the cards it played since; None if never given."""
@@ -162,8 +170,12 @@ class RobotLedger:
             return ROBOT_NOT_DUE  # chosen once: a restart asks for the same card
         public = state.public_state()
         if is_buffet(state):
-            if public.get("phase") != "step" or player not in public.get("in_round", []):
+            in_round = list(public.get("in_round", []))
+            if public.get("phase") != "step" or player not in in_round:
                 return ROBOT_NOT_DUE
+            turn = public.get("turn")
+            if turn in in_round and in_round.index(player) < in_round.index(turn):
+                return ROBOT_NOT_DUE  # its card of this step is already turned over
             reason = state.decide({"type": "card", "card": card})
             if reason is not None:
                 return str(reason)
@@ -206,6 +218,8 @@ class RobotLedger:
             cards = tuple(str(card) for card in event["hand"])
             self.hands.append((actions, player, cards))
             swap = event.get("swap")
+            if isinstance(swap, list):
+                self.swaps.append((actions, player))
             return [RobotHandKnown(player, len(cards), len(swap) if isinstance(swap, list) else None)]
         card = str(event["card"])
         self.choices.append(Choice(actions, player, card))
@@ -221,3 +235,4 @@ class RobotLedger:
         self.choices = [choice for choice in self.choices if choice.position <= actions]
         self.plays = [play for play in self.plays if play[0] < actions]
         self.hands = [hand for hand in self.hands if hand[0] <= actions]
+        self.swaps = [swap for swap in self.swaps if swap[0] <= actions]

@@ -114,6 +114,11 @@ class RobotDriver:
                     seed = game * 1009 + count
                     events = robot_games.deal_virtually(state, ledger, short, seed)
                     return self._submit_all(events, game, count)
+            swapping = next((player for player in ledger.setup.seats
+                             if robot_games.swap_due(state, ledger, player, count)
+                             and ("refused", game, count, player) not in self._said), None)
+            if swapping is not None and not paused:
+                return self._swap(swapping, state, ledger, actions, game, count)
             turn = turn_of(state)
             if turn is not None and ledger.is_robot(turn):
                 choice = ledger.pending(turn, count)
@@ -168,6 +173,39 @@ class RobotDriver:
                 self._said.add(("refused", game, count, player))
             elif owed.kind == "card":
                 self._said.add(("ask", game, count, player))  # its own announcement just named it
+        return True
+
+    def _swap(self, player: str, state: Any, ledger: Any, actions: list[dict[str, Any]], game: int,
+              count: int) -> bool:
+        """The first mouse out may exchange cards: the robot says which; at a practice table it draws
+        virtually, at a real table its hand is journaled without them until the host enters the new one."""
+        hand = robot_games.hand_of(state, ledger, player) or ()
+        ask = RobotAsk(robot_games.visible_log(actions, player, state), player, hand, "swap")
+        level = ledger.setup.seats[player]
+        try:
+            decision = decide(self.service.games, ask, level=level, seed=game * 7919 + count, think_ms=self.think_ms)
+        except RobotRefusal as refusal:
+            log.warning("robot %s could not choose its exchange: %s", player, refusal.reason)
+            self._said.add(("refused", game, count, player))
+            return False
+        given = [str(card) for card in decision.event.get("cards", [])]
+        if ledger.setup.practice:
+            new = robot_games.swap_hand(hand, given, ledger, player, game * 1009 + count)
+        else:
+            left = list(hand)
+            for card in given:
+                if card in left:
+                    left.remove(card)
+            new = sorted(left)
+        if new is None:
+            self._said.add(("refused", game, count, player))
+            return False
+        with self.service.lock:
+            if self.service.current_game != game or len(self.service.standing_actions()) - 1 != count:
+                return True
+            answer = self.service.submit({"type": "robot", "player": player, "hand": new, "swap": given}, SOURCE)
+            if not answer.accepted:
+                self._said.add(("refused", game, count, player))
         return True
 
     def _play_chosen(self, player: str, card: str, position: int, practice: str, paused: bool,

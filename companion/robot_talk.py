@@ -39,8 +39,14 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
                 if why is not None and setup.aids:
                     parts.append(Part("robot.why", {"why": why}))
         elif isinstance(effect, RobotHandKnown):
-            if effect.swapped is not None:
+            if effect.swapped == 0:
+                parts.append(Part("robot.keeps", {"player": effect.player}))
+            elif effect.swapped is not None and virtual:
                 parts.append(Part("robot.swapped", {"player": effect.player, "count": effect.swapped}))
+            elif effect.swapped is not None:  # at a real table someone takes them out of its tray
+                cards = [str(card) for card in event.get("swap", [])]
+                parts.append(Part("robot.swapped_real", {"player": effect.player, "count": effect.swapped,
+                                                         "cards": cards}))
             else:
                 parts.append(Part("robot.hand_known", {"player": effect.player, "size": effect.size}))
     return parts

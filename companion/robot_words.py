@@ -24,6 +24,11 @@ SAID = Phrasebook(
     said_plural("robot.hand_known", "{player}'s hand is known: {size} card.",
                 "{player}'s hand is known: {size} cards.", "size"),
     said_plural("robot.swapped", "{player} exchanges {count} card.", "{player} exchanges {count} cards.", "count"),
+    said("robot.keeps", "{player} keeps its cards."),
+    said_plural("robot.swapped_real",
+                "{player} exchanges {count} card: {cards}. Discard it, deal {player} as many and enter its hand.",
+                "{player} exchanges {count} cards: {cards}. Discard them, deal {player} as many and enter its hand.",
+                "count"),
     said("robot.no_hand", "{player} has no cards: deal {player}'s hand and pass it over the reader."),
     said("robot.not_robot_card", "That is not {player}'s card: {card} is asked for."),
     said("robot.robot_not_ready", "{player} is still choosing: wait for {player}'s card to be named."),
@@ -71,6 +76,9 @@ class RobotVoice:
                 fields: dict[str, Any] = dict(part.fields)
                 if isinstance(fields.get("card"), str):
                     fields["card"] = card_name(self.game, fields["card"], language, self.edition)
+                if isinstance(fields.get("cards"), list):
+                    fields["cards"] = ", ".join(card_name(self.game, str(card), language, self.edition)
+                                                for card in fields["cards"])
                 if isinstance(fields.get("menu"), str):
                     fields["menu"] = menu_name(fields["menu"], language, self.edition)
                 if isinstance(fields.get("why"), Part):

@@ -249,3 +249,38 @@ def test_sus_au_buffet_the_robot_chooses_face_down_and_is_named_at_its_reveal(op
     assert len(named) == 1
     wait_for(lambda: table.state()["turn"] == "Cléo")
     assert len(table.robots.hand("Marmiton") or ()) == 8
+
+
+def test_a_buffet_practice_round_robots_swap_and_draw_back_to_nine(opened: Any) -> None:
+    table, _ = opened()
+    players = ["Ana", "Bip", "Bop", "Bup"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "debutant", "Bop": "cuisinier", "Bup": "chef"}, "practice": "cards",
+                        "pace_ms": 0}}
+    assert table.submit(start).accepted
+    wait_for(lambda: all(table.robots.hand(name) for name in players[1:]))
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1"):
+        assert table.submit({"type": "plate", "plate": plate}).accepted
+    values = iter(["mouse-0", "mouse-1", "mouse-2", "mouse-0", "mouse-1"] * 10)
+    deadline = time.monotonic() + 60
+    while table.state()["round"] == 1:
+        assert time.monotonic() < deadline, texts(table)[-5:]
+        if table.state()["turn"] == "Ana":
+            assert table.submit({"type": "card", "card": next(values)}).accepted
+        time.sleep(0.01)
+    first_out = table.state()["plates"]
+    assert any(first_out.values())
+    wait_for(lambda: all(len(table.robots.hand(name) or ()) == 9 for name in players[1:]))  # drawn back to nine
+    log = [record.body for record in table.journal.records() if record.accepted]
+    swaps = [event for event in log if event["type"] == "robot" and "swap" in event]
+    leaver = next((e for e in log if e["type"] == "robot" and "swap" in e), None)
+    assert len(swaps) <= 1  # only the first mouse out of the round may exchange
+    if leaver is not None:
+        assert any(t.startswith(leaver["player"]) and ("échange" in t or "garde" in t) for t in texts(table))
+
+
+def test_sus_au_buffet_practice_without_cards_is_refused_for_now(opened: Any) -> None:
+    table, _ = opened()
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Bip", "Bop"], "first": "Ana",
+             "robots": {"seats": {"Bip": "chef"}, "practice": "virtual"}}
+    assert table.submit(start).reason == "bad_setup"
