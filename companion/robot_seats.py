@@ -192,9 +192,8 @@ class RobotLedger:
             return ROBOT_NOT_DUE  # Chaud Devant's robots get the contract's `hand` event
         if swap is not None and not (isinstance(swap, list) and all(isinstance(c, str) for c in swap)):
             return ROBOT_NOT_DUE
-        for card in cards:
-            reason = state.decide({"type": "card", "card": card}) if state.public_state().get("phase") == "step" \
-                else None
+        for card in [*cards, *(swap or [])]:  # a buffet State names an unknown card first, in any phase
+            reason = state.decide({"type": "card", "card": card})
             if reason is not None and str(reason) == "unknown_card":
                 return "unknown_card"
         return None

@@ -130,7 +130,8 @@ class RobotDriver:
                     continue
                 hand = robot_games.hand_of(state, ledger, player)
                 if hand is None or (owed.kind != "menu" and not hand):
-                    self._say_once(("no_hand", game, count, player), Part("robot.no_hand", {"player": player}))
+                    key = "robot.no_hand_buffet" if is_buffet(state) and not practice else "robot.no_hand"
+                    self._say_once(("no_hand", game, count, player), Part(key, {"player": player}))
                     continue
                 if paused:
                     return False

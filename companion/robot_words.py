@@ -30,6 +30,7 @@ SAID = Phrasebook(
                 "{player} exchanges {count} cards: {cards}. Discard them, deal {player} as many and enter its hand.",
                 "count"),
     said("robot.no_hand", "{player} has no cards: deal {player}'s hand and pass it over the reader."),
+    said("robot.no_hand_buffet", "{player} has no cards: deal {player}'s cards and type them on the robots page."),
     said("robot.not_robot_card", "That is not {player}'s card: {card} is asked for."),
     said("robot.robot_not_ready", "{player} is still choosing: wait for {player}'s card to be named."),
     said("robot.not_a_robot", "Refused: {player} is not a robot."),

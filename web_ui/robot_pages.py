@@ -28,4 +28,19 @@ def robot_setup_page() -> str:
     """A new game with robots: who is a robot and how strong, real or practice table, learning aids, pace."""
     from web_ui.pages import _helpers
 
-    return render_template("robot_setup.html", levels=LEVELS, pace_s=DEFAULT_PACE_MS / 1000, **_helpers())
+    return render_template("robot_setup.html", levels=LEVELS, pace_s=DEFAULT_PACE_MS / 1000,
+                           robot_hands=_buffet_robot_hands(), **_helpers())
+
+
+def _buffet_robot_hands() -> dict[str, str]:
+    """At a real Sus au buffet ! table with robots: each robot's hand as typed values ("3 3 -1"), for the host."""
+    table = service()
+    with table.lock:
+        ledger = table.robots
+        if table.game_name != "buffet" or not ledger.setup.any or ledger.setup.practice:
+            return {}
+        hands = {}
+        for name in ledger.setup.seats:
+            cards = ledger.hand(name) or ()
+            hands[name] = " ".join(card.removeprefix("mouse-").replace("n1", "-1") for card in cards)
+        return hands

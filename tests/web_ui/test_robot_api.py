@@ -116,3 +116,16 @@ def test_the_robot_setup_page_offers_every_level_and_table(client: FlaskClient) 
         assert value in page
     assert "Partie avec des robots" in page or "robots" in page
     assert client.get("/api/robots").get_json()["setup"]["seats"] == {}
+
+
+def test_the_robot_page_lets_the_host_type_a_buffet_robots_cards(client: FlaskClient, service: TableService) -> None:
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Marmiton", "Cléo"], "first": "Ana",
+             "robots": {"seats": {"Marmiton": "chef"}}}
+    assert client.post("/api/events", headers=HEADERS, json=start).get_json()["accepted"]
+    assert client.post("/api/unlock", json={"pin": "2468"}).status_code == 200
+    assert 'data-robot="Marmiton"' in client.get("/setup/robots").get_data(as_text=True)
+    answer = client.post("/api/robots/Marmiton/hand", headers=HEADERS, json={"cards": ["mouse-n1", "mouse-10"]})
+    assert (answer.get_json()["accepted"], answer.get_json()["reason"]) == (False, "unknown_card")
+    assert client.post("/api/robots/Marmiton/hand", headers=HEADERS,
+                       json={"cards": ["mouse-n1", "mouse-9"]}).get_json()["accepted"]
+    assert 'value="-1 9"' in client.get("/setup/robots").get_data(as_text=True)

@@ -54,6 +54,22 @@
     } catch (e) { if (statusLine) statusLine.textContent = e.message; }
   });
 
+  // The host types a Sus au buffet ! robot's cards: values separated by spaces, -1 for minus one.
+  document.querySelectorAll("form.robot-hand").forEach(function (handForm) {
+    handForm.addEventListener("submit", async function (event) {
+      event.preventDefault();
+      const typed = String(new FormData(handForm).get("cards") || "").trim();
+      const cards = typed ? typed.split(/[\s,;]+/).map(function (v) {
+        return "mouse-" + (v === "-1" || v === "\u22121" ? "n1" : v);
+      }) : [];
+      const line = document.getElementById("robot-hand-status");
+      try {
+        const answer = await post("/api/robots/" + encodeURIComponent(handForm.dataset.robot) + "/hand", { cards: cards });
+        if (line) line.textContent = answer.accepted ? handForm.dataset.recorded : handForm.dataset.refused;
+      } catch (e) { if (line) line.textContent = e.message; }
+    });
+  });
+
   // A seat's phone at a practice table (the buttons come with each seat fragment).
   document.addEventListener("click", async function (event) {
     const target = event.target instanceof Element ? event.target : null;
