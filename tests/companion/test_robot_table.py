@@ -284,3 +284,43 @@ def test_sus_au_buffet_practice_without_cards_is_refused_for_now(opened: Any) ->
     start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Bip", "Bop"], "first": "Ana",
              "robots": {"seats": {"Bip": "chef"}, "practice": "virtual"}}
     assert table.submit(start).reason == "bad_setup"
+
+
+def test_after_undo_practice_robots_wait_until_a_person_plays_or_the_host_resumes(opened: Any) -> None:
+    table, driver = opened()
+    robots = {"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0}
+    assert table.submit(new_game(robots)).accepted
+    play_humans(table, {"Ana", "Cléo"}, lambda: table.state()["phase"] == "play" and table.state()["turn"] == "Cléo")
+    assert table.undo().accepted  # takes back the robot's card: its choice stands again
+    assert table.state()["turn"] == "Marmiton"
+    time.sleep(0.5)
+    assert table.state()["turn"] == "Marmiton"  # paused: the robot does not play it again at once
+    driver.resume()
+    wait_for(lambda: table.state()["turn"] == "Cléo")
+
+
+def test_a_robot_game_exports_and_replays_to_the_tables_state(opened: Any, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    table, driver = opened()
+    assert table.submit(new_game({"seats": {"Marmiton": "chef"}})).accepted
+    deal_and_choose(table)
+    assert table.submit({"type": "card", "card": first_legal(table)}).accepted
+    chosen = wait_for(lambda: pending(table))
+    assert table.submit({"type": "card", "card": next(c for c in HANDS["Marmiton"] if c != chosen)}).reason \
+        == "not_robot_card"
+    assert table.submit({"type": "card", "card": chosen}).accepted
+    state = table.state()
+    driver.close()
+    table.close()
+    root = Path(__file__).resolve().parents[2]
+    exported = subprocess.run([sys.executable, "-m", "marmite.cli", "export", "--data", str(tmp_path)], cwd=root,
+                              capture_output=True, text=True, check=True).stdout
+    assert any(json.loads(line)["type"] == "robot" for line in exported.splitlines())
+    replayed = subprocess.run([sys.executable, "-m", "marmite.cli", "replay", "-"], cwd=root, input=exported,
+                              capture_output=True, text=True, check=True).stdout
+    printed = json.loads(replayed)
+    assert [r["reason"] for r in printed.pop("refused")] == ["not_robot_card"]
+    assert printed == state
