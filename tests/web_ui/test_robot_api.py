@@ -129,3 +129,16 @@ def test_the_robot_page_lets_the_host_type_a_buffet_robots_cards(client: FlaskCl
     assert client.post("/api/robots/Marmiton/hand", headers=HEADERS,
                        json={"cards": ["mouse-n1", "mouse-9"]}).get_json()["accepted"]
     assert 'value="-1 9"' in client.get("/setup/robots").get_data(as_text=True)
+
+
+def test_a_robot_seat_has_no_link_and_its_hand_opens_on_no_phone(app: Flask, client: FlaskClient,
+                                                                 service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards"})["accepted"]
+    _deal_and_choose(service)
+    assert client.post("/api/unlock", json={"pin": "2468"}).status_code == 200
+    setup = client.get("/setup").get_data(as_text=True)
+    assert "/seat/Ana?k=" in setup and "/seat/Marmiton?k=" not in setup
+    phone = app.test_client()
+    with app.test_request_context():
+        key = seat_key("Marmiton")
+    assert phone.get(f"/api/seat/Marmiton?k={key}").get_json().get("hand") is None
