@@ -131,7 +131,7 @@ class Level:
 LEVEL_SETTINGS: dict[str, Level] = {
     "debutant": Level(heuristic_noise=0.3),
     "cuisinier": Level(share=0.1, worlds_cap=10),
-    "chef": Level(share=0.35, worlds_cap=100_000, halving=True),
+    "chef": Level(share=0.25, worlds_cap=100_000, halving=True),
 }
 
 
@@ -165,18 +165,25 @@ def decide(
     level: str = "chef",
     seed: int = 0,
     think_ms: int = DEFAULT_THINK_MS,
-    started: float | None = None,
+    deadline: float | None = None,
 ) -> Decision:
-    """The seat's answer to `ask`, chosen at `level` within `think_ms` of `started` (a `time.monotonic()`
-    reading, by default now); RobotRefusal if there is none. The same arguments give the same answer
-    unless the search had to stop at the deadline (a machine far slower or busier than the calibration)."""
-    started = time.monotonic() if started is None else started
+    """The seat's answer to `ask` at `level`; RobotRefusal if there is none. `think_ms` sets how much
+    the search does (a fixed number of playouts, calibrated to take a fraction of it), `deadline` (a
+    `time.monotonic()` reading; by default `think_ms` less a guard from now) when it must stop anyway.
+    The same arguments give the same answer unless the search had to stop at the deadline: a machine
+    far slower or busier than the calibration one."""
+    if deadline is None:
+        deadline = stop_by(time.monotonic(), think_ms)
     if level not in LEVEL_SETTINGS:
         raise RobotRefusal("unknown_level", f"unknown level {level!r} (one of {', '.join(LEVELS)})")
     position = position_of(games, ask)
-    deadline = started + max(think_ms - min(GUARD_MS, think_ms / 4), 1) / 1000
     choice = choose(position, LEVEL_SETTINGS[level], random.Random(seed), think_ms, deadline)
     return Decision(dict(position.choices[choice]), position.why(choice))
+
+
+def stop_by(started: float, think_ms: int) -> float:
+    """The search's deadline for a decision asked at `started` (monotonic seconds) with `think_ms`."""
+    return started + max(think_ms - min(GUARD_MS, think_ms / 4), 1) / 1000
 
 
 def choose(position: Position, level: Level, rng: random.Random, think_ms: int, deadline: float) -> int:

@@ -51,7 +51,7 @@ def main(argv: Sequence[str]) -> int:
 
 def serve_requests(args: argparse.Namespace, source: IO[str], sink: IO[str]) -> int:
     """Answer every line of `source` on `sink`; exit code 0 at end of input."""
-    from companion.robots import RobotAsk, RobotRefusal, decide
+    from companion.robots import RobotAsk, RobotRefusal, decide, stop_by
     from marmite.games import GAMES
 
     if args.think_ms < 1:
@@ -69,7 +69,8 @@ def serve_requests(args: argparse.Namespace, source: IO[str], sink: IO[str]) -> 
             continue
         try:
             ask = parse_request(line, RobotAsk)
-            decision = decide(GAMES, ask, level=args.level, seed=args.seed, think_ms=args.think_ms, started=received)
+            deadline = stop_by(received, args.think_ms)
+            decision = decide(GAMES, ask, level=args.level, seed=args.seed, think_ms=args.think_ms, deadline=deadline)
             answer: dict[str, Any] = decision.event
         except RobotRefusal as error:
             answer = {"error": _one_line(str(error))}

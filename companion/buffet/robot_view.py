@@ -45,9 +45,8 @@ def robot_view(state: State, actions: list[dict[str, Any]], ask: RobotAsk) -> Vi
         raise RobotRefusal("bad_ask", f"Sus au buffet ! has no {ask.ask!r} decision")
     if state.phase == "game_over":
         raise RobotRefusal("not_due", "the game is over")
-    values = _hand_values(ask.hand)
     if ask.ask == "swap":
-        return _swap_view(state, actions, seat, values)
+        return _swap_view(state, actions, seat, ask.hand)
     if state.phase != "step" or state.step is None:
         raise RobotRefusal("not_due", "no step is under way: the buffet is being laid out")
     if seat not in state.in_round:
@@ -59,6 +58,7 @@ def robot_view(state: State, actions: list[dict[str, Any]], ask: RobotAsk) -> Vi
         state = _replayed(state, actions[:-revealed])
         actions = actions[:-revealed]
     sizes = _hand_sizes(state)
+    values = _hand_values(ask.hand)
     if not values:
         raise RobotRefusal("no_hand", f"{ask.seat} has no dealt hand")
     if len(values) > sizes[seat]:
@@ -67,7 +67,7 @@ def robot_view(state: State, actions: list[dict[str, Any]], ask: RobotAsk) -> Vi
     return _view(state, actions, seat, "card", values, sizes, choices)
 
 
-def _swap_view(state: State, actions: list[dict[str, Any]], seat: int, values: tuple[int, ...]) -> View:
+def _swap_view(state: State, actions: list[dict[str, Any]], seat: int, hand: tuple[str, ...]) -> View:
     """The first mouse to leave a round (not in part 2) may trade cards: only then is a swap asked."""
     record = state.current_round
     name = state.players[seat]
@@ -77,6 +77,7 @@ def _swap_view(state: State, actions: list[dict[str, Any]], seat: int, values: t
     if first.seat != seat or not first.may_swap:
         raise RobotRefusal("not_due", f"{name} is not the first mouse to leave this round")
     sizes = _hand_sizes(state, at_departure=True)
+    values = _hand_values(hand)
     if len(values) > sizes[seat]:
         raise RobotRefusal("bad_hand", f"{name} holds {sizes[seat]} cards now, not {len(values)}")
     choices = tuple(_swap_choices(values))

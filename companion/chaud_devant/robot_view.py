@@ -50,7 +50,6 @@ def robot_view(state: State, ask: RobotAsk) -> View:
     progress = state.progress
     if progress.phase == "game_over":
         raise RobotRefusal("not_due", "the game is over")
-    hand = _checked_hand(state, seat, ask.hand)
     current = progress.open_round
     count = len(state.players)
     if progress.phase == "menu":
@@ -62,6 +61,7 @@ def robot_view(state: State, ask: RobotAsk) -> View:
             raise RobotRefusal("not_due", f"it is not {ask.seat}'s turn to reveal a menu")
         if not sequential and seat in chosen:
             raise RobotRefusal("not_due", f"{ask.seat} has already chosen a menu this round")
+        hand = _checked_hand(state, seat, ask.hand)
         menus = {s: m for s, m in chosen.items()} if sequential else {}
         choices = tuple(
             {"type": "menu", "player": ask.seat, "menu": menu}
@@ -76,6 +76,7 @@ def robot_view(state: State, ask: RobotAsk) -> View:
     assert current is not None and progress.turn is not None
     if progress.turn != seat:
         raise RobotRefusal("not_due", f"it is {state.players[progress.turn]}'s turn, not {ask.seat}'s")
+    hand = _checked_hand(state, seat, ask.hand)
     pot = progress.pot
     cards = playable(hand, pot)
     won = tuple(tuple(c for t in current.tricks if t.winner == s for c in t.cards) for s in range(count))
