@@ -11,6 +11,7 @@ from companion.robot_seats import (
     RobotHandKnown,
     RobotLedger,
     RobotSetup,
+    is_buffet,
     turn_of,
 )
 from companion.seam import Part, State
@@ -65,3 +66,18 @@ def describe_robot_refusal(event: dict[str, Any], reason: str, ledger: RobotLedg
     if event.get("type") == "robot" and reason in ("not_a_robot", "robot_not_due"):
         return Part(f"robot.{reason}", {"player": str(event.get("player", ""))})
     return state.describe_refusal(event, reason)
+
+
+def robot_ask(state: State, ledger: RobotLedger, actions: int) -> Part | None:
+    """The card a robot seat whose turn it is has chosen (its ask, said again), None if there is none."""
+    player = turn_of(state)
+    if player is None or not ledger.is_robot(player):
+        return None
+    choice = ledger.pending(player, actions)
+    if choice is None:
+        return None
+    virtual = bool(ledger.setup.practice)
+    if is_buffet(state):
+        return Part("robot.plays_mouse_virtual" if virtual else "robot.plays_mouse",
+                    {"player": player, "card": choice.card})
+    return Part("robot.plays_virtual" if virtual else "robot.plays", {"player": player, "card": choice.card})

@@ -21,7 +21,7 @@ from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
 from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
 from companion.referee import Outcome, Referee
 from companion.robot_seats import ROBOT_REASONS, RobotLedger
-from companion.robot_talk import describe_robot, describe_robot_refusal
+from companion.robot_talk import describe_robot, describe_robot_refusal, robot_ask
 from companion.robot_words import voice_of
 from companion.seam import Games, Part, State, Voice
 from companion.tags import TagMap
@@ -489,6 +489,9 @@ class TableService:
                 parts, voice = (Part("where_no_game"),), TABLE_VOICE
             else:
                 parts, voice = tuple(state.describe_where()), state.voice()
+                ask = robot_ask(state, self._referee.robots, len(self._referee.actions))
+                if ask is not None:  # "où en est-on" also says which card a robot is waiting to have played
+                    parts, voice = (*parts, ask), voice_of(state)
             message = self._hub.publish("where", parts, voice, seq=self.journal.last_seq, is_event=False)
         self._hub.tell(message)
         return message

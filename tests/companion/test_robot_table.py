@@ -94,6 +94,7 @@ def test_the_robot_names_its_card_and_any_other_card_is_refused_changing_nothing
     assert answer.message.text("en").startswith("That is not Marmiton's card: ")
     assert answer.message.text("nl").startswith("Dat is niet de kaart van Marmiton: ")
     assert table.state() == before
+    assert table.where_are_we().text("fr").endswith(": posez-la dans la marmite.")  # "où en est-on" asks too
     assert table.submit({"type": "card", "card": chosen}).accepted
     assert table.state()["turn"] == "Cléo"
 
@@ -210,6 +211,8 @@ def test_a_virtual_practice_round_deals_the_hands_and_robots_play_themselves(ope
     assert {event["player"] for event in hands} == set(PLAYERS)  # every hand journaled as a known hand
     assert all(event["type"] != "robot" or event["player"] != "Ana" for event in log)
     assert any("why" in event for event in log if event["type"] == "robot")  # the learning aid's reason
+    assert any(" Pourquoi : " in text for text in texts(table))  # said after the robot's card
+    assert any(" Why: " in text for text in texts(table, "en"))
     assert replay(list(enumerate(log, 1)), GAMES)["rounds"][0]["points"] == table.state()["rounds"][0]["points"]
 
 
