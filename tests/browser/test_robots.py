@@ -108,3 +108,38 @@ def test_practice_without_cards_on_a_phone_the_chef_advises_and_a_tap_plays(brow
         shot(ana, "practice-phone")
     finally:
         phone.close()
+
+
+def test_sus_au_buffet_robot_at_the_real_table_chooses_face_down_and_is_named_at_its_reveal(
+        page: Any, server: Server) -> None:
+    unlock(page, server, "/setup/robots")
+    page.select_option("#robot-game-kind", "buffet")
+    for index, name in enumerate(["Ana", "Marmiton", "Cléo", "Dan"]):
+        page.fill(f"#robot-name-{index}", name)
+    page.select_option("#robot-level-1", "cuisinier")
+    page.fill("#robot-first", "1")
+    page.click("#robot-game button[type=submit]")
+    page.wait_for_url(server.url + "/")
+    page.goto(server.url + "/setup/robots")
+    page.fill("form.robot-hand[data-robot=Marmiton] input", "3 3 -1 9 0 5 6 2 1")
+    page.click("form.robot-hand[data-robot=Marmiton] button")
+    page.wait_for_function("() => document.getElementById('robot-hand-status').textContent.includes('Marmiton')")
+    assert audit(page, "robot-hands") == []
+    page.goto(server.url + "/")
+    wait_stream(page)
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1"):
+        assert server.post("/api/drop", {"code": plate})["accepted"] is True
+    page.wait_for_function("() => window.__spoken.join(' ').includes('Marmiton a choisi sa carte, face cachée')",
+                           timeout=20000)
+    assert not any("Marmiton joue" in text for text in spoken(page))  # named only when its reveal comes
+    assert server.post("/api/drop", {"code": "mouse-4@1"})["accepted"] is True  # Ana reveals
+    page.wait_for_function("() => window.__spoken.join(' ').includes('Marmiton joue la souris')", timeout=20000)
+    ask = next(text for text in logged(page) if text.startswith("Marmiton joue la souris"))
+    assert ask.endswith(" : posez-la dans la marmite.")
+    chosen = server.get("/api/robots")["asks"][0]["card"]
+    wrong = "mouse-8" if chosen != "mouse-8" else "mouse-7"
+    refused = server.post("/api/drop", {"code": wrong + "@1"})
+    assert refused["reason"] == "not_robot_card"
+    page.wait_for_function("() => window.__spoken.join(' ').includes(\"Ce n'est pas la carte de Marmiton\")")
+    assert audit(page, "buffet-robot-refusal") == []
+    assert server.post("/api/drop", {"code": chosen + "@2"})["accepted"] is True
