@@ -174,8 +174,7 @@ def swap_due(state: State, ledger: RobotLedger, player: str, actions: int) -> bo
     return not ledger.swapped_since(player, actions - in_round)
 
 
-def swap_hand(hand: tuple[str, ...], given: list[str], ledger: RobotLedger, player: str,
-              seed: int) -> list[str] | None:
+def swap_hand(hand: tuple[str, ...], given: list[str], seed: int) -> list[str] | None:
     """A practice robot's hand after giving up `given` and drawing as many from the cards left; None if
     `given` is not in its hand."""
     left = list(hand)

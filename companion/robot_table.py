@@ -93,68 +93,87 @@ class RobotDriver:
     # ------------------------------------------------------------------ one look
 
     def step(self) -> bool:
-        """Do the next thing a robot seat owes; True when something was done (look again)."""
+        """Do the next thing a robot seat owes; True when something was done (look again). What is owed is
+        read under the table lock; thinking, journaling and announcing happen after it is released (a
+        listener of the announcements, such as the deck desk, may take locks of its own)."""
+        says: list[tuple[tuple[Any, ...], Part]] = []
+        with self.service.lock:
+            todo = self._look(says)
+        for key, part in says:
+            self._say_once(key, part)
+        return todo() if todo is not None else False
+
+    def _look(self, says: list[tuple[tuple[Any, ...], Part]]) -> Callable[[], bool] | None:
+        """What to do next, decided under the table lock (nothing is submitted or said here)."""
         service = self.service
-        with service.lock:
-            state, ledger = service.game_state, service.robots
-            if state is None or not ledger.setup.any or state.is_terminal():
-                return False
-            game = service.current_game or 0
-            actions = service.standing_actions()
-            count = len(actions) - 1
-            practice = ledger.setup.practice
-            if self._paused_at == -1:
-                self._paused_at = count
-            elif self._paused_at is not None and count > self._paused_at:
-                self._paused_at = None  # a player went on after the undo: the robots follow
-            paused = self._paused_at is not None and practice != ""
-            if practice and not paused:
-                short = robot_games.missing_hands(state, ledger, practice == "virtual")
-                if short:
-                    seed = game * 1009 + count
-                    events = robot_games.deal_virtually(state, ledger, short, seed)
-                    return self._submit_all(events, game, count)
-            swapping = next((player for player in ledger.setup.seats
-                             if robot_games.swap_due(state, ledger, player, count)
-                             and ("refused", game, count, player) not in self._said), None)
-            if swapping is not None and not paused:
-                return self._swap(swapping, state, ledger, actions, game, count)
-            turn = turn_of(state)
-            if turn is not None and ledger.is_robot(turn):
-                choice = ledger.pending(turn, count)
-                if choice is not None:
-                    return self._play_chosen(turn, choice.card, choice.position, practice, paused, state)
-            for player in ledger.setup.seats:
-                owed = robot_games.due(state, ledger, player, count)
-                if owed is None or ("refused", game, count, player) in self._said:
-                    continue
-                hand = robot_games.hand_of(state, ledger, player)
-                if hand is None or (owed.kind != "menu" and not hand):
-                    key = "robot.no_hand_buffet" if is_buffet(state) and not practice else "robot.no_hand"
-                    self._say_once(("no_hand", game, count, player), Part(key, {"player": player}))
-                    continue
-                if paused:
-                    return False
-                ask = RobotAsk(robot_games.visible_log(actions[: owed.log_len + 1], player, state), player,
-                               hand)
-                level = ledger.setup.seats[player]
-                break
-            else:
-                return False
-        if practice and not self._paced(ledger.setup.pace_ms):
+        state, ledger = service.game_state, service.robots
+        if state is None or not ledger.setup.any or state.is_terminal():
+            return None
+        game = service.current_game or 0
+        actions = service.standing_actions()
+        count = len(actions) - 1
+        practice = ledger.setup.practice
+        if self._paused_at == -1:
+            self._paused_at = count
+        elif self._paused_at is not None and count > self._paused_at:
+            self._paused_at = None  # a player went on after the undo: the robots follow
+        paused = self._paused_at is not None and practice != ""
+        if practice and not paused:
+            short = robot_games.missing_hands(state, ledger, practice == "virtual")
+            if short:
+                events = robot_games.deal_virtually(state, ledger, short, game * 1009 + count)
+                return lambda: self._submit_all(events, game, count)
+        swapping = next((player for player in ledger.setup.seats
+                         if robot_games.swap_due(state, ledger, player, count)
+                         and ("refused", game, count, player) not in self._said), None)
+        if swapping is not None and not paused:
+            held = robot_games.hand_of(state, ledger, swapping) or ()
+            exchange = RobotAsk(robot_games.visible_log(actions, swapping, state), swapping, held, "swap")
+            level = ledger.setup.seats[swapping]
+            return lambda: self._swap(swapping, exchange, level, practice, game, count)
+        turn = turn_of(state)
+        if turn is not None and ledger.is_robot(turn):
+            choice = ledger.pending(turn, count)
+            if choice is not None:
+                return self._play_chosen(turn, choice.card, choice.position, practice, paused, state, game, says)
+        for player in ledger.setup.seats:
+            owed = robot_games.due(state, ledger, player, count)
+            if owed is None or ("refused", game, count, player) in self._said:
+                continue
+            hand = robot_games.hand_of(state, ledger, player)
+            if hand is None or (owed.kind != "menu" and not hand):
+                key = "robot.no_hand_buffet" if is_buffet(state) and not practice else "robot.no_hand"
+                says.append((("no_hand", game, count, player), Part(key, {"player": player})))
+                continue
+            if paused:
+                return None
+            ask = RobotAsk(robot_games.visible_log(actions[: owed.log_len + 1], player, state), player, hand)
+            return lambda: self._think(ask, ledger.setup.seats[player], owed, practice, ledger.setup.pace_ms,
+                                       game, count)
+        return None
+
+    def _think(self, ask: RobotAsk, level: str, owed: robot_games.Due, practice: str, pace_ms: int, game: int,
+               count: int) -> bool:
+        """Decide for a robot seat (without the lock) and journal the decision."""
+        if practice and not self._paced(pace_ms):
             self._wake.set()
             return False
         try:
-            decision = decide(service.games, ask, level=level, seed=game * 7919 + count, think_ms=self.think_ms)
+            decision = decide(self.service.games, ask, level=level, seed=game * 7919 + count, think_ms=self.think_ms)
         except RobotRefusal as refusal:
-            log.warning("robot %s could not decide: %s", player, refusal.reason)
-            self._said.add(("refused", game, count, player))
+            log.warning("robot %s could not decide: %s", ask.seat, refusal.reason)
+            self._said.add(("refused", game, count, ask.seat))
             return False
-        return self._record(decision.event, decision.why, player, owed, game, count)
+        return self._record(decision.event, decision.why, ask.seat, owed, game, count)
+
+    def _unchanged(self, game: int, count: int) -> Callable[[], bool]:
+        """A check, made under the table lock, that the table is where the robot's request saw it."""
+        return lambda: (self.service.current_game == game
+                        and len(self.service.standing_actions()) - 1 == count)
 
     def _record(self, event: dict[str, Any], why: Part | None, player: str, owed: robot_games.Due, game: int,
                 count: int) -> bool:
-        """Journal the decision, unless the table moved on while the robot thought."""
+        """Journal the decision, unless the table moved on while the robot thought (then look again)."""
         if owed.kind == "menu":
             submitted = dict(event)
         else:
@@ -165,24 +184,17 @@ class RobotDriver:
                     check_storable(submitted)
                 except MalformedEvent:
                     del submitted["why"]  # a reason that is not plain JSON is left out, never the choice
-        with self.service.lock:
-            if self.service.current_game != game or len(self.service.standing_actions()) - 1 != count:
-                return True  # look again: the request no longer stands
-            answer = self.service.submit(submitted, SOURCE)
-            if not answer.accepted:  # journaled and announced as refused; never asked again for this move
-                log.warning("robot %s: its %s was refused (%s)", player, owed.kind, answer.reason)
-                self._said.add(("refused", game, count, player))
-            elif owed.kind == "card":
-                self._said.add(("ask", game, count, player))  # its own announcement just named it
+        if owed.kind == "card":
+            self._said.add(("ask", game, count, player))  # its own announcement names it
+        answer = self.service.submit_if(submitted, SOURCE, self._unchanged(game, count))
+        if answer is not None and not answer.accepted:  # journaled and announced; never asked again for it
+            log.warning("robot %s: its %s was refused (%s)", player, owed.kind, answer.reason)
+            self._said.add(("refused", game, count, player))
         return True
 
-    def _swap(self, player: str, state: Any, ledger: Any, actions: list[dict[str, Any]], game: int,
-              count: int) -> bool:
+    def _swap(self, player: str, ask: RobotAsk, level: str, practice: str, game: int, count: int) -> bool:
         """The first mouse out may exchange cards: the robot says which; at a practice table it draws
         virtually, at a real table its hand is journaled without them until the host enters the new one."""
-        hand = robot_games.hand_of(state, ledger, player) or ()
-        ask = RobotAsk(robot_games.visible_log(actions, player, state), player, hand, "swap")
-        level = ledger.setup.seats[player]
         try:
             decision = decide(self.service.games, ask, level=level, seed=game * 7919 + count, think_ms=self.think_ms)
         except RobotRefusal as refusal:
@@ -190,10 +202,11 @@ class RobotDriver:
             self._said.add(("refused", game, count, player))
             return False
         given = [str(card) for card in decision.event.get("cards", [])]
-        if ledger.setup.practice:
-            new = robot_games.swap_hand(hand, given, ledger, player, game * 1009 + count)
+        new: list[str] | None
+        if practice:
+            new = robot_games.swap_hand(ask.hand, given, game * 1009 + count)
         else:
-            left = list(hand)
+            left = list(ask.hand)
             for card in given:
                 if card in left:
                     left.remove(card)
@@ -201,40 +214,45 @@ class RobotDriver:
         if new is None:
             self._said.add(("refused", game, count, player))
             return False
-        with self.service.lock:
-            if self.service.current_game != game or len(self.service.standing_actions()) - 1 != count:
-                return True
-            answer = self.service.submit({"type": "robot", "player": player, "hand": new, "swap": given}, SOURCE)
-            if not answer.accepted:
-                self._said.add(("refused", game, count, player))
+        event = {"type": "robot", "player": player, "hand": new, "swap": given}
+        answer = self.service.submit_if(event, SOURCE, self._unchanged(game, count))
+        if answer is not None and not answer.accepted:
+            self._said.add(("refused", game, count, player))
         return True
 
-    def _play_chosen(self, player: str, card: str, position: int, practice: str, paused: bool,
-                     state: Any) -> bool:
-        """A robot's card is due and chosen: at practice play it after the pace; at a real table name it
-        when a buffet reveal comes (a Chaud Devant choice was named when it was made)."""
-        game = self.service.current_game or 0
+    def _play_chosen(self, player: str, card: str, position: int, practice: str, paused: bool, state: Any,
+                     game: int, says: list[tuple[tuple[Any, ...], Part]]) -> Callable[[], bool] | None:
+        """A robot's card is due and chosen: at a real table name it (a buffet card when its reveal comes;
+        a Chaud Devant card again after a restart); at practice play it after the pace."""
+        buffet = is_buffet(state)
         if not practice:
-            if is_buffet(state):
-                self._say_once(("reveal", game, position, player),
-                               Part("robot.plays_mouse", {"player": player, "card": card}))
-            else:  # named when chosen; said again after a restart
-                self._say_once(("ask", game, position, player), Part("robot.plays", {"player": player, "card": card}))
-            return False
+            key = "robot.plays_mouse" if buffet else "robot.plays"
+            says.append((("reveal" if buffet else "ask", game, position, player),
+                         Part(key, {"player": player, "card": card})))
+            return None
         if paused:
-            return False
-        if not self._paced(self.service.robots.setup.pace_ms):
-            self._wake.set()
-            return False
-        if is_buffet(state):
-            self._say_once(("reveal", game, position, player),
-                           Part("robot.plays_mouse_virtual", {"player": player, "card": card}))
-        self.service.submit({"type": "card", "card": card}, SOURCE)
-        return True
+            return None
+        pace_ms = self.service.robots.setup.pace_ms
+        count = len(self.service.standing_actions()) - 1
+
+        def play() -> bool:
+            if not self._paced(pace_ms):
+                self._wake.set()
+                return False
+            if buffet:
+                self._say_once(("reveal", game, position, player),
+                               Part("robot.plays_mouse_virtual", {"player": player, "card": card}))
+            self.service.submit_if({"type": "card", "card": card}, SOURCE, self._unchanged(game, count))
+            return True
+
+        return play
 
     def _submit_all(self, events: list[dict[str, Any]], game: int, count: int) -> bool:
+        """The virtual hands of a practice table, each only while the table is still where it was."""
         for event in events:
-            self.service.submit(event, SOURCE)
+            answer = self.service.submit_if(event, SOURCE, lambda: self.service.current_game == game)
+            if answer is None or not answer.accepted:
+                break
         return True
 
     def _paced(self, pace_ms: int) -> bool:

@@ -229,18 +229,34 @@ class TableService:
         with self._lock:
             if (first := self.recorded(key)) is not None:
                 return first
-            reason = self._referee.decide(checked)
-            closes = None
-            if reason is None and checked["type"] == "new_game" and self._referee.state is not None:
-                game = self.journal.current_game
-                closes = None if game is None else (game, self._referee.state.summary())
-            seq = self._append(checked, reason, source, tag=tag, key=key, closes=closes)
-            outcome = self._apply(seq, checked)
-            if outcome.accepted and tag is not None:
-                self._reads.accepted(tag, seq)
-            message = self._announce(seq, checked, outcome)
+            seq, outcome, message = self._record_locked(checked, source, tag=tag, key=key)
         self._hub.tell(message)  # outside the lock: a slow buzzer never holds up the table
         return Submission(outcome.accepted, outcome.reason, seq, message)
+
+    def submit_if(self, event: dict[str, Any], source: str, still: Callable[[], bool]) -> Submission | None:
+        """Submit `event` only if `still()` holds under the table lock (the robot driver's check that the
+        table has not moved on while it thought); None, recording nothing, otherwise."""
+        checked = self._referee.shapes.check_well_formed(event)
+        with self._lock:
+            if not still():
+                return None
+            seq, outcome, message = self._record_locked(checked, source, tag=None, key=None)
+        self._hub.tell(message)
+        return Submission(outcome.accepted, outcome.reason, seq, message)
+
+    def _record_locked(self, checked: dict[str, Any], source: str, *, tag: str | None,
+                       key: str | None) -> tuple[int, Outcome, Message]:
+        """Decide, journal, apply and publish one well-formed event (the caller holds the lock)."""
+        reason = self._referee.decide(checked)
+        closes = None
+        if reason is None and checked["type"] == "new_game" and self._referee.state is not None:
+            game = self.journal.current_game
+            closes = None if game is None else (game, self._referee.state.summary())
+        seq = self._append(checked, reason, source, tag=tag, key=key, closes=closes)
+        outcome = self._apply(seq, checked)
+        if outcome.accepted and tag is not None:
+            self._reads.accepted(tag, seq)
+        return seq, outcome, self._announce(seq, checked, outcome)
 
     def recorded(self, key: str | None) -> Submission | None:
         """The answer a request with this Idempotency-Key got, None for no key or a new one."""
