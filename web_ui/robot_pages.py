@@ -9,6 +9,7 @@ from flask import Blueprint, render_template
 
 from companion.robot_seats import DEFAULT_PACE_MS, LEVELS
 from web_ui.context import service
+from web_ui.page_common import common_context
 
 robot_pages = Blueprint("robot_pages", __name__)
 
@@ -26,10 +27,8 @@ def robot_helpers() -> dict[str, Any]:
 @robot_pages.get("/setup/robots")
 def robot_setup_page() -> str:
     """A new game with robots: who is a robot and how strong, real or practice table, learning aids, pace."""
-    from web_ui.pages import _helpers
-
     return render_template("robot_setup.html", levels=LEVELS, pace_s=DEFAULT_PACE_MS / 1000,
-                           robot_hands=_buffet_robot_hands(), **_helpers())
+                           robot_hands=_buffet_robot_hands(), **common_context())
 
 
 def _buffet_robot_hands() -> dict[str, str]:
