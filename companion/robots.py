@@ -131,7 +131,7 @@ class Level:
 LEVEL_SETTINGS: dict[str, Level] = {
     "debutant": Level(heuristic_noise=0.3),
     "cuisinier": Level(share=0.1, worlds_cap=10),
-    "chef": Level(share=0.25, worlds_cap=100_000, halving=True),
+    "chef": Level(share=0.4, worlds_cap=100_000, halving=True),
 }
 
 
