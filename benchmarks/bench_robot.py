@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -92,23 +94,30 @@ def pimc_player(seed: int) -> Player:
     return play
 
 
-def level_player(level: str, think_ms: int) -> Factory:
+def level_player(level: str, think_ms: int, *, clock: bool = True) -> Factory:
+    """A level's player; without `clock`, its search is never cut short (its CPU is then its budget's)."""
+
     def make(seed: int) -> Player:
         counter = iter(range(10**9))
 
         def play(ask: RobotAsk) -> dict[str, Any]:
-            return decide(GAMES, ask, level=level, seed=seed * 1000 + next(counter), think_ms=think_ms).event
+            deadline = None if clock else math.inf
+            return decide(GAMES, ask, level=level, seed=seed * 1000 + next(counter), think_ms=think_ms,
+                          deadline=deadline).event
 
         return play
 
     return make
 
 
+ROUNDS = 5
+
+
 def play(game: str, seats: list[Player], deal: int) -> list[float]:
     """Each seat's score on this deal: mean stars per round, or plate points for the game."""
     rng = random.Random(deal)
     if game == "chaud_devant":
-        result = chaud_arena.play_game(seats, rng)
+        result = chaud_arena.play_game(seats, rng, rounds=ROUNDS)
         return [statistics.fmean(points[seat] for points in result.points) for seat in range(len(seats))]
     return [float(score) for score in buffet_arena.play_game(seats, rng).scores]
 
@@ -127,10 +136,12 @@ def percentiles(values: list[float]) -> str:
     return f"{p50:6.1f} {p95:6.1f} {ordered[-1]:6.1f}"
 
 
-def run_game(game: str, games: int, think_ms: int) -> None:
+BASELINES: dict[str, Factory] = {"random": random_player, "heuristic": heuristic_player, "flat PIMC": pimc_player}
+
+
+def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], baselines: dict[str, Factory]) -> None:
     count = PLAYERS[game]
-    unit = "stars per round" if game == "chaud_devant" else "plate points per game"
-    baselines: dict[str, Factory] = {"random": random_player, "heuristic": heuristic_player, "flat PIMC": pimc_player}
+    unit = f"stars per round (games of {ROUNDS} rounds)" if game == "chaud_devant" else "plate points per game"
     clocks: dict[str, Clock] = {}
     # the baseline alone on every deal (the duplicate); flat PIMC's times give the chef's equal time
     alone: dict[str, list[list[float]]] = {}
@@ -138,7 +149,7 @@ def run_game(game: str, games: int, think_ms: int) -> None:
         clock = clocks.setdefault(name, Clock())
         alone[name] = [play(game, [clock.timed(factory(deal * 10 + s)) for s in range(count)], deal)
                        for deal in range(games)]
-    levels: dict[str, Factory] = {level: level_player(level, think_ms) for level in ("debutant", "cuisinier", "chef")}
+    levels: dict[str, Factory] = {level: level_player(level, think_ms) for level in levels_asked}
     print(f"### {game}: {count} players, {games} deals per table, {unit} (mean ± SE)\n")
     print(f"| level | vs {' | vs '.join(baselines)} |")
     print("|---|" + "---|" * len(baselines))
@@ -146,13 +157,15 @@ def run_game(game: str, games: int, think_ms: int) -> None:
         cells = row(game, make, clocks.setdefault(level, Clock()), baselines, alone, games)
         print(f"| {level} | {' | '.join(cells)} |", flush=True)
     # equal time, in CPU time (the wall clock of a shared machine measures the neighbours too): the chef's
-    # CPU per think-ms measured above gives the think-ms whose mean CPU per decision is flat PIMC's
-    chef_cpu = statistics.fmean(clocks["chef"].cpu) / think_ms
-    equal_ms = max(5, round(statistics.fmean(clocks["flat PIMC"].cpu) / chef_cpu))
-    equal = f"chef@{equal_ms}ms (equal time)"
-    cells = row(game, level_player("chef", equal_ms), clocks.setdefault(equal, Clock()), {"flat PIMC": pimc_player},
-                {"flat PIMC": alone["flat PIMC"]}, games)
-    print(f"| {equal} | | | {cells[0]} |")
+    # CPU per think-ms measured above gives the think-ms whose mean CPU per decision is flat PIMC's; that
+    # chef runs without its deadline, as flat PIMC does, so its CPU is its budget's (see the times table)
+    if "chef" in clocks and "flat PIMC" in clocks:
+        chef_cpu = statistics.fmean(clocks["chef"].cpu) / think_ms
+        equal_ms = max(5, round(statistics.fmean(clocks["flat PIMC"].cpu) / chef_cpu))
+        equal = f"chef@{equal_ms}ms (equal time)"
+        cells = row(game, level_player("chef", equal_ms, clock=False), clocks.setdefault(equal, Clock()),
+                    {"flat PIMC": pimc_player}, {"flat PIMC": alone["flat PIMC"]}, games)
+        print(f"| {equal} |{' |' * (len(baselines) - 1)} {cells[0]} |")
     base = [mean_se([scores[deal % count] for deal, scores in enumerate(alone[name])]) for name in baselines]
     print(f"| (the baseline itself) | {' | '.join(base)} |\n")
     print("Decision time, ms (wall: p50 p95 max | CPU: p50 p95 max), requests with one legal answer included:\n")
@@ -217,16 +230,52 @@ print(f"{before:.1f} {rss() - before:.1f}")
           f"making one chef decision in each game.\n")
 
 
+def startup() -> None:
+    """Time from spawning `marmite robot` to its first answer (a débutant decision: start-up dominates)."""
+    line = ('{"log": [{"type": "new_game", "players": ["Ana", "Bruno", "Cléo", "Dan"], "dealer": "Dan"}], '
+            '"seat": "Ana", "hand": ["pea-1a", "onion-3b", "pepper-2a"]}\n')
+    # as installed: with compiled bytecode (a first run writes it if the environment had turned that off)
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "marmite.cli", "robot", "--level", "debutant"], cwd=ROOT, input=line,
+                   capture_output=True, text=True, check=False, env=env)
+    times, cpu = [], []
+    for _ in range(5):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "marmite.cli", "robot", "--level", "debutant"], cwd=ROOT,
+                              input=line, capture_output=True, text=True, check=False, env=env)
+        times.append((time.perf_counter() - started) * 1000)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+        if done.returncode != 0 or "menu" not in done.stdout:
+            print(f"start-up: unexpected answer {done.stdout!r} {done.stderr[-200:]!r}")
+            return
+    times.sort()
+    cpu.sort()
+    print(f"Start-up: spawning `marmite robot` to its first answer: wall min {times[0]:.0f} ms, "
+          f"median {times[2]:.0f} ms;"
+          f" CPU of the process min {cpu[0]:.0f} ms, median {cpu[2]:.0f} ms (5 runs).\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="deals per game and table (default 6, quick)")
     parser.add_argument("--think-ms", type=int, default=300, help="the levels' think time (default 300)")
     parser.add_argument("--only", choices=sorted(PLAYERS), help="one game only")
+    parser.add_argument("--rounds", type=int, default=5, help="Chaud Devant rounds per game (default 5)")
+    parser.add_argument("--levels", default="debutant,cuisinier,chef", help="levels to seat, comma-separated")
+    parser.add_argument("--baselines", default=",".join(BASELINES), help="tables to seat them at, comma-separated")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
     args = parser.parse_args()
+    global ROUNDS
+    ROUNDS = args.rounds
+    baselines = {name: BASELINES[name] for name in args.baselines.split(",")}
     for game in PLAYERS:
         if args.only in (None, game):
-            run_game(game, args.games, args.think_ms)
-    memory()
+            run_game(game, args.games, args.think_ms, args.levels.split(","), baselines)
+    if not args.no_memory:
+        memory()
+        startup()
     return 0
 
 

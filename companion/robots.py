@@ -131,7 +131,7 @@ class Level:
 LEVEL_SETTINGS: dict[str, Level] = {
     "debutant": Level(heuristic_noise=0.3),
     "cuisinier": Level(share=0.1, worlds_cap=10),
-    "chef": Level(share=0.25, worlds_cap=100_000, halving=True),
+    "chef": Level(share=0.4, worlds_cap=100_000, halving=True),
 }
 
 
@@ -221,9 +221,10 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
     alive = list(range(len(position.choices)))
     totals = [0.0] * len(alive)
     visits = [0] * len(alive)
-    rounds = max(1, math.ceil(math.log2(len(alive))))
-    for _ in range(rounds):
-        worlds = max(1, budget // (rounds * len(alive)))
+    rounds = halvings(len(alive))
+    for done in range(rounds):
+        spent = sum(visits)
+        worlds = max(1, (budget - spent) // ((rounds - done) * len(alive)))
         for _ in range(worlds):
             if visits[alive[-1]] and time.monotonic() > deadline:
                 break
@@ -234,11 +235,18 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
                     break
                 totals[choice] += playout(world.clone(), choice, random.Random(dice))
                 visits[choice] += 1
-        if len(alive) > 1:
-            alive.sort(key=lambda c: -totals[c] / max(1, visits[c]))
-            alive = alive[: max(1, len(alive) // 2)]
+        alive.sort(key=lambda c: -totals[c] / max(1, visits[c]))
+        alive = alive[: (len(alive) + 1) // 2]
     return _best([totals[c] if c in alive else -math.inf for c in range(len(totals))],
                  [max(1, v) for v in visits], position.heuristic(random.Random(0)))
+
+
+def halvings(count: int) -> int:
+    """How many rounds of keeping the better half (rounded up) bring `count` answers down to one."""
+    rounds = 0
+    while count > 1:
+        count, rounds = (count + 1) // 2, rounds + 1
+    return rounds
 
 
 def playout(world: World, choice: int, rng: random.Random) -> float:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
 DESCRIPTION = (
     "Marmite, a table companion for Chaud Devant ! (Too Many Cooks): the pot reader, the referee, "
@@ -30,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # not on the robot's fast path
+
     try:
         return version("marmite")
     except PackageNotFoundError:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -345,4 +344,9 @@ def test_robot_refusal_is_a_value_error_with_a_stable_reason() -> None:
     assert isinstance(error, ValueError) and error.reason == "not_due" and str(error) == "it is Ana's turn, not Ben's"
 
 
-Play = Callable[[RobotAsk], dict[str, Any]]
+
+@pytest.mark.parametrize(("count", "rounds"), [(1, 0), (2, 1), (3, 2), (4, 2), (5, 3), (13, 4)])
+def test_sequential_halving_rounds_end_with_one_answer(count: int, rounds: int) -> None:
+    from companion.robots import halvings
+
+    assert halvings(count) == rounds
