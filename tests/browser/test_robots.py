@@ -143,3 +143,13 @@ def test_sus_au_buffet_robot_at_the_real_table_chooses_face_down_and_is_named_at
     page.wait_for_function("() => window.__spoken.join(' ').includes(\"Ce n'est pas la carte de Marmiton\")")
     assert audit(page, "buffet-robot-refusal") == []
     assert server.post("/api/drop", {"code": chosen + "@2"})["accepted"] is True
+
+
+@pytest.mark.parametrize(("language", "title"), [("en", "A game with robots"), ("nl", "Spel met robots")])
+def test_the_robot_setup_page_in_english_and_dutch_passes_axe(page: Any, server: Server, language: str,
+                                                              title: str) -> None:
+    server.post("/api/settings", {"language": language})
+    unlock(page, server, "/setup/robots")
+    assert page.inner_text("h1") == title
+    assert page.get_attribute("html", "lang") == language
+    assert audit(page, f"robot-setup-{language}") == []
