@@ -29,7 +29,7 @@ def ledger_view(referee: Referee) -> tuple[Any, ...]:
     return (referee.robots.pending("Marmiton", count), referee.public_state)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), steps=st.integers(10, 60))
 def test_robot_choices_gate_cards_and_survive_undo(seed: int, steps: int) -> None:
     rng = random.Random(seed)
