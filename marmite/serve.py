@@ -44,6 +44,8 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--trusted-proxy", default=None, metavar="ADDRESS",
                        help="a TLS reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the device")
         p.add_argument("--speak", action="store_true", help="also speak on this computer with espeak-ng")
+        p.add_argument("--robot-think-ms", type=int, default=300, metavar="MS",
+                       help="time a robot seat may think over a decision (default 300)")
         p.add_argument("--panel", action="store_true",
                        help="Raspberry Pi: buzzer, LEDs and buttons on GPIO (see hardware/README.md)")
         demo_only = name == "demo"  # `run --demo` takes them too, but `run --help` is about running a table
@@ -163,6 +165,7 @@ def table_app(service: TableService, *, pin: str, data_dir: Path | None,
 
 def serve(args: argparse.Namespace, data_dir: Path) -> int:
     """Serve the claimed data dir until Ctrl-C or SIGTERM."""
+    from companion.robot_table import RobotDriver
     from marmite.wiring import ReaderPump, connect_tag_memory
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
@@ -176,17 +179,20 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
         print(f"marmite run: {refused}", file=sys.stderr)
         return refused.status
     connect_tag_memory(app.extensions["marmite.desk"], reader)  # self-describing decks, where the reader can
+    robots = RobotDriver(service, think_ms=max(10, getattr(args, "robot_think_ms", 300))).start()
+    app.extensions["marmite.robots"] = robots
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
     store = app.extensions["marmite.settings"]
     speaker = Speaker(service, rate=lambda: store.current.rate).start() if args.speak else None
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
-    closers = [pump.close, *([speaker.close] if speaker else []), *([panel.close] if panel else []), service.close]
+    closers = [robots.close, pump.close, *([speaker.close] if speaker else []), *([panel.close] if panel else []), service.close]
     try:
         server = make_server(app, args.host, args.port, trusted_proxy=getattr(args, "trusted_proxy", None))
     except OSError as error:
         print(f"marmite run: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+        robots.close()
         pump.close()
         service.close()
         return 2
