@@ -116,14 +116,37 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def start_broker(args: argparse.Namespace, data_dir: Path, credentials: Any) -> tuple[Any, Any, str, int, bool]:
+    """The hub's own Mosquitto (files written, started, listening): broker, the hub's URL to it, the address
+    and port tables use, and whether they use TLS. BrokerError when it cannot start."""
+    from club.broker import Mosquitto, free_port, write_broker_files
+    from club.topics import HUB_USER, ClubURL
+    from marmite.serve import lan_address
+
+    port = args.mqtt_port or free_port("127.0.0.1" if args.mqtt_host == "127.0.0.1" else "0.0.0.0")
+    tls_files = (Path(args.tls[0]), Path(args.tls[1])) if args.tls else None
+    local_port = free_port("127.0.0.1") if tls_files else None  # the hub's own way in: plain, loopback only
+    config = write_broker_files(data_dir / "mosquitto", args.name, credentials, args.mqtt_host, port,
+                                tls=tls_files, local_port=local_port)
+    if local_port is not None:
+        broker = Mosquitto(config, "127.0.0.1", local_port).start()
+        url = ClubURL("127.0.0.1", local_port, HUB_USER, credentials.hub, args.name)
+    else:
+        broker = Mosquitto(config, args.mqtt_host, port).start()
+        url = ClubURL("127.0.0.1" if args.mqtt_host in ("0.0.0.0", "") else args.mqtt_host, port,
+                      HUB_USER, credentials.hub, args.name)
+    public_host = lan_address() if args.mqtt_host in ("0.0.0.0", "") else args.mqtt_host
+    return broker, url, public_host, port, tls_files is not None
+
+
 def run_club(args: argparse.Namespace) -> int:
     """Start the broker and the hub; print each table's join URL; run until Ctrl-C or SIGTERM."""
     import os
 
-    from club.broker import BrokerError, Credentials, Mosquitto, free_port, write_broker_files
+    from club.broker import BrokerError, Credentials
     from club.hub import ClubHub
     from club.store import Store, StoreError
-    from club.topics import HUB_USER, ClubURL, check_club_name, table_user
+    from club.topics import ClubURL, check_club_name, table_user
     from marmite.games import GAMES
     from marmite.serve import lan_address
 
@@ -138,20 +161,7 @@ def run_club(args: argparse.Namespace) -> int:
             url = ClubURL.parse(external)
             public_host, port, tls = url.host, url.port, url.tls
         else:
-            port = args.mqtt_port or free_port("127.0.0.1" if args.mqtt_host == "127.0.0.1" else "0.0.0.0")
-            tls_files = (Path(args.tls[0]), Path(args.tls[1])) if args.tls else None
-            tls = tls_files is not None
-            local_port = free_port("127.0.0.1") if tls else None  # the hub's own way in: plain, loopback only
-            config = write_broker_files(data_dir / "mosquitto", args.name, credentials, args.mqtt_host, port,
-                                        tls=tls_files, local_port=local_port)
-            if local_port is not None:
-                broker = Mosquitto(config, "127.0.0.1", local_port).start()
-                url = ClubURL("127.0.0.1", local_port, HUB_USER, credentials.hub, args.name)
-            else:
-                broker = Mosquitto(config, args.mqtt_host, port).start()
-                url = ClubURL("127.0.0.1" if args.mqtt_host in ("0.0.0.0", "") else args.mqtt_host, port,
-                              HUB_USER, credentials.hub, args.name)
-            public_host = lan_address() if args.mqtt_host in ("0.0.0.0", "") else args.mqtt_host
+            broker, url, public_host, port, tls = start_broker(args, data_dir, credentials)
         store = Store.open(data_dir)
     except (ValueError, OSError, BrokerError, StoreError) as error:
         print(f"marmite club: {error}", file=sys.stderr)
