@@ -9,10 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE, ADAPTERS, ROOT_PACKAGE = "companion", ("web_ui", "hardware", "firmware_bridge"), "marmite"
+CORE, ADAPTERS, ROOT_PACKAGE = "companion", ("web_ui", "hardware", "firmware_bridge", "club"), "marmite"
 GAMES = tuple(sorted(p.parent.name for p in (ROOT / CORE).glob("*/__init__.py")))
 RADIO_CORE = ("hardware.iso14443", "hardware.mfrc522_pcd", "hardware.fakes.mfrc522_chip")
 """firmware_bridge's one allowed edge: the Pico runs the host's ISO 14443 core (and its simulator the fake chip)."""
+WEB_LIMITS = ("web_ui.limits", "web_ui.app.CONTENT_SECURITY_POLICY")
+"""club's one allowed edge: the hub's pages keep the table's own limits and CSP (the same classes, not copies)."""
 PROJECT = (CORE, *ADAPTERS, ROOT_PACKAGE, "tests", "benchmarks")
 
 
@@ -42,7 +44,8 @@ def broken(path: str, module: str) -> str | None:
     if top in ADAPTERS and target in (ROOT_PACKAGE, "tests"):
         return "an adapter imports the root"
     if top in ADAPTERS and target in ADAPTERS and target != top and not (
-            top == "firmware_bridge" and module.startswith(RADIO_CORE)):
+            top == "firmware_bridge" and module.startswith(RADIO_CORE)) and not (
+            top == "club" and module.startswith(WEB_LIMITS)):
         return "an adapter imports another adapter"
     if top == "web_ui" and not path.startswith("web_ui/games/") and (
             module.startswith(tuple(f"{CORE}.{game}" for game in GAMES)) or module.startswith("web_ui.games.")):
@@ -78,5 +81,10 @@ def test_each_rule_catches_a_forbidden_import() -> None:
     assert violations("web_ui/deck_pages.py", "from web_ui.games.chaud_devant import PAGES")
     assert not violations("web_ui/games/buffet/pages.py", "from companion.buffet.plates import PLATES")
     assert violations("benchmarks/bench_network.py", "from tests.drill.helpers import Running")
+    assert violations("companion/table.py", "from club.link import TableLink")
+    assert violations("club/hub.py", "from marmite.games import GAMES")
+    assert violations("club/web.py", "from web_ui.pages import pages")
+    assert not violations("club/web.py", "from web_ui.limits import StreamGate")
+    assert violations("web_ui/app.py", "from club.web import create_club_app")
     assert violations("marmite/wiring.py", "import importlib\nimportlib.import_module(f'companion.{game}')")
     assert not violations("hardware/readers/rc522.py", "import importlib\nimportlib.import_module('mfrc522')")
