@@ -1,0 +1,23 @@
+"""Fixtures for the USB and serial readers: one private pcscd (with a vpcd reader) for the session.
+
+The PC/SC client library reads the socket's name once per process, so every PC/SC test shares it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from hardware.fakes.vicc import PrivatePcscd, pcscd_available, use_pcscd
+
+
+@pytest.fixture(scope="session")
+def pcscd() -> Iterator[PrivatePcscd]:
+    why = pcscd_available()
+    if why:
+        pytest.skip(why)
+    pytest.importorskip("smartcard.scard")
+    with PrivatePcscd() as daemon:
+        use_pcscd(daemon)
+        yield daemon
