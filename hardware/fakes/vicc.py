@@ -62,10 +62,8 @@ class VirtualCard:
         """Take the card away: the driver sees the connection close."""
         sock, self._sock = self._sock, None
         if sock is not None:
-            try:
+            with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             sock.close()
         if self._thread is not None:
             self._thread.join(timeout=2)

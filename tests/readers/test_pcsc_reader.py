@@ -60,7 +60,7 @@ def reader(pcscd: PrivatePcscd) -> Iterator[tuple[PcscReader, ReaderQueue]]:
 
 def test_a_card_put_on_the_reader_is_seen_once_by_its_uid(reader: tuple[PcscReader, ReaderQueue],
                                                            card: VirtualCard) -> None:
-    pcsc, out = reader
+    _pcsc, out = reader
     card.place()
     seen = take(out, TagSeen)
     assert isinstance(seen, TagSeen)
@@ -107,7 +107,7 @@ def test_write_card_writes_the_code_on_that_card_only(reader: tuple[PcscReader, 
 
 def test_a_card_that_does_not_answer_is_reported_as_errors(reader: tuple[PcscReader, ReaderQueue],
                                                            pcscd: PrivatePcscd) -> None:
-    pcsc, out = reader
+    _pcsc, out = reader
 
     class Mute(VirtualCard):
         def answer(self, body: bytes) -> bytes | None:
