@@ -33,7 +33,8 @@ class TagSeen:
 
     `done`, when set, is called once the read is dealt with (journaled, or judged a double read):
     a reader that must acknowledge reads (the USB board) acknowledges only then. `card` is the
-    card code a self-describing tag carries (see companion.deck_desk), when the reader read one.
+    card code a self-describing tag carries (see companion.deck_desk), when the reader read one;
+    `raw`, what the reader sent before it was normalised (the text a keyboard-wedge reader typed).
     """
 
     uid: str
@@ -41,6 +42,7 @@ class TagSeen:
     at: float = field(default_factory=time.time)
     done: Callable[[], None] | None = field(default=None, compare=False)
     card: str | None = None
+    raw: str | None = field(default=None, compare=False)
 
 
 class TagWriter(Protocol):

@@ -76,7 +76,8 @@ def describe(message: ReaderMessage, tags: TagMap) -> str:
     """One line for the terminal."""
     if isinstance(message, TagSeen):
         code = tags.lookup(message.uid)
-        return f"tag {message.uid} ({len(message.uid) // 2} bytes): {code or 'not in the active deck'}"
+        typed = f" typed {message.raw!r} →" if message.raw is not None else ""
+        return f"tag{typed} {message.uid} ({len(message.uid) // 2} bytes): {code or 'not in the active deck'}"
     state = "ok" if message.ok else "PROBLEM"
     facts = ", ".join(f"{key} {value}" for key, value in message.info)
     return f"reader {message.reader} {state}: {message.detail}" + (f" [{facts}]" if facts else "")
