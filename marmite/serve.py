@@ -32,7 +32,8 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
         p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
         p.add_argument("--pin", default=None, help="table PIN (default: $MARMITE_PIN, else a random one)")
-        p.add_argument("--reader", default="sim", help="pot reader: sim (default), rc522 or usb")
+        p.add_argument("--reader", default="sim", help="pot reader: sim (default), rc522, usb, keyboard, pn532 or pcsc "
+                       "(`marmite reader scan` prints the one to use)")
         p.add_argument("--reader-option", action="append", default=[], metavar="KEY=VALUE",
                        help="reader setting, e.g. gain_db=43 (rc522) or port=/dev/ttyACM0 (usb); repeatable")
         p.add_argument("--trusted-proxy", default=None, metavar="ADDRESS",

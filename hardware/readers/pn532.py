@@ -98,7 +98,7 @@ def serial_ports() -> list[str]:
     from serial.tools import list_ports
 
     ports = [info.device for info in list_ports.comports()]
-    return sorted(set(ports) | {p for p in ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0") if os.path.exists(p)})
+    return sorted(set(ports) | {p for p in ("/dev/serial0",) if os.path.exists(p)})
 
 
 def open_transport(options: dict[str, str]) -> Transport:
