@@ -24,7 +24,7 @@ WEDGE = RecordedDevice("/dev/input/event7", "Sycreader RFID Technology SYC ID&IC
 class WithKeys(RecordedBackend):
     """Recorded devices that also say which keys they have, as evdev's capabilities() does."""
 
-    def InputDevice(self, path: str) -> Any:  # noqa: N802 - evdev's own name
+    def InputDevice(self, path: str) -> Any:
         device = super().InputDevice(path)
         device.capabilities = lambda: {self.ecodes.EV_KEY: [self.ecodes.KEY_1, self.ecodes.KEY_ENTER]}
         return device
