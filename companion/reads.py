@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -61,6 +61,15 @@ class TagMemory(Protocol):
     def report_codes(self, on: bool) -> None: ...
 
     def write_card(self, uid: str, code: str) -> bool: ...
+
+
+@runtime_checkable
+class PartialUids(Protocol):
+    """A reader that may send only part of each UID (a keyboard-wedge reader typing cascade level 1):
+    `use_deck` maps a deck's UIDs (UID → card code) onto what the reader sends, and returns the groups
+    of cards it cannot tell apart."""
+
+    def use_deck(self, cards: Mapping[str, str]) -> list[list[str]]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -151,7 +151,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     from companion.table import JournalDisagrees, TableService
     from marmite.games import GAMES
     from marmite.readers import make_reader, parse_reader_option
-    from marmite.wiring import ReaderPump, connect_tag_memory, play_demo
+    from marmite.wiring import ReaderPump, connect_partial_uids, connect_tag_memory, play_demo
     from web_ui.app import create_app, stop_streams
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
@@ -190,6 +190,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
             service.close()
             return 2
     connect_tag_memory(app.extensions["marmite.desk"], reader)  # self-describing decks, where the reader can
+    connect_partial_uids(app.extensions["marmite.desk"], reader)  # a keyboard wedge: decks mapped onto what it types
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
     store = app.extensions["marmite.settings"]

@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.reads import ReaderQueue, TagSeen
 from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
-from hardware.uid_formats import UidFormat, UidFormatError, collisions, key, normalise
+from hardware.uid_formats import UidFormat, UidFormatError, collisions, key, learn, normalise
 
 LINE_GAP_S = 0.5  # keys further apart than this are not one card's number: the partial line is dropped
 WAIT_S = 0.25
@@ -68,6 +68,8 @@ class KeyboardReader:
         self._thread = ReaderThread(name, self._run)
         self._out: ReaderQueue | None = None
         self._aliases: dict[str, str] = {}
+        self._deck: dict[str, str] = {}
+        self.clashes: list[list[str]] = []
         self.lines: list[tuple[str, str]] = []  # (typed, UID) for the last lines, for `reader test`
         self.bad_lines = 0
 
@@ -84,14 +86,38 @@ class KeyboardReader:
         return cls(options.get("device", ""), fmt=fmt, name=options.get("name", "keyboard"))
 
     def use_deck(self, cards: Mapping[str, str]) -> list[list[str]]:
-        """Read a deck enrolled with full UIDs (UID hex → card code) through this reader's format: each
-        typed UID becomes the card's full UID. Returns the groups of cards it cannot tell apart (those
-        are left out, never guessed)."""
+        """companion.reads.PartialUids: read a deck enrolled with full UIDs (UID hex → card code) through
+        this reader's format, each typed UID becoming the card's full UID. Returns the groups of cards it
+        cannot tell apart (those are never guessed). With `format=auto`, the first known card typed
+        teaches the reader its format."""
+        self._deck = dict(cards)
+        return self._map_deck()
+
+    def _map_deck(self) -> list[list[str]]:
         fmt = self.fmt or UidFormat()
-        clashes = collisions(cards, fmt)
+        clashes = collisions(self._deck, fmt)
         clashing = {code for group in clashes for code in group}
-        self._aliases = {key(bytes.fromhex(uid), fmt): uid for uid, code in cards.items() if code not in clashing}
+        self._aliases = {key(bytes.fromhex(uid), fmt): uid for uid, code in self._deck.items() if code not in clashing}
+        self.clashes = clashes
         return clashes
+
+    def _learn(self, typed: str) -> bool:
+        """Format `auto` with a deck known: adopt the format in which `typed` is one of the deck's cards."""
+        if self.fmt is not None:
+            return False
+        for uid, code in self._deck.items():
+            found = learn(typed, bytes.fromhex(uid))
+            if found:
+                self.fmt = found[0]
+                clashes = self._map_deck()
+                detail = f"format learned: {self.fmt.label()} (typed {typed} = {code}, UID {uid})"
+                if clashes:
+                    alike = "; ".join(" = ".join(group) for group in clashes)
+                    self._report(ERRORS, f"{detail}; it types these cards alike: {alike}")
+                else:
+                    self._report(OK, detail)
+                return True
+        return False
 
     # --- the reader protocol -------------------------------------------------------------
 
@@ -187,13 +213,15 @@ class KeyboardReader:
         """One typed number: its UID on the queue, or an error report when it is not one."""
         try:
             uid = normalise(typed, self.fmt).hex()
+            if uid not in self._deck and uid not in self._aliases and self._learn(typed):
+                uid = normalise(typed, self.fmt).hex()
         except UidFormatError as error:
             self.bad_lines += 1
             self._report(ERRORS, f"the reader typed {error}; set its format= option (see hardware/README.md)")
             return
         uid = self._aliases.get(uid, uid)
         self.lines = [*self.lines[-9:], (typed, uid)]
-        if self._health.state != OK:
+        if self._health.state != OK and not self.clashes:
             self._report(OK, f"reading {self.device}")
         if self._out is not None:
             self._out.put(TagSeen(uid, self.name, at=time.time(), raw=typed))
