@@ -124,7 +124,7 @@ class Transport(Protocol):
 class Pn532:
     """The commands Marmite uses, over any `Transport`; each waits for the ACK, then the answer."""
 
-    def __init__(self, transport: Transport, *, ack_timeout: float = 0.05, answer_timeout: float = 0.5,
+    def __init__(self, transport: Transport, *, ack_timeout: float = 0.1, answer_timeout: float = 0.5,
                  clock: Callable[[], float] | None = None) -> None:
         import time
 
@@ -133,10 +133,15 @@ class Pn532:
         self.answer_timeout = answer_timeout
         self._clock = clock or time.monotonic
         self._parser = FrameParser()
+        self._pending: list[tuple[str, bytes]] = []  # frames parsed but not yet taken (an ACK and its answer
+        # often arrive in one read)
 
     def command(self, code: int, data: bytes = b"", answer_timeout: float | None = None) -> bytes:
         """Send command `code`, return the answer's data after its code byte; Pn532Error otherwise."""
-        self._parser = FrameParser()  # what was left of an earlier, abandoned exchange is dropped
+        while self.transport.read(0.0):  # what is left of an earlier, abandoned exchange is dropped
+            pass
+        self._parser = FrameParser()
+        self._pending = []
         self.transport.write(frame(HOST, bytes([code]) + data))
         self._expect("ack", self.ack_timeout, code)
         body = self._expect("frame", self.answer_timeout if answer_timeout is None else answer_timeout, code)
@@ -151,15 +156,18 @@ class Pn532:
     def _expect(self, kind: str, timeout: float, code: int) -> bytes:
         deadline = self._clock() + timeout
         while True:
-            left = deadline - self._clock()
-            if left <= 0:
-                what = "acknowledge" if kind == "ack" else "answer"
-                raise Pn532Error(f"the PN532 did not {what} command {code:02X}: check its wiring and mode")
-            for got, body in self._parser.feed(self.transport.read(left)):
+            while self._pending:
+                got, body = self._pending.pop(0)
                 if got == kind:
                     return body
                 if got in ("nack", "error"):
                     raise Pn532Error(f"the PN532 sent a broken or refused frame to command {code:02X}")
+            left = deadline - self._clock()
+            if left <= 0:
+                what = "acknowledge" if kind == "ack" else "answer"
+                self.transport.write(ACK)  # the manual's way to abort the command under way
+                raise Pn532Error(f"the PN532 did not {what} command {code:02X}: check its wiring and mode")
+            self._pending.extend(self._parser.feed(self.transport.read(left)))
 
     def wake(self) -> None:
         """HSU: wake the chip (it sleeps after power-up) and leave SAM out (normal mode, no IRQ)."""

@@ -23,6 +23,7 @@ from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, nde
 
 BAUD = 115200
 POLL_MS = 20
+READ_SLICE_S = 0.002  # pyserial's read timeout: how long one wait for the first byte lasts
 DEBOUNCE_S = 1.0
 MAX_CODE_PAGES = 36
 ERROR_POLLS = 10  # failed polls in a row before the reader is called down and reopened
@@ -39,19 +40,25 @@ class SerialTransport:
 
             open_port = serial.Serial
         self.port = port
-        self._serial = open_port(port, baud, timeout=0)
+        self._serial = open_port(port, baud, timeout=READ_SLICE_S)
 
     def write(self, data: bytes) -> None:
         self._serial.write(data)
         self._serial.flush()
 
     def read(self, timeout: float) -> bytes:
-        self._serial.timeout = max(0.0, timeout)
-        first = bytes(self._serial.read(1))
-        if not first:
-            return b""
-        self._serial.timeout = 0
-        return first + bytes(self._serial.read(self._serial.in_waiting))
+        """What arrived, waiting up to `timeout` for the first byte (the port's own timeout is a short
+        slice, set once: changing it reconfigures the port every call)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            waiting = self._serial.in_waiting
+            if waiting:
+                return bytes(self._serial.read(waiting))
+            if time.monotonic() >= deadline:
+                return b""
+            first = bytes(self._serial.read(1))
+            if first:
+                return first + bytes(self._serial.read(self._serial.in_waiting))
 
     def close(self) -> None:
         with contextlib.suppress(Exception):

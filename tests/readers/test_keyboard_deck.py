@@ -18,7 +18,7 @@ from hardware.readers.keyboard import KeyboardReader
 from hardware.uid_formats import UidFormat, typed
 from marmite.games import GAMES
 from marmite.wiring import connect_partial_uids
-from tests.readers.evdev_streams import RecordedBackend, RecordedDevice, hid_stream
+from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice, hid_stream
 from tests.readers.test_pcsc_reader import take
 
 PEA_0A = bytes.fromhex("04a1b2c3d4e5f6")

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from hardware.readers.keyboard import KeyboardReader
 from hardware.uid_formats import FORMATS, UidFormat, collisions, learn, normalise, scoped, typed
-from tests.readers.evdev_streams import RecordedBackend, RecordedDevice, hid_stream
+from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice, hid_stream
 from tests.readers.test_pcsc_reader import nothing_more, take
 
 NTAG = bytes.fromhex("04a1b2c3d4e5f6")

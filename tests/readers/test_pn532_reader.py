@@ -143,3 +143,30 @@ def test_a_port_that_is_not_there_is_named() -> None:
 def test_unknown_options_are_refused() -> None:
     with pytest.raises(ValueError, match="gain"):
         Pn532Reader.from_options({"gain": "3"})
+
+
+class OneRead:
+    """A transport whose chip's ACK and answer arrive in a single read, as a fast UART often delivers them."""
+
+    def __init__(self, answer: bytes) -> None:
+        self.answer = answer
+        self.sent: list[bytes] = []
+        self._queued = b""
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+        if data.startswith(b"\x00\x00\xff") and data != ACK:
+            self._queued = ACK + self.answer
+
+    def read(self, timeout: float) -> bytes:
+        data, self._queued = self._queued, b""
+        return data
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_answer_that_arrives_with_its_ack_is_not_lost() -> None:
+    """Before the fix the driver took the ACK from a read and dropped the answer that came with it."""
+    driver = Pn532(OneRead(frame(0xD5, bytes([0x03, 0x32, 0x01, 0x06, 0x07]))), answer_timeout=0.05)
+    assert driver.firmware() == (0x32, 1, 6)

@@ -16,7 +16,7 @@ from marmite import reader_scan
 from marmite.cli import build_parser
 from marmite.reader_scan import Candidate, keyboard_candidates, pcsc_candidates, report, scan
 from marmite.readers import make_reader, parse_reader_option
-from tests.readers.evdev_streams import RecordedBackend, RecordedDevice
+from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice
 
 WEDGE = RecordedDevice("/dev/input/event7", "Sycreader RFID Technology SYC ID&IC USB Reader")
 

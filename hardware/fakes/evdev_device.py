@@ -1,4 +1,4 @@
-"""Key event streams as a USB keyboard-wedge reader sends them, for the real evdev code to decode.
+"""A fake event device: key streams as a USB keyboard-wedge reader sends them, for evdev's own code.
 
 A HID keyboard reports each key as MSC_SCAN (its usage code), EV_KEY (down, then up) and SYN_REPORT;
 `hid_stream` builds that sequence for a typed text with the timing a reader uses (a few ms a key).
