@@ -21,14 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.reads import ReaderQueue, TagSeen  # noqa: E402
-from hardware.fakes.pn532_chip import FakeNtag, FakePn532  # noqa: E402
-from hardware.fakes.vicc import PrivatePcscd, VirtualCard, pcscd_available, use_pcscd  # noqa: E402
-from hardware.readers.keyboard import KeyboardReader  # noqa: E402
-from hardware.readers.pcsc import PcscReader  # noqa: E402
-from hardware.readers.pn532 import Pn532Reader  # noqa: E402
-from hardware.readers.sim import SimReader  # noqa: E402
-from hardware.tag_memory import ndef_bytes  # noqa: E402
+from companion.reads import ReaderQueue, TagSeen
+from hardware.fakes.pn532_chip import FakeNtag, FakePn532
+from hardware.fakes.vicc import PrivatePcscd, VirtualCard, pcscd_available, use_pcscd
+from hardware.readers.keyboard import KeyboardReader
+from hardware.readers.pcsc import PcscReader
+from hardware.readers.pn532 import Pn532Reader
+from hardware.readers.sim import SimReader
+from hardware.tag_memory import ndef_bytes
 
 TICK = os.sysconf("SC_CLK_TCK")
 

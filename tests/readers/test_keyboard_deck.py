@@ -14,11 +14,11 @@ from companion.deck_desk import DeckDesk
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from companion.seam import Part
 from companion.table import Message, TableService
+from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice, hid_stream
 from hardware.readers.keyboard import KeyboardReader
 from hardware.uid_formats import UidFormat, typed
 from marmite.games import GAMES
 from marmite.wiring import connect_partial_uids
-from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice, hid_stream
 from tests.readers.test_pcsc_reader import take
 
 PEA_0A = bytes.fromhex("04a1b2c3d4e5f6")

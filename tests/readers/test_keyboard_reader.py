@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
+from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice, hid_stream
 from hardware.readers.keyboard import KeyboardReader
 from hardware.uid_formats import FORMATS, UidFormat, collisions, learn, normalise, scoped, typed
-from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice, hid_stream
 from tests.readers.test_pcsc_reader import nothing_more, take
 
 NTAG = bytes.fromhex("04a1b2c3d4e5f6")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice
 from hardware.fakes.pn532_chip import FakeNtag, FakePn532
 from hardware.fakes.vicc import PrivatePcscd, VirtualCard
 from hardware.readers.keyboard import KeyboardReader
@@ -16,7 +17,6 @@ from marmite import reader_scan
 from marmite.cli import build_parser
 from marmite.reader_scan import Candidate, keyboard_candidates, pcsc_candidates, report, scan
 from marmite.readers import make_reader, parse_reader_option
-from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice
 
 WEDGE = RecordedDevice("/dev/input/event7", "Sycreader RFID Technology SYC ID&IC USB Reader")
 
