@@ -197,3 +197,10 @@ def report(verdicts: Sequence[Verdict]) -> list[str]:
     if not good:
         lines.append("no reader answered: the lines above say why.")
     return lines
+
+
+def scan_beside(running: str, seconds: float = 3.0) -> list[dict[str, Any]]:
+    """The tablet's search while `marmite run` uses reader `running`: readers of that kind are not opened
+    a second time (a grabbed device, a serial port in use), every other one is tested."""
+    candidates = [c for c in find_all() if c.reader != running]
+    return [verdict.as_json() for verdict in scan(seconds, candidates)]

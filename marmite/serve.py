@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import secrets
 import signal
@@ -150,6 +151,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     from companion.journal import JournalError
     from companion.table import JournalDisagrees, TableService
     from marmite.games import GAMES
+    from marmite.reader_scan import scan_beside
     from marmite.readers import make_reader, parse_reader_option
     from marmite.wiring import ReaderPump, connect_partial_uids, connect_tag_memory, play_demo
     from web_ui.app import create_app, stop_streams
@@ -193,6 +195,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     connect_partial_uids(app.extensions["marmite.desk"], reader)  # a keyboard wedge: decks mapped onto what it types
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
+    app.extensions["marmite.reader_scan"] = functools.partial(scan_beside, args.reader)  # the tablet's search
     store = app.extensions["marmite.settings"]
     speaker = Speaker(service, rate=lambda: store.current.rate).start() if args.speak else None
     if speaker is not None and not speaker.available:

@@ -75,6 +75,7 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     from web_ui.deck_api import deck_api
     from web_ui.deck_pages import deck_pages
     from web_ui.pages import pages
+    from web_ui.reader_pages import reader_pages
     from web_ui.seat_api import seat_api
 
     app.register_blueprint(api)
@@ -82,6 +83,7 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.register_blueprint(deck_api)
     app.register_blueprint(deck_pages)
     app.register_blueprint(seat_api)
+    app.register_blueprint(reader_pages)
     app.register_error_handler(TooMany, _too_many)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
