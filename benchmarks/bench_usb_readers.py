@@ -30,8 +30,6 @@ from hardware.readers.pn532 import Pn532Reader
 from hardware.readers.sim import SimReader
 from hardware.tag_memory import ndef_bytes
 
-TICK = os.sysconf("SC_CLK_TCK")
-
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
@@ -46,10 +44,18 @@ def latency_line(name: str, values: list[float], missed: int = 0) -> str:
 
 
 def cpu_seconds(pid: int, tid: int | None = None) -> float:
-    """utime + stime of a process (or one of its threads), from /proc."""
-    path = f"/proc/{pid}/task/{tid}/stat" if tid is not None else f"/proc/{pid}/stat"
-    fields = Path(path).read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    """Time on a CPU of a thread (`tid`) or of every thread of a process, from /proc's schedstat (ns)."""
+    if tid is not None:
+        paths = [Path(f"/proc/{pid}/task/{tid}/schedstat")]
+    else:
+        paths = list(Path(f"/proc/{pid}/task").glob("*/schedstat"))
+    total = 0
+    for path in paths:
+        try:
+            total += int(path.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / 1e9
 
 
 def reader_tid(reader: object) -> int:
@@ -64,9 +70,9 @@ def idle_cpu(tid: int, seconds: float, other_pid: int | None = None) -> str:
     other_before = cpu_seconds(other_pid) if other_pid else 0.0
     time.sleep(seconds)
     used = (cpu_seconds(os.getpid(), tid) - before) / seconds * 100
-    text = f"idle CPU of the reader thread: {used:.2f} % of a core over {seconds:.0f} s"
+    text = f"idle CPU of the reader thread: {used:.3f} % of a core over {seconds:.0f} s"
     if other_pid:
-        text += f"; pcscd: {(cpu_seconds(other_pid) - other_before) / seconds * 100:.2f} %"
+        text += f"; pcscd (all its threads): {(cpu_seconds(other_pid) - other_before) / seconds * 100:.3f} %"
     return text
 
 
