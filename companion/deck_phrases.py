@@ -49,6 +49,7 @@ SAID = Phrasebook(
     said("deck.deck_adopted", "{card} added to the deck."),
     said("deck.reader_alike", "Refused: this reader types the same number for {cards}; it needs a reader that "
                               "types the whole UID."),
+    said("deck.alike_sep", "; and also for "),
     said("deck.and", " and "),
     said("deck.list_sep", "; "),
     said_plural("deck.and_more", " and {count} more", " and {count} more", "count"),
@@ -78,7 +79,7 @@ class DeckVoice:
         if part.key == "check_report":
             return self._report(fields, language)
         if part.key == "reader_alike":
-            separator = SAID.template("list_sep", language)
+            separator = SAID.template("alike_sep", language)
             groups = separator.join(self.names(list(group), language) for group in fields["groups"])
             return SAID.format("reader_alike", language, cards=groups)
         if "card" in fields:
