@@ -170,8 +170,10 @@ class Pn532:
             self._pending.extend(self._parser.feed(self.transport.read(left)))
 
     def wake(self) -> None:
-        """HSU: wake the chip (it sleeps after power-up) and leave SAM out (normal mode, no IRQ)."""
-        self.transport.write(WAKEUP)
+        """Wake the chip (on HSU it sleeps after power-up until it hears 0x55s) and leave SAM out (normal
+        mode, no IRQ)."""
+        if getattr(self.transport, "needs_wakeup", True):
+            self.transport.write(WAKEUP)
         self.command(SAM_CONFIGURATION, bytes([0x01, 0x14, 0x00]))
 
     def firmware(self) -> tuple[int, int, int]:

@@ -15,6 +15,7 @@ import threading
 import time
 import tty
 from dataclasses import dataclass, field
+from typing import Any
 
 from hardware.pn532 import ACK, CHIP, FrameParser, frame
 
@@ -33,26 +34,17 @@ class FakeNtag:
         self.memory[16 : 16 + len(data)] = data
 
 
-class FakePn532:
-    """The chip's side of a pty; `port` is the path the host opens."""
+class Pn532Chip:
+    """What the chip does with a command, whatever the wire: its field of cards and its answers."""
 
-    def __init__(self, *, baud: int = 115200, activation_s: float = 0.002,
-                 firmware: tuple[int, int, int] = (0x32, 1, 6), asleep: bool = True) -> None:
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        self.port = os.ttyname(self._slave)
-        self.baud = baud
+    def __init__(self, *, activation_s: float = 0.002, firmware: tuple[int, int, int] = (0x32, 1, 6)) -> None:
         self.activation_s = activation_s
         self.firmware = firmware
-        self.asleep = asleep
         self.mute = False
         self.commands: list[int] = []
         self._field: list[FakeNtag] = []
         self._listed: list[FakeNtag] = []
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, name="fake-pn532", daemon=True)
-        self._thread.start()
 
     # --- the field -----------------------------------------------------------------------
 
@@ -68,36 +60,15 @@ class FakePn532:
             if card in self._field:
                 self._field.remove(card)
 
-    # --- the wire ------------------------------------------------------------------------
-
-    def _serve(self) -> None:
-        parser = FrameParser()
-        while not self._stop.is_set():
-            if not select.select([self._master], [], [], 0.05)[0]:
+    def _frames_in(self, parser: FrameParser, data: bytes) -> list[bytes]:
+        """The replies (ACK, then the answer or a syntax error frame) to the command frames in `data`."""
+        replies: list[bytes] = []
+        for kind, body in parser.feed(data):
+            if kind != "frame" or len(body) < 2 or body[0] != 0xD4:
                 continue
-            try:
-                data = os.read(self._master, 512)
-            except OSError:
-                return
-            self._wire(len(data))
-            if self.asleep and b"\x55" in data:
-                self.asleep = False
-            if self.asleep or self.mute:
-                continue
-            for kind, body in parser.feed(data):
-                if kind != "frame" or len(body) < 2 or body[0] != 0xD4:
-                    continue
-                self._send(ACK)
-                answer = self._answer(body[1], body[2:])
-                self._send(SYNTAX_ERROR if answer is None else frame(CHIP, bytes([body[1] + 1]) + answer))
-
-    def _wire(self, count: int) -> None:
-        time.sleep(count * 10 / self.baud)
-
-    def _send(self, data: bytes) -> None:
-        self._wire(len(data))
-        with contextlib.suppress(OSError):
-            os.write(self._master, data)
+            answer = self._answer(body[1], body[2:])
+            replies += [ACK, SYNTAX_ERROR if answer is None else frame(CHIP, bytes([body[1] + 1]) + answer)]
+        return replies
 
     def _answer(self, code: int, data: bytes) -> bytes | None:
         self.commands.append(code)
@@ -135,6 +106,46 @@ class FakePn532:
             return b"\x00"
         return bytes([STATUS_TIMEOUT])
 
+
+class FakePn532(Pn532Chip):
+    """The chip on HSU: its side of a pty; `port` is the path the host opens. It sleeps until woken."""
+
+    def __init__(self, *, baud: int = 115200, asleep: bool = True, **chip: Any) -> None:
+        super().__init__(**chip)
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        self.port = os.ttyname(self._slave)
+        self.baud = baud
+        self.asleep = asleep
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="fake-pn532", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        parser = FrameParser()
+        while not self._stop.is_set():
+            if not select.select([self._master], [], [], 0.05)[0]:
+                continue
+            try:
+                data = os.read(self._master, 512)
+            except OSError:
+                return
+            self._wire(len(data))
+            if self.asleep and b"\x55" in data:
+                self.asleep = False
+            if self.asleep or self.mute:
+                continue
+            for reply in self._frames_in(parser, data):
+                self._send(reply)
+
+    def _wire(self, count: int) -> None:
+        time.sleep(count * 10 / self.baud)
+
+    def _send(self, data: bytes) -> None:
+        self._wire(len(data))
+        with contextlib.suppress(OSError):
+            os.write(self._master, data)
+
     def close(self) -> None:
         """Stop answering and close the pty."""
         self._stop.set()
@@ -148,3 +159,27 @@ class FakePn532:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class FakePn532I2c(Pn532Chip):
+    """The chip on I2C, as an i2c-dev device: `write` takes a command frame, `read(n)` gives the ready byte
+    (0 until a reply is waiting) and then that reply, padded with zeros, as the chip's I2C side does."""
+
+    def __init__(self, **chip: Any) -> None:
+        super().__init__(**chip)
+        self._parser = FrameParser()
+        self._replies: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        if not self.mute:
+            self._replies += self._frames_in(self._parser, bytes(data))
+
+    def read(self, count: int) -> bytes:
+        if not self._replies:
+            return bytes(count)
+        reply = self._replies.pop(0)
+        return (b"\x01" + reply).ljust(count, b"\x00")[:count]
+
+    def close(self) -> None:
+        self.closed = True

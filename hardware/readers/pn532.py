@@ -34,6 +34,8 @@ I2C_SLAVE = 0x0703
 class SerialTransport:
     """HSU through pyserial: `port` opened at `baud` by `open_port` (pyserial's `serial.Serial` by default)."""
 
+    needs_wakeup = True
+
     def __init__(self, port: str, baud: int = BAUD, open_port: Callable[..., Any] | None = None) -> None:
         if open_port is None:
             import serial
@@ -66,25 +68,26 @@ class SerialTransport:
 
 
 class I2cTransport:
-    """I2C through Linux's i2c-dev (`/dev/i2c-1` on a Pi): each read starts with the chip's ready byte."""
+    """I2C through Linux's i2c-dev (`/dev/i2c-1` on a Pi), or any `device` with read(n)/write(data): each read
+    starts with the chip's ready byte (1: a frame follows)."""
+
+    needs_wakeup = False
 
     def __init__(self, device: str = "/dev/i2c-1", address: int = I2C_ADDRESS, chunk: int = 64,
-                 opener: Callable[[str], int] | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
+                 backend: Any = None, sleep: Callable[[float], None] = time.sleep) -> None:
         self.port = f"{device}@{address:#04x}"
-        self._fd = (opener or _open_i2c)(device)
-        with contextlib.suppress(OSError):
-            fcntl.ioctl(self._fd, I2C_SLAVE, address)
+        self._device = backend if backend is not None else I2cDevice(device, address)
         self._chunk = chunk
         self._sleep = sleep
 
     def write(self, data: bytes) -> None:
-        os.write(self._fd, data)
+        self._device.write(data)
 
     def read(self, timeout: float) -> bytes:
         """Poll the ready byte every millisecond until it says 1 (then the frame follows) or `timeout`."""
         deadline = time.monotonic() + timeout
         while True:
-            data = os.read(self._fd, self._chunk)
+            data = bytes(self._device.read(self._chunk))
             if data[:1] == b"\x01":
                 return data[1:]
             if time.monotonic() >= deadline:
@@ -92,12 +95,29 @@ class I2cTransport:
             self._sleep(0.001)
 
     def close(self) -> None:
+        self._device.close()
+
+
+class I2cDevice:
+    """An i2c-dev device file talking to one address (the ioctl I2C_SLAVE)."""
+
+    def __init__(self, path: str, address: int) -> None:
+        self._fd = os.open(path, os.O_RDWR)
+        try:
+            fcntl.ioctl(self._fd, I2C_SLAVE, address)
+        except OSError:
+            os.close(self._fd)
+            raise
+
+    def read(self, count: int) -> bytes:
+        return os.read(self._fd, count)
+
+    def write(self, data: bytes) -> None:
+        os.write(self._fd, data)
+
+    def close(self) -> None:
         with contextlib.suppress(OSError):
             os.close(self._fd)
-
-
-def _open_i2c(device: str) -> int:
-    return os.open(device, os.O_RDWR)
 
 
 def serial_ports() -> list[str]:

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
-from hardware.fakes.pn532_chip import FakeNtag, FakePn532
+from hardware.fakes.pn532_chip import FakeNtag, FakePn532, FakePn532I2c
 from hardware.pn532 import ACK, FrameParser, Pn532, Pn532Error, frame, parse_targets
-from hardware.readers.pn532 import Pn532Reader, SerialTransport
+from hardware.readers.pn532 import I2cTransport, Pn532Reader, SerialTransport
 from hardware.tag_memory import ndef_bytes
 from tests.readers.test_pcsc_reader import nothing_more, take
 
@@ -170,3 +170,35 @@ def test_an_answer_that_arrives_with_its_ack_is_not_lost() -> None:
     """Before the fix the driver took the ACK from a read and dropped the answer that came with it."""
     driver = Pn532(OneRead(frame(0xD5, bytes([0x03, 0x32, 0x01, 0x06, 0x07]))), answer_timeout=0.05)
     assert driver.firmware() == (0x32, 1, 6)
+
+
+def test_over_i2c_the_ready_byte_is_waited_for_and_stacked_cards_are_seen() -> None:
+    chip = FakePn532I2c()
+    chip.put(A)
+    chip.put(B)
+    transport = I2cTransport("/dev/i2c-1", backend=chip)
+    reader = Pn532Reader(lambda: transport, where=transport.port)
+    out: ReaderQueue = queue.Queue()
+    reader.start(out)
+    try:
+        health = take(out, ReaderHealth)
+        assert isinstance(health, ReaderHealth) and health.ok and "/dev/i2c-1@0x24" in health.detail
+        assert {take(out, TagSeen).uid, take(out, TagSeen).uid} == {A.uid.hex(), B.uid.hex()}  # type: ignore[attr-defined]
+        assert chip.commands[:2] == [0x14, 0x02], "no HSU wake-up bytes on I2C: SAMConfiguration comes first"
+    finally:
+        reader.close()
+    assert chip.closed
+
+
+def test_a_silent_i2c_chip_is_reported_missing() -> None:
+    chip = FakePn532I2c()
+    chip.mute = True
+    transport = I2cTransport("/dev/i2c-1", backend=chip)
+    reader = Pn532Reader(lambda: transport, where=transport.port)
+    out: ReaderQueue = queue.Queue()
+    reader.start(out)
+    try:
+        health = take(out, ReaderHealth)
+        assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "missing"
+    finally:
+        reader.close()
