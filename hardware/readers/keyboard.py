@@ -36,18 +36,29 @@ def key_text(keycode: str) -> str:
 
 
 def find_device(evdev: Any, wanted: str) -> str | None:
-    """The event device path for `wanted`: a path as given, else the first device whose name contains it."""
+    """The event device path for `wanted`: a path as given, else a device whose name contains it, one that
+    has an Enter key first (a reader often shows a second, keyless device under the same name)."""
     if wanted.startswith("/dev/"):
         return wanted
+    named: list[tuple[bool, str]] = []
     for path in evdev.list_devices():
         with contextlib.suppress(OSError):
             device = evdev.InputDevice(path)
             try:
                 if wanted.lower() in device.name.lower():
-                    return str(path)
+                    named.append((_types_enter(evdev, device), str(path)))
             finally:
                 device.close()
-    return None
+    named.sort(key=lambda found: not found[0])  # stable: devices with Enter first, in listing order
+    return named[0][1] if named else None
+
+
+def _types_enter(evdev: Any, device: Any) -> bool:
+    """Whether the device has an Enter key (True when it cannot say)."""
+    try:
+        return evdev.ecodes.KEY_ENTER in device.capabilities().get(evdev.ecodes.EV_KEY, [])
+    except (AttributeError, OSError):
+        return True
 
 
 class KeyboardReader:

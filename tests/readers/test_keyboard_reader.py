@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from hardware.fakes.evdev_device import RecordedBackend, RecordedDevice, hid_stream
-from hardware.readers.keyboard import KeyboardReader
+from hardware.readers.keyboard import KeyboardReader, find_device
 from hardware.uid_formats import FORMATS, UidFormat, collisions, learn, normalise, scoped, typed
 from tests.readers.test_pcsc_reader import nothing_more, take
 
@@ -192,3 +192,13 @@ def test_through_a_virtual_input_device() -> None:
             assert isinstance(seen, TagSeen) and seen.uid == NTAG.hex()
         finally:
             reader.close()
+
+
+def test_of_two_devices_with_the_reader_s_name_the_one_that_types_is_taken() -> None:
+    import evdev
+
+    keyless = RecordedDevice("/dev/input/event4", "IC Reader Consumer Control")
+    keyless.capabilities = lambda: {evdev.ecodes.EV_KEY: [evdev.ecodes.KEY_VOLUMEUP]}  # type: ignore[attr-defined]
+    typing = RecordedDevice("/dev/input/event5", "IC Reader")
+    typing.capabilities = lambda: {evdev.ecodes.EV_KEY: [evdev.ecodes.KEY_1, evdev.ecodes.KEY_ENTER]}  # type: ignore[attr-defined]
+    assert find_device(RecordedBackend(keyless, typing), "ic reader") == "/dev/input/event5"
