@@ -78,12 +78,12 @@ def run_learn(args: argparse.Namespace) -> int:
 
 def run_scan(args: argparse.Namespace) -> int:
     """Print what `marmite reader scan` finds; exit 1 when no reader answered."""
-    from marmite.reader_scan import report, scan
+    from marmite.reader_scan import other_keyboards, report, scan
 
     print("looking for readers (SPI RC522, Pico on USB, keyboard-wedge, PN532 on serial ports, PC/SC)...",
           flush=True)
     verdicts = scan(args.seconds)
-    for line in report(verdicts):
+    for line in report(verdicts, other_keyboards()):
         print(line)
     return 0 if any(v.state == "ok" for v in verdicts) else 1
 

@@ -76,6 +76,17 @@ def pico_candidates() -> list[Candidate]:
 
 def keyboard_candidates(evdev: Any = None) -> list[Candidate]:
     """Input devices that type digits and Enter and are named like readers (Linux, python-evdev)."""
+    return [Candidate("keyboard", (("device", name),), f"{name} ({path})")
+            for path, name, like_reader in _keyboards(evdev) if like_reader]
+
+
+def other_keyboards(evdev: Any = None) -> list[str]:
+    """The names of the other devices that type digits and Enter: a reader with a plain name may be one."""
+    return [name for _path, name, like_reader in _keyboards(evdev) if not like_reader]
+
+
+def _keyboards(evdev: Any) -> list[tuple[str, str, bool]]:
+    """(path, name, named like a reader) of every input device with digit keys and Enter."""
     try:
         evdev = evdev or importlib.import_module("evdev")
     except ImportError:
@@ -89,8 +100,8 @@ def keyboard_candidates(evdev: Any = None) -> list[Candidate]:
                 name = str(device.name)
             finally:
                 device.close()
-            if evdev.ecodes.KEY_ENTER in keys and evdev.ecodes.KEY_1 in keys and READER_NAMES.search(name):
-                found.append(Candidate("keyboard", (("device", name),), f"{name} ({path})"))
+            if evdev.ecodes.KEY_ENTER in keys and evdev.ecodes.KEY_1 in keys:
+                found.append((str(path), name, bool(READER_NAMES.search(name))))
     return found
 
 
@@ -183,10 +194,12 @@ def scan(seconds: float = 3.0, candidates: Sequence[Candidate] | None = None,
                                                                                                     strict=True)]
 
 
-def report(verdicts: Sequence[Verdict]) -> list[str]:
-    """The lines `marmite reader scan` prints."""
+def report(verdicts: Sequence[Verdict], others: Sequence[str] = ()) -> list[str]:
+    """The lines `marmite reader scan` prints; `others`: keyboards not named like readers (not tested)."""
+    hint = ([f"other keyboards, not tested (if one is your reader: --reader keyboard --reader-option "
+             f"device=NAME): {', '.join(others)}"] if others else [])
     if not verdicts:
-        return ["no reader found. Plug one in (see hardware/README.md), or play with --reader sim."]
+        return ["no reader found. Plug one in (see hardware/README.md), or play with --reader sim.", *hint]
     lines = []
     for verdict in verdicts:
         seen = f"; saw {len(verdict.tags)} card(s)" if verdict.tags else ""
@@ -196,7 +209,7 @@ def report(verdicts: Sequence[Verdict]) -> list[str]:
     good = [v for v in verdicts if v.state == "ok"]
     if not good:
         lines.append("no reader answered: the lines above say why.")
-    return lines
+    return lines + hint
 
 
 def scan_beside(running: str, seconds: float = 3.0) -> list[dict[str, Any]]:

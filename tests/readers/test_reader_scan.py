@@ -15,7 +15,7 @@ from hardware.fakes.vicc import PrivatePcscd, VirtualCard
 from hardware.readers.keyboard import KeyboardReader
 from marmite import reader_scan
 from marmite.cli import build_parser
-from marmite.reader_scan import Candidate, keyboard_candidates, pcsc_candidates, report, scan
+from marmite.reader_scan import Candidate, keyboard_candidates, other_keyboards, pcsc_candidates, report, scan
 from marmite.readers import make_reader, parse_reader_option
 
 WEDGE = RecordedDevice("/dev/input/event7", "Sycreader RFID Technology SYC ID&IC USB Reader")
@@ -46,8 +46,12 @@ def chip() -> Iterator[FakePn532]:
 
 
 def test_keyboard_wedges_are_found_by_name_and_a_real_keyboard_is_left_alone() -> None:
-    found = keyboard_candidates(WithKeys(WEDGE, RecordedDevice("/dev/input/event3", "AT Translated Set 2 keyboard")))
+    backend = WithKeys(WEDGE, RecordedDevice("/dev/input/event3", "AT Translated Set 2 keyboard"))
+    found = keyboard_candidates(backend)
     assert [dict(c.options)["device"] for c in found] == [WEDGE.name]
+    others = other_keyboards(backend)
+    assert others == ["AT Translated Set 2 keyboard"]
+    assert "device=NAME): AT Translated Set 2 keyboard" in report([], others)[-1], "named, never grabbed"
 
 
 def test_pcsc_readers_are_listed_from_pcscd(pcscd: PrivatePcscd) -> None:
