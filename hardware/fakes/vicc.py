@@ -134,10 +134,21 @@ def _quick_ack(sock: socket.socket) -> None:
 
 
 def free_port() -> int:
-    """A TCP port nobody listens on now (the driver binds it a moment later)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A TCP port nobody listens on now, with the next one free too (vpcd opens two slots: port and
+    port + 1); the driver binds them a moment later."""
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = int(probe.getsockname()[1])
+            if port >= 65535:
+                continue
+            with socket.socket() as second:
+                try:
+                    second.bind(("127.0.0.1", port + 1))
+                except OSError:
+                    continue
+            return port
+    raise RuntimeError("no two free TCP ports side by side")
 
 
 def pcscd_available() -> str:
