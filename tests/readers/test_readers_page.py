@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from companion.table import TableService
 from marmite.games import GAMES
 from marmite.reader_scan import Candidate, Verdict
-from web_ui.app import create_app
+from marmite.serve import table_app
 
 PIN = "2468"
 
@@ -28,7 +28,7 @@ def service(tmp_path: Path) -> Iterator[TableService]:
 
 @pytest.fixture
 def app(service: TableService, tmp_path: Path) -> Flask:
-    return create_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
+    return table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
 
 
 def csrf(client: FlaskClient, path: str) -> str:
