@@ -21,7 +21,7 @@ from companion.deck_phrases import DeckVoice
 from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
 from companion.hub import Message
-from companion.reads import PartialUids, TagMemory, TagWriter
+from companion.reads import KnownTags, PartialUids, TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -288,8 +288,11 @@ class DeckDesk:
             return {"outcome": "adopted", "text": self._say(Part("deck_adopted", {"card": code})), "activity": None}
 
     def set_self_describing(self, on: bool) -> None:
-        """Whether enrolling the active deck also writes each card's code on its tag."""
+        """Whether enrolling the active deck also writes each card's code on its tag; refused, aloud,
+        with a reader that cannot write tags (an enrollment would say "Noted" and write nothing)."""
         with self._lock:
+            if on:
+                self._need_writer()
             self.store.set_self_describing(on)
             self._active_changed()
 
@@ -299,6 +302,8 @@ class DeckDesk:
         with self._lock:
             self.memory = memory
             self.writer = memory
+            if isinstance(memory, KnownTags):  # a known tag's code is never used: not worth its radio time
+                memory.skip_codes_of(lambda uid: self.service.tags.lookup(uid) is not None)
             self._active_changed()
 
     def attach_partial(self, reader: PartialUids) -> None:
@@ -325,6 +330,11 @@ class DeckDesk:
         text = self._say(Part("reader_alike", {"groups": tuple(tuple(g) for g in groups)}), accepted=False)
         return {"outcome": "refused", "text": text, "activity": None, "alike": groups}
 
+    def _need_writer(self) -> None:
+        """DeckError, said to the table, unless the reader can write tags."""
+        if self.writer is None:
+            raise DeckError(self._say(Part("self_describing_refused"), accepted=False))
+
     def _active_changed(self) -> None:
         """Another deck, or new settings of this one: its edition's names, whether tags say codes."""
         self.edition = self.store.info().edition
@@ -344,6 +354,8 @@ class DeckDesk:
             if self.enrollment is not None:
                 return self._enroll_answer(self.enrollment.ask())
             self._idle("enroll")
+            if self.store.info().self_describing:  # set with another reader: this one must write too
+                self._need_writer()
             if game is not None:
                 self._kind(game)  # an unknown game: DeckError, nothing changed
             refused = self._refuse_alike()

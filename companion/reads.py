@@ -33,8 +33,10 @@ class TagSeen:
 
     `done`, when set, is called once the read is dealt with (journaled, or judged a double read):
     a reader that must acknowledge reads (the USB board) acknowledges only then. `card` is the
-    card code a self-describing tag carries (see companion.deck_desk), when the reader read one;
-    `raw`, what the reader sent before it was normalised (the text a keyboard-wedge reader typed).
+    card code a self-describing tag carries (see companion.deck_desk), when the reader read one.
+    `resting`: read just after the reader restarted, and seen before it: a card lying on the
+    antenna, or the same card played again; the table ignores it if it repeats a play that stands.
+    `raw`: what the reader sent before it was normalised (the text a keyboard-wedge reader typed).
     """
 
     uid: str
@@ -42,6 +44,7 @@ class TagSeen:
     at: float = field(default_factory=time.time)
     done: Callable[[], None] | None = field(default=None, compare=False)
     card: str | None = None
+    resting: bool = False
     raw: str | None = field(default=None, compare=False)
 
 
@@ -70,6 +73,15 @@ class PartialUids(Protocol):
     of cards it cannot tell apart."""
 
     def use_deck(self, cards: Mapping[str, str]) -> list[list[str]]: ...
+
+
+@runtime_checkable
+class KnownTags(Protocol):
+    """A tag-memory reader told which UIDs the deck already knows, so that it reads no memory for
+    them: only the code of a tag the deck lacks is ever used, and a memory read costs radio time
+    during which the next card could pass unseen."""
+
+    def skip_codes_of(self, known: Callable[[str], bool]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
