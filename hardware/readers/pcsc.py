@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from companion.reads import ReaderQueue, TagSeen
@@ -74,6 +75,7 @@ class PcscReader:
         self._context: Any = None
         self._chosen = ""
         self._codes = False
+        self._known: Callable[[str], bool] = lambda uid: False
         self._card_lock = threading.Lock()  # the poll's read and a tag write never overlap
         self.reads = 0
         self.errors = 0
@@ -105,6 +107,10 @@ class PcscReader:
     def report_codes(self, on: bool) -> None:
         """companion.reads.TagMemory: read each new card's NTAG memory and report its code."""
         self._codes = on
+
+    def skip_codes_of(self, known: Callable[[str], bool]) -> None:
+        """companion.reads.KnownTags: no memory read for a UID the deck already knows."""
+        self._known = known
 
     def write_card(self, uid: str, code: str) -> bool:
         """companion.reads.TagWriter: write `code` on the card now on the reader if it is `uid`, read it back."""
@@ -192,7 +198,7 @@ class PcscReader:
                 with _Card(scard, context, chosen) as card:
                     uid = card.uid()
                     code = None
-                    if self._codes:
+                    if self._codes and not self._known(uid):
                         with contextlib.suppress(PcscError):
                             code = read_code(card.transmit)
             except PcscError as error:

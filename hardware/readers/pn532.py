@@ -151,6 +151,7 @@ class Pn532Reader:
         self._chip: Pn532 | None = None
         self._chip_lock = threading.Lock()
         self._codes = False
+        self._known: Callable[[str], bool] = lambda uid: False
         self._last_seen: dict[str, float] = {}
         self.polls = 0
         self.errors = 0
@@ -184,6 +185,10 @@ class Pn532Reader:
     def report_codes(self, on: bool) -> None:
         """companion.reads.TagMemory: read each new card's NTAG memory and report its code."""
         self._codes = on
+
+    def skip_codes_of(self, known: Callable[[str], bool]) -> None:
+        """companion.reads.KnownTags: no memory read for a UID the deck already knows."""
+        self._known = known
 
     def write_card(self, uid: str, code: str) -> bool:
         """companion.reads.TagWriter: between two polls, write `code` on card `uid` and read it back."""
@@ -269,7 +274,7 @@ class Pn532Reader:
             self._report(OK, f"PN532 ready on {self._where}")
 
     def _code(self, target: Target) -> str | None:
-        if not self._codes or self._chip is None:
+        if not self._codes or self._chip is None or self._known(target.uid.hex()):
             return None
         try:
             return _read_code(self._chip, target)

@@ -148,3 +148,14 @@ def test_without_pcscd_the_reader_says_so(tmp_path: object) -> None:
     result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("False missing pcscd does not answer")
+
+
+def test_no_memory_read_for_a_card_the_deck_knows(reader: tuple[PcscReader, ReaderQueue], card: VirtualCard) -> None:
+    pcsc, out = reader
+    pcsc.report_codes(True)
+    pcsc.skip_codes_of(lambda uid: uid == UID.hex())
+    card.write_user(ndef_bytes("cd-tomate-3"))
+    card.place()
+    seen = take(out, TagSeen)
+    assert isinstance(seen, TagSeen) and seen.card is None
+    assert not any(apdu[:2] == b"\xff\xb0" for apdu in card.apdus), "no READ BINARY: the deck knows this card"

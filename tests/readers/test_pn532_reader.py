@@ -202,3 +202,19 @@ def test_a_silent_i2c_chip_is_reported_missing() -> None:
         assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "missing"
     finally:
         reader.close()
+
+
+def test_no_memory_read_for_a_card_the_deck_knows(reader: tuple[Pn532Reader, ReaderQueue], chip: FakePn532) -> None:
+    pn532, out = reader
+    pn532.report_codes(True)
+    pn532.skip_codes_of(lambda uid: uid == A.uid.hex())
+    A.write_user(ndef_bytes("cd-ail-1"))
+    chip.commands.clear()
+    chip.put(A)
+    seen = take(out, TagSeen)
+    assert isinstance(seen, TagSeen) and seen.uid == A.uid.hex() and seen.card is None
+    assert 0x40 not in chip.commands, "no InDataExchange: the deck knows this card"
+    B.write_user(ndef_bytes("cd-ail-2"))
+    chip.put(B)
+    other = take(out, TagSeen)
+    assert isinstance(other, TagSeen) and other.card == "cd-ail-2"
