@@ -12,6 +12,7 @@ import json
 import os
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -494,7 +495,13 @@ class DeckDesk:
     def _deal_plan(self) -> DealPlan | None:
         kind = self.service.games.kinds.get(self.service.game_name)
         state = self.service.game_state
-        return kind.deal_plan(state) if isinstance(kind, DealsByTag) and state is not None else None
+        plan = kind.deal_plan(state) if isinstance(kind, DealsByTag) and state is not None else None
+        robots = self.service.robots.setup
+        if plan is not None and robots.practice == "cards":  # practice: the robots' hands are dealt virtually
+            sizes = tuple(0 if name in robots.seats else size for name, size in zip(plan.players, plan.sizes,
+                                                                                    strict=True))
+            plan = replace(plan, sizes=sizes)
+        return plan
 
     def deals_every_round(self) -> bool:
         """True when the current game was set to deal every round by tag (known hands)."""
@@ -555,6 +562,8 @@ class DeckDesk:
         self.deal = None
         refusals = []
         for player, cards in deal.hands().items():
+            if not cards:
+                continue  # a practice robot's seat: dealt virtually
             answer = self.service.submit({"type": "hand", "player": player, "cards": cards}, source="deal")
             if not answer.accepted:
                 refusals.append(answer.reason or "")

@@ -19,6 +19,7 @@ from companion.reads import PartialUids, Reader, ReaderHealth, ReaderMessage, Ta
 from companion.seam import Demo
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
+from hardware.gpio_backend import GpioBackend
 from hardware.panel import Panel, PanelPins
 
 POLL_SECONDS = 0.25
@@ -164,7 +165,8 @@ def panel_feedback(panel: Panel) -> Callable[[Message], None]:
     return on_message
 
 
-def attach_panel(service: TableService, gpio: Any, pins: PanelPins | None = None, **options: Any) -> Panel:
+def attach_panel(service: TableService, gpio: GpioBackend, pins: PanelPins | None = None,
+                 **options: Any) -> Panel:
     """Wire a GPIO panel both ways: its buttons act on the table, the table's announcements drive it."""
     panel = Panel(gpio, ServiceActions(service), pins, **options)
     service.add_listener(panel_feedback(panel))

@@ -179,7 +179,7 @@ class BuffetPages(GamePages):
     seat_class = "state seat buffet"
 
     def __init__(self) -> None:
-        super().__init__(KIND.name, __file__)
+        super().__init__(KIND.name, __name__)
 
     def helpers(self, language: str) -> dict[str, Any]:
         return helpers(language)
