@@ -14,7 +14,15 @@ DESCRIPTION = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: every command, composed here."""
-    from marmite import contract_commands, deck_commands, firmware_commands, reader_commands, robot_command, serve
+    from marmite import (
+        club_commands,
+        contract_commands,
+        deck_commands,
+        firmware_commands,
+        reader_commands,
+        robot_command,
+        serve,
+    )
 
     parser = argparse.ArgumentParser(prog="marmite", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -25,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     deck_commands.add_commands(sub)
     firmware_commands.add_commands(sub)
     robot_command.add_commands(sub)
+    club_commands.add_commands(sub)
     return parser
 
 

@@ -62,6 +62,10 @@ def add_commands(sub: Any) -> None:
                        else argparse.SUPPRESS)
         if name == "run":
             p.add_argument("--demo", action="store_true", help="play a random demo game once started")
+            p.add_argument("--club", default=None, metavar="URL",
+                           help="send every result to a club hub: the URL `marmite club` printed for this table"
+                                " (default: $MARMITE_CLUB)")
+            p.add_argument("--table", type=int, default=None, metavar="N", help="this table's number in the club")
         p.set_defaults(handler=run if name == "run" else demo)
 
 
@@ -140,6 +144,15 @@ def claim_data_dir(data_dir: Path) -> WriterLock:
         raise StartRefused(str(error), 1) from error
 
 
+def _club_url(args: argparse.Namespace) -> str | None:
+    """The club URL of `marmite run --club` (or $MARMITE_CLUB), None when the table plays alone."""
+    if getattr(args, "command", None) != "run":
+        return None
+    from marmite.club_wiring import club_url
+
+    return club_url(getattr(args, "club", None))
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve the table with waitress until Ctrl-C (or SIGTERM); the journal makes a restart resume."""
     data_dir: Path = args.data or default_data_dir()
@@ -181,6 +194,16 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     except StartRefused as refused:
         print(f"marmite run: {refused}", file=sys.stderr)
         return refused.status
+    link = None
+    if (club := _club_url(args)) is not None:
+        from marmite.club_wiring import attach_club_link
+
+        try:
+            link = attach_club_link(service, app, club, getattr(args, "table", None))
+        except ValueError as error:
+            print(f"marmite run: --club: {error}", file=sys.stderr)
+            service.close()
+            return 2
     connect_tag_memory(app.extensions["marmite.desk"], reader)  # self-describing decks, where the reader can
     connect_partial_uids(app.extensions["marmite.desk"], reader)  # a keyboard wedge: decks mapped onto what it types
     robots = RobotDriver(service, think_ms=max(10, getattr(args, "robot_think_ms", 300))).start()
@@ -193,7 +216,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
     closers = [robots.close, pump.close, *([speaker.close] if speaker else []), *([panel.close] if panel else []),
-               service.close]
+               *([link.close] if link else []), service.close]
     try:
         server = make_server(app, args.host, args.port, trusted_proxy=getattr(args, "trusted_proxy", None))
     except OSError as error:
