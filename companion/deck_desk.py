@@ -22,7 +22,7 @@ from companion.deck_phrases import DeckVoice
 from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
 from companion.hub import Message
-from companion.reads import KnownTags, TagMemory, TagWriter
+from companion.reads import KnownTags, PartialUids, TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -94,6 +94,7 @@ class DeckDesk:
         self.writer: TagWriter | None = None  # writes codes on tags, for self-describing decks
         self.memory: TagMemory | None = None  # the reader's tag memory, told when to report codes
         self.offers: dict[str, str] = {}  # uid → the code a self-describing tag the deck lacks says
+        self.partial: PartialUids | None = None  # a reader that sends only part of each UID (keyboard wedge)
         self.edition = DEFAULT_EDITION  # the active deck's: which names its cards carry
         with contextlib.suppress(DeckError):  # a damaged deck index is reported where decks are used
             self.edition = self.store.info().edition
@@ -235,6 +236,10 @@ class DeckDesk:
         uid = uid.lower()
         with self._lock:
             if self.enrollment is not None:
+                refused = self._refuse_alike()
+                if refused is not None:
+                    self.enrollment = None  # its progress stays saved: another reader resumes it
+                    return refused
                 wrote = self._write_enrolled(uid)
                 if wrote is not None and wrote["outcome"] == "write_failed":
                     return wrote
@@ -302,6 +307,30 @@ class DeckDesk:
                 memory.skip_codes_of(lambda uid: self.service.tags.lookup(uid) is not None)
             self._active_changed()
 
+    def attach_partial(self, reader: PartialUids) -> None:
+        """Use a reader that sends only part of each UID: the active deck is mapped onto what it sends,
+        and an enrollment is refused (naming the cards) while two of the deck's cards look alike to it."""
+        with self._lock:
+            self.partial = reader
+            self._active_changed()
+
+    def _alike(self) -> list[list[str]]:
+        """The active deck's cards the partial reader cannot tell apart (none without such a reader)."""
+        if self.partial is None:
+            return []
+        try:
+            return self.partial.use_deck(self.store.load())
+        except DeckError:
+            return []
+
+    def _refuse_alike(self) -> dict[str, Any] | None:
+        """An enrollment refused, spoken, when the reader types two of the deck's cards alike; else None."""
+        groups = self._alike()
+        if not groups:
+            return None
+        text = self._say(Part("reader_alike", {"groups": tuple(tuple(g) for g in groups)}), accepted=False)
+        return {"outcome": "refused", "text": text, "activity": None, "alike": groups}
+
     def _need_writer(self) -> None:
         """DeckError, said to the table, unless the reader can write tags."""
         if self.writer is None:
@@ -312,6 +341,7 @@ class DeckDesk:
         self.edition = self.store.info().edition
         if self.memory is not None:
             self.memory.report_codes(self.store.info().self_describing)
+        self._alike()  # a partial reader maps the new deck's UIDs onto what it sends
 
     # ------------------------------------------------------------------ enrollment
 
@@ -329,6 +359,9 @@ class DeckDesk:
                 self._need_writer()
             if game is not None:
                 self._kind(game)  # an unknown game: DeckError, nothing changed
+            refused = self._refuse_alike()
+            if refused is not None:
+                return refused
             if edition is not None:
                 self.set_edition(edition)
             saved = self._saved_enrollment()

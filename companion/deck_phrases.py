@@ -49,6 +49,9 @@ SAID = Phrasebook(
          "Refused: this reader cannot write on tags, so the cards cannot describe themselves."),
     said("deck.deck_offer", "This card says it is {card}; add it to the deck on the Deck page."),
     said("deck.deck_adopted", "{card} added to the deck."),
+    said("deck.reader_alike", "Refused: this reader types the same number for {cards}; it needs a reader that "
+                              "types the whole UID."),
+    said("deck.alike_sep", "; and also for "),
     said("deck.and", " and "),
     said("deck.list_sep", "; "),
     said_plural("deck.and_more", " and {count} more", " and {count} more", "count"),
@@ -77,6 +80,10 @@ class DeckVoice:
                                missing=self.names(fields["missing"], language))
         if part.key == "check_report":
             return self._report(fields, language)
+        if part.key == "reader_alike":
+            separator = SAID.template("alike_sep", language)
+            groups = separator.join(self.names(list(group), language) for group in fields["groups"])
+            return SAID.format("reader_alike", language, cards=groups)
         if "card" in fields:
             fields["card"] = self.namer(fields["card"], language)
         if part.key == "deal_given" and fields.get("next") is None:

@@ -18,6 +18,7 @@ SAID = Phrasebook(
     said("table.nothing_yet", "Nothing to repeat yet."),
     said("table.reader_ok", "Reader {reader} ready."),
     said("table.reader_down", "Reader {reader} down: {detail}."),
+    said("table.reader_missing", "Reader {reader} missing: {detail}."),
     said("table.storage_full", "The disk is full: nothing is being recorded."),
     said("table.storage_read_only", "The disk is read-only: nothing is being recorded."),
     said("table.storage_io", "The disk cannot write: nothing is being recorded."),

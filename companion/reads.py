@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -36,6 +36,7 @@ class TagSeen:
     card code a self-describing tag carries (see companion.deck_desk), when the reader read one.
     `resting`: read just after the reader restarted, and seen before it: a card lying on the
     antenna, or the same card played again; the table ignores it if it repeats a play that stands.
+    `raw`: what the reader sent before it was normalised (the text a keyboard-wedge reader typed).
     """
 
     uid: str
@@ -44,6 +45,7 @@ class TagSeen:
     done: Callable[[], None] | None = field(default=None, compare=False)
     card: str | None = None
     resting: bool = False
+    raw: str | None = field(default=None, compare=False)
 
 
 class TagWriter(Protocol):
@@ -62,6 +64,15 @@ class TagMemory(Protocol):
     def report_codes(self, on: bool) -> None: ...
 
     def write_card(self, uid: str, code: str) -> bool: ...
+
+
+@runtime_checkable
+class PartialUids(Protocol):
+    """A reader that may send only part of each UID (a keyboard-wedge reader typing cascade level 1):
+    `use_deck` maps a deck's UIDs (UID → card code) onto what the reader sends, and returns the groups
+    of cards it cannot tell apart."""
+
+    def use_deck(self, cards: Mapping[str, str]) -> list[list[str]]: ...
 
 
 @runtime_checkable

@@ -66,6 +66,9 @@ class Decision:
 class World(Protocol):
     """One determinization: a full state the search may copy and play out (OpenSpiel's names)."""
 
+    noise: float
+    """The rollout policy's chance of a random legal move instead of its rule-based one."""
+
     def clone(self) -> World: ...
 
     def apply_root(self, choice: int) -> None:
@@ -94,6 +97,11 @@ class Position(Protocol):
     @property
     def rollouts_per_ms(self) -> float:
         """How many playouts of this position the calibration machine runs per millisecond."""
+        ...
+
+    @property
+    def search_noise(self) -> float:
+        """The rollout noise the full search (chef) plays its worlds with."""
         ...
 
     def sample(self, rng: random.Random) -> World:
@@ -229,6 +237,7 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
             if visits[alive[-1]] and time.monotonic() > deadline:
                 break
             world = position.sample(rng)
+            world.noise = position.search_noise
             dice = rng.getrandbits(64)
             for choice in alive:
                 if visits[alive[-1]] and time.monotonic() > deadline:

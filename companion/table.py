@@ -408,9 +408,11 @@ class TableService:
         with self._lock:
             previous = self._health.get(reader)
             self._health[reader] = {"reader": reader, "ok": ok, "detail": detail, "info": dict(info or {})}
-            if previous is not None and previous["ok"] == ok:
+            state = str((info or {}).get("state", ""))  # ok, missing or errors, for the readers that say it
+            if previous is not None and previous["ok"] == ok and previous["info"].get("state", "") == state:
                 return
-            part = Part("reader_ok" if ok else "reader_down", {"reader": reader, "detail": detail})
+            key = "reader_ok" if ok else "reader_missing" if state == "missing" else "reader_down"
+            part = Part(key, {"reader": reader, "detail": detail})
             message = self._hub.publish("reader", (part,), TABLE_VOICE, seq=self.journal.last_seq,
                                         is_event=False, detail=(("ok", ok),))
         self._hub.tell(message)

@@ -20,7 +20,7 @@ from companion.reads import ReaderHealth, TagSeen
 from companion.table import TableService
 from marmite.games import GAMES
 from marmite.readers import make_reader, parse_reader_option, reader_names
-from marmite.wiring import connect_tag_memory
+from marmite.wiring import connect_partial_uids, connect_tag_memory
 
 CONTROLS: dict[str, str] = {
     "s": "skip", "skip": "skip", "passer": "skip", "overslaan": "skip",
@@ -171,6 +171,7 @@ def _session(args: argparse.Namespace) -> tuple[TableService, DeckDesk, Any, que
         print(f"marmite: {error}", file=sys.stderr)
         return None
     connect_tag_memory(desk, reader)  # a self-describing deck is written as it is learned, where the reader can
+    connect_partial_uids(desk, reader)  # a keyboard wedge: the deck mapped onto what it types, clashes refused
     inbox: queue.Queue[Any] = queue.Queue()
     reader.start(inbox)
     threading.Thread(target=_read_lines, args=(inbox,), daemon=True).start()
@@ -206,13 +207,17 @@ def enroll_in_terminal(args: argparse.Namespace, *, say: Callable[[str], None] =
         except DeckError as error:
             return _fail(error)
         say(answer["text"] + _progress(desk))
+        if answer.get("outcome") == "refused":  # e.g. a keyboard wedge that types two of the deck's cards alike
+            return 1
         while desk.enrollment is not None and desk.enrollment.current is not None:
             item = inbox.get()
             if isinstance(item, ReaderHealth):
-                if not item.ok:
+                if not item.ok or item.detail.startswith("format learned"):
                     say(f"reader {item.reader}: {item.detail}")
                 continue
             if isinstance(item, TagSeen):
+                if item.raw is not None:  # a keyboard wedge: what it typed, and the UID Marmite made of it
+                    say(f"typed {item.raw!r} → {item.uid}")
                 result = desk.tag_seen(item.uid)
                 if item.done is not None:
                     item.done()
@@ -223,7 +228,7 @@ def enroll_in_terminal(args: argparse.Namespace, *, say: Callable[[str], None] =
             if result is not None:
                 say(result["text"] + _progress(desk))
             if desk.enrollment is None:
-                return 130
+                return 1 if result is not None and result.get("outcome") == "refused" else 130
         missing = desk.enrollment.missing() if desk.enrollment else []
         say(desk.enroll_stop()["text"])
         return 0 if not missing else 1

@@ -34,12 +34,16 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--edition", default=None, choices=editions_of(GAMES.kinds.values()),
                    help="the deck's edition, whose card names are asked for (default: the deck's, else 2005)")
     p.set_defaults(handler=run_learn)
+    p = actions.add_parser("scan", help="find every reader here, test each, print the --reader to use")
+    p.add_argument("--seconds", type=float, default=3.0, help="how long to test each reader (default 3)")
+    p.set_defaults(handler=run_scan)
 
 
 def _reader_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reader", default="rc522", help=f"which reader ({', '.join(reader_names())}; default rc522)")
     p.add_argument("--reader-option", dest="option", action="append", default=[], metavar="KEY=VALUE",
-                   help="reader setting, e.g. gain_db=43 (rc522) or port=/dev/ttyACM0 (usb); repeatable")
+                   help="reader setting, e.g. gain_db=43 (rc522), port=/dev/ttyACM0 (usb, pn532), "
+                        "device=NAME (keyboard), reader=NAME (pcsc); repeatable")
     p.add_argument("--option", dest="option", action="append", help=argparse.SUPPRESS)  # the old spelling
     p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
 
@@ -72,11 +76,24 @@ def run_learn(args: argparse.Namespace) -> int:
     return enroll_in_terminal(args)
 
 
+def run_scan(args: argparse.Namespace) -> int:
+    """Print what `marmite reader scan` finds; exit 1 when no reader answered."""
+    from marmite.reader_scan import other_keyboards, report, scan
+
+    print("looking for readers (SPI RC522, Pico on USB, keyboard-wedge, PN532 on serial ports, PC/SC)...",
+          flush=True)
+    verdicts = scan(args.seconds)
+    for line in report(verdicts, other_keyboards()):
+        print(line)
+    return 0 if any(v.state == "ok" for v in verdicts) else 1
+
+
 def describe(message: ReaderMessage, tags: TagMap) -> str:
     """One line for the terminal."""
     if isinstance(message, TagSeen):
         code = tags.lookup(message.uid)
-        return f"tag {message.uid} ({len(message.uid) // 2} bytes): {code or 'not in the active deck'}"
+        typed = f" typed {message.raw!r} →" if message.raw is not None else ""
+        return f"tag{typed} {message.uid} ({len(message.uid) // 2} bytes): {code or 'not in the active deck'}"
     state = "ok" if message.ok else "PROBLEM"
     facts = ", ".join(f"{key} {value}" for key, value in message.info)
     return f"reader {message.reader} {state}: {message.detail}" + (f" [{facts}]" if facts else "")

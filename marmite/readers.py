@@ -32,10 +32,31 @@ def _usb(options: dict[str, str]) -> Reader:
     return UsbReader.from_options(options)
 
 
+def _pcsc(options: dict[str, str]) -> Reader:
+    from hardware.readers.pcsc import PcscReader
+
+    return PcscReader.from_options(options)
+
+
+def _pn532(options: dict[str, str]) -> Reader:
+    from hardware.readers.pn532 import Pn532Reader
+
+    return Pn532Reader.from_options(options)
+
+
+def _keyboard(options: dict[str, str]) -> Reader:
+    from hardware.readers.keyboard import KeyboardReader
+
+    return KeyboardReader.from_options(options)
+
+
 READERS: dict[str, tuple[ReaderFactory, str]] = {
     "sim": (_sim, "simulated: cards dropped by the virtual pot or the demo (no hardware)"),
     "rc522": (_rc522, "an RC522 on the Raspberry Pi's SPI bus"),
     "usb": (_usb, "a Raspberry Pi Pico with an RC522, on USB (any computer)"),
+    "keyboard": (_keyboard, "a USB reader that types the card's number (Linux, evdev)"),
+    "pn532": (_pn532, "a PN532 module on a serial port (Pi UART or a USB-UART dongle) or a Pi's I2C"),
+    "pcsc": (_pcsc, "an ACR122U or another PC/SC reader, through pcscd"),
 }
 """Reader name → (factory, one-line description). Modules load only when their reader is chosen."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import secrets
 import signal
@@ -38,7 +39,8 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
         p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
         p.add_argument("--pin", default=None, help="table PIN (default: $MARMITE_PIN, else a random one)")
-        p.add_argument("--reader", default="sim", help="pot reader: sim (default), rc522 or usb")
+        p.add_argument("--reader", default="sim", help="pot reader: sim (default), rc522, usb, keyboard, pn532 or pcsc "
+                       "(`marmite reader scan` prints the one to use)")
         p.add_argument("--reader-option", action="append", default=[], metavar="KEY=VALUE",
                        help="reader setting, e.g. gain_db=43 (rc522) or port=/dev/ttyACM0 (usb); repeatable")
         p.add_argument("--trusted-proxy", default=None, metavar="ADDRESS",
@@ -179,7 +181,8 @@ def table_app(service: TableService, *, pin: str, data_dir: Path | None,
 def serve(args: argparse.Namespace, data_dir: Path) -> int:
     """Serve the claimed data dir until Ctrl-C or SIGTERM."""
     from companion.robot_table import RobotDriver
-    from marmite.wiring import ReaderPump, connect_tag_memory
+    from marmite.reader_scan import scan_beside
+    from marmite.wiring import ReaderPump, connect_partial_uids, connect_tag_memory
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
 
@@ -202,10 +205,12 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
             service.close()
             return 2
     connect_tag_memory(app.extensions["marmite.desk"], reader)  # self-describing decks, where the reader can
+    connect_partial_uids(app.extensions["marmite.desk"], reader)  # a keyboard wedge: decks mapped onto what it types
     robots = RobotDriver(service, think_ms=max(10, getattr(args, "robot_think_ms", 300))).start()
     app.extensions["marmite.robots"] = robots
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
+    app.extensions["marmite.reader_scan"] = functools.partial(scan_beside, args.reader)  # the tablet's search
     store = app.extensions["marmite.settings"]
     speaker = Speaker(service, rate=lambda: store.current.rate).start() if args.speak else None
     if speaker is not None and not speaker.available:

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.deck_desk import DeckDesk
 from companion.journal import StorageError
-from companion.reads import Reader, ReaderHealth, ReaderMessage, TagMemory, TagSeen
+from companion.reads import PartialUids, Reader, ReaderHealth, ReaderMessage, TagMemory, TagSeen
 from companion.seam import Demo
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
@@ -95,6 +95,14 @@ def connect_tag_memory(desk: DeckDesk | None, reader: Reader) -> bool:
     if desk is None or not isinstance(reader, TagMemory):
         return False
     desk.attach_memory(reader)
+    return True
+
+
+def connect_partial_uids(desk: DeckDesk | None, reader: Reader) -> bool:
+    """Give the deck desk a reader that sends only part of each UID (a keyboard wedge), if it is one."""
+    if desk is None or not isinstance(reader, PartialUids):
+        return False
+    desk.attach_partial(reader)
     return True
 
 

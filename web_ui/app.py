@@ -81,6 +81,7 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     from web_ui.deck_api import deck_api
     from web_ui.deck_pages import deck_pages
     from web_ui.pages import pages as generic_pages
+    from web_ui.reader_pages import reader_pages
     from web_ui.robot_api import robot_api
     from web_ui.robot_pages import robot_pages
     from web_ui.seat_api import seat_api
@@ -90,6 +91,7 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     app.register_blueprint(deck_api)
     app.register_blueprint(deck_pages)
     app.register_blueprint(seat_api)
+    app.register_blueprint(reader_pages)
     app.register_blueprint(robot_api)
     app.register_blueprint(robot_pages)
     for game_pages in pages.values():  # each game's templates/<game>/ and static/<game>/

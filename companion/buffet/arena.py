@@ -38,72 +38,84 @@ class Result:
     asks: list[RobotAsk] = field(default_factory=list)
 
 
-def play_game(players: Sequence[Player], rng: random.Random, *, max_rounds: int = 99) -> Result:
-    """A whole game (or `max_rounds` rounds) between these players in seat order, shuffled by `rng`."""
-    count = len(players)
-    names = NAMES[:count]
-    plates = list(STAND_IN_SET)
-    rng.shuffle(plates)
-    draw = [code for code in MOUSE_CARDS for _ in range(COPIES)]
-    rng.shuffle(draw)
-    discard: list[str] = []
+class _Table:
+    """One game under way: the players, the hands and piles, the referee and the log."""
 
-    def take(number: int) -> list[str]:
-        nonlocal draw, discard
+    def __init__(self, players: Sequence[Player], rng: random.Random) -> None:
+        self.players, self.rng = players, rng
+        self.names = NAMES[: len(players)]
+        self.plates = list(STAND_IN_SET)
+        rng.shuffle(self.plates)
+        self.draw = [code for code in MOUSE_CARDS for _ in range(COPIES)]
+        rng.shuffle(self.draw)
+        self.discard: list[str] = []
+        self.hands = [self.take(HAND) for _ in players]
+        self.referee = Referee(Games.of(KIND))
+        self.log: list[dict[str, Any]] = []
+        self.result = Result()
+
+    def take(self, number: int) -> list[str]:
+        """Cards from the draw pile; the discard pile is shuffled in when it runs out."""
         taken: list[str] = []
         while len(taken) < number:
-            if not draw:
-                draw, discard = discard, []
-                rng.shuffle(draw)
-            taken.append(draw.pop())
+            if not self.draw:
+                self.draw, self.discard = self.discard, []
+                self.rng.shuffle(self.draw)
+            taken.append(self.draw.pop())
         return taken
 
-    hands = [take(HAND) for _ in range(count)]
-    referee = Referee(Games.of(KIND))
-    log: list[dict[str, Any]] = []
-    result = Result()
-
-    def send(event: dict[str, Any]) -> list[Any]:
-        outcome = referee.apply(event)
+    def send(self, event: dict[str, Any]) -> list[Any]:
+        outcome = self.referee.apply(event)
         if not outcome.accepted:
             raise ArenaError(f"refused {outcome.reason}: {event}")
-        log.append(event)
+        self.log.append(event)
         return outcome.effects
 
-    send({"type": "new_game", "game": "buffet", "players": list(names), "first": rng.choice(names)})
-    state = referee.state
+    def ask(self, seat: int, ask: str | None = None) -> dict[str, Any]:
+        request = RobotAsk(list(self.log), self.names[seat], tuple(self.hands[seat]), ask)
+        self.result.asks.append(request)
+        return self.players[seat](request)
+
+    def step(self, state: State) -> None:
+        """Every mouse in the round chooses face down (the log as the step began), then the reveals."""
+        chosen: dict[int, str] = {}
+        for seat in list(state.in_round):
+            if not self.hands[seat]:
+                self.hands[seat].extend(self.take(HAND))
+            event = self.ask(seat)
+            if event.get("type") != "card" or event.get("card") not in self.hands[seat]:
+                raise ArenaError(f"{self.names[seat]} answered {event} with hand {self.hands[seat]}")
+            self.hands[seat].remove(event["card"])
+            chosen[seat] = event["card"]
+        for seat in list(state.in_round):
+            self.discard.append(chosen[seat])
+            for effect in self.send({"type": "card", "card": chosen[seat]}):
+                if isinstance(effect, fx.Departure) and effect.may_swap:
+                    self.swap(effect.seat)
+                elif isinstance(effect, fx.RoundEnded):
+                    for hand in self.hands:
+                        hand.extend(self.take(HAND - len(hand)))
+
+    def swap(self, seat: int) -> None:
+        given = list(self.ask(seat, "swap").get("cards", []))
+        for code in given:
+            if code not in self.hands[seat]:
+                raise ArenaError(f"{self.names[seat]} swaps {code} it does not hold")
+            self.hands[seat].remove(code)
+        self.hands[seat].extend(self.take(len(given)))
+        self.discard.extend(given)
+
+
+def play_game(players: Sequence[Player], rng: random.Random, *, max_rounds: int = 99) -> Result:
+    """A whole game (or `max_rounds` rounds) between these players in seat order, shuffled by `rng`."""
+    table = _Table(players, rng)
+    table.send({"type": "new_game", "game": "buffet", "players": list(table.names), "first": rng.choice(table.names)})
+    state = table.referee.state
     assert isinstance(state, State)
     while not state.is_terminal() and state.round_number <= max_rounds:
         if state.phase == "buffet":
-            send({"type": "plate", "plate": plates.pop()})
-            continue
-        chosen: dict[int, str] = {}
-        for seat in list(state.in_round):
-            if not hands[seat]:
-                hands[seat].extend(take(HAND))
-            ask = RobotAsk(list(log), names[seat], tuple(hands[seat]))
-            result.asks.append(ask)
-            event = players[seat](ask)
-            if event.get("type") != "card" or event.get("card") not in hands[seat]:
-                raise ArenaError(f"{names[seat]} answered {event} with hand {hands[seat]}")
-            hands[seat].remove(event["card"])
-            chosen[seat] = event["card"]
-        for seat in list(state.in_round):
-            discard.append(chosen[seat])
-            for effect in send({"type": "card", "card": chosen[seat]}):
-                if isinstance(effect, fx.Departure) and effect.may_swap:
-                    ask = RobotAsk(list(log), names[effect.seat], tuple(hands[effect.seat]), "swap")
-                    result.asks.append(ask)
-                    answer = players[effect.seat](ask)
-                    given = list(answer.get("cards", []))
-                    for code in given:
-                        if code not in hands[effect.seat]:
-                            raise ArenaError(f"{names[effect.seat]} swaps {code} it does not hold")
-                        hands[effect.seat].remove(code)
-                    hands[effect.seat].extend(take(len(given)))
-                    discard.extend(given)
-                elif isinstance(effect, fx.RoundEnded):
-                    for hand in hands:
-                        hand.extend(take(HAND - len(hand)))
-    result.scores = state.scores()
-    return result
+            table.send({"type": "plate", "plate": table.plates.pop()})
+        else:
+            table.step(state)
+    table.result.scores = state.scores()
+    return table.result

@@ -225,6 +225,8 @@ class Position:
     def choices(self) -> Sequence[dict[str, Any]]:
         return self.view.choices
 
+    search_noise = ROLLOUT_NOISE  # the chef's playouts
+
     @property
     def rollouts_per_ms(self) -> float:
         """Calibrated in CPU time on the benchmark machine: about 250 card plays (with their choices) per ms."""

@@ -1,0 +1,242 @@
+"""The `keyboard` reader: a USB 13.56 MHz reader that types each card's number and presses Enter
+(a "keyboard wedge"), read on Linux through evdev.
+
+The device is chosen by path (`/dev/input/event7`) or by name, and grabbed exclusively: what it types
+never reaches another window. Key presses become a line; Enter ends it; the line is turned into a UID
+by the reader's `UidFormat` (see hardware/uid_formats.py). Such readers see one card at a time and
+cannot read tag memory: no stacked cards, no self-describing decks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import importlib
+import select
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from companion.reads import ReaderQueue, TagSeen
+from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
+from hardware.uid_formats import UidFormat, UidFormatError, collisions, key, learn, normalise
+
+LINE_GAP_S = 0.5  # keys further apart than this are not one card's number: the partial line is dropped
+WAIT_S = 0.25
+ENTER_KEYS = frozenset({"KEY_ENTER", "KEY_KPENTER"})
+
+
+def key_text(keycode: str) -> str:
+    """The character a key types for a UID ('' for keys that type none: Shift, Tab…)."""
+    name = keycode.removeprefix("KEY_").removeprefix("KP")
+    if len(name) == 1 and (name.isdigit() or name in "ABCDEF"):
+        return name
+    return ""
+
+
+def find_device(evdev: Any, wanted: str) -> str | None:
+    """The event device path for `wanted`: a path as given, else a device whose name contains it, one that
+    has an Enter key first (a reader often shows a second, keyless device under the same name)."""
+    if wanted.startswith("/dev/"):
+        return wanted
+    named: list[tuple[bool, str]] = []
+    for path in evdev.list_devices():
+        with contextlib.suppress(OSError):
+            device = evdev.InputDevice(path)
+            try:
+                if wanted.lower() in device.name.lower():
+                    named.append((_types_enter(evdev, device), str(path)))
+            finally:
+                device.close()
+    named.sort(key=lambda found: not found[0])  # stable: devices with Enter first, in listing order
+    return named[0][1] if named else None
+
+
+def _types_enter(evdev: Any, device: Any) -> bool:
+    """Whether the device has an Enter key (True when it cannot say)."""
+    try:
+        return evdev.ecodes.KEY_ENTER in device.capabilities().get(evdev.ecodes.EV_KEY, [])
+    except (AttributeError, OSError):
+        return True
+
+
+class KeyboardReader:
+    """A pot reader on a keyboard-wedge device. `backend` is the `evdev` module (imported at start when not
+    given); `device` a path or part of the device's name; `fmt` how it types UIDs (None: hex or ten digits,
+    in the card's order, guessed per line)."""
+
+    def __init__(self, device: str, *, backend: Any = None, fmt: UidFormat | None = None,
+                 name: str = "keyboard", line_gap_s: float = LINE_GAP_S) -> None:
+        if not device:
+            raise ValueError("the keyboard reader needs device=PATH or device=NAME: `marmite reader scan` lists them")
+        self.name = name
+        self.device = device
+        self.fmt = fmt
+        self._evdev = backend
+        self._line_gap_s = line_gap_s
+        self._health = HealthLatch(name)
+        self._thread = ReaderThread(name, self._run)
+        self._out: ReaderQueue | None = None
+        self._aliases: dict[str, str] = {}
+        self._deck: dict[str, str] = {}
+        self.clashes: list[list[str]] = []
+        self.lines: list[tuple[str, str]] = []  # (typed, UID) for the last lines, for `reader test`
+        self.bad_lines = 0
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> KeyboardReader:
+        """`--reader keyboard` options: `device` (path or name), `format` (auto, hex, hex-lsb, dec, dec-lsb,
+        hex-cl1…), `name`."""
+        known = {"device", "format", "name"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"unknown keyboard option {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        text = options.get("format", "auto")
+        fmt = None if text == "auto" else UidFormat.parse(text)
+        return cls(options.get("device", ""), fmt=fmt, name=options.get("name", "keyboard"))
+
+    def use_deck(self, cards: Mapping[str, str]) -> list[list[str]]:
+        """companion.reads.PartialUids: read a deck enrolled with full UIDs (UID hex → card code) through
+        this reader's format, each typed UID becoming the card's full UID. Returns the groups of cards it
+        cannot tell apart (those are never guessed). With `format=auto`, the first known card typed
+        teaches the reader its format."""
+        self._deck = dict(cards)
+        return self._map_deck()
+
+    def _map_deck(self) -> list[list[str]]:
+        fmt = self.fmt or UidFormat()
+        clashes = collisions(self._deck, fmt)
+        clashing = {code for group in clashes for code in group}
+        self._aliases = {key(bytes.fromhex(uid), fmt): uid for uid, code in self._deck.items() if code not in clashing}
+        self.clashes = clashes
+        return clashes
+
+    def _learn(self, typed: str) -> bool:
+        """Format `auto` with a deck known: adopt the format in which `typed` is one of the deck's cards."""
+        if self.fmt is not None:
+            return False
+        for uid, code in self._deck.items():
+            found = learn(typed, bytes.fromhex(uid))
+            if found:
+                self.fmt = found[0]
+                clashes = self._map_deck()
+                detail = f"format learned: {self.fmt.label()} (typed {typed} = {code}, UID {uid})"
+                if clashes:
+                    alike = "; ".join(" = ".join(group) for group in clashes)
+                    self._report(ERRORS, f"{detail}; it types these cards alike: {alike}")
+                else:
+                    self._report(OK, detail)
+                return True
+        return False
+
+    # --- the reader protocol -------------------------------------------------------------
+
+    def start(self, out: ReaderQueue) -> None:
+        """Grab the device and read it in a background thread until `close()`."""
+        self._out = out
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread and let go of the device; safe to call twice."""
+        self._thread.close()
+
+    # --- the thread ----------------------------------------------------------------------
+
+    def _run(self, stop: threading.Event) -> None:
+        backoff = Backoff(0.5, 5.0)
+        while not stop.is_set():
+            try:
+                evdev = self._evdev or importlib.import_module("evdev")
+            except ImportError:
+                self._report(MISSING, "python-evdev is not installed: pip install 'marmite[keyboard]' (Linux only)")
+                stop.wait(backoff.failed())
+                continue
+            self._evdev = evdev
+            device = self._open(evdev)
+            if device is None:
+                stop.wait(backoff.failed())
+                continue
+            backoff.succeeded()
+            try:
+                self._read(evdev, device, stop)
+            finally:
+                with contextlib.suppress(OSError):
+                    device.ungrab()
+                with contextlib.suppress(OSError):
+                    device.close()
+
+    def _open(self, evdev: Any) -> Any:
+        try:
+            path = find_device(evdev, self.device)
+        except OSError as error:
+            self._report(MISSING, f"cannot list input devices: {error}")
+            return None
+        if path is None:
+            self._report(MISSING, f"no input device named like {self.device!r}: plug the reader in")
+            return None
+        try:
+            device = evdev.InputDevice(path)
+        except OSError as error:
+            hint = " (add yourself to the input group, then log in again)" if error.errno == errno.EACCES else ""
+            self._report(MISSING, f"cannot open {path}: {error.strerror}{hint}")
+            return None
+        try:
+            device.grab()
+        except OSError as error:
+            device.close()
+            self._report(ERRORS, f"{path} is held by another program ({error.strerror}): close it")
+            return None
+        self._report(OK, f"{device.name} ready on {path}", {"path": str(path)})
+        return device
+
+    def _read(self, evdev: Any, device: Any, stop: threading.Event) -> None:
+        line = ""
+        last_key = 0.0
+        while not stop.is_set():
+            try:
+                ready = select.select([device.fd], [], [], WAIT_S)[0]
+                events = list(device.read()) if ready else []
+            except BlockingIOError:
+                continue
+            except OSError as error:
+                self._report(MISSING, f"the reader went away ({error.strerror}): plug it in again")
+                return
+            for event in events:
+                if event.type != evdev.ecodes.EV_KEY:
+                    continue
+                pressed = evdev.categorize(event)
+                if pressed.keystate != pressed.key_down:
+                    continue
+                codes = pressed.keycode if isinstance(pressed.keycode, list) else [pressed.keycode]
+                now = event.timestamp()
+                if line and now - last_key > self._line_gap_s:
+                    line = ""  # a stray key long before: not part of this card's number
+                last_key = now
+                if ENTER_KEYS & set(codes):
+                    if line:
+                        self._line(line)
+                    line = ""
+                else:
+                    line += key_text(codes[0])
+
+    def _line(self, typed: str) -> None:
+        """One typed number: its UID on the queue, or an error report when it is not one."""
+        try:
+            uid = normalise(typed, self.fmt).hex()
+            if uid not in self._deck and uid not in self._aliases and self._learn(typed):
+                uid = normalise(typed, self.fmt).hex()
+        except UidFormatError as error:
+            self.bad_lines += 1
+            self._report(ERRORS, f"the reader typed {error}; set its format= option (see hardware/README.md)")
+            return
+        uid = self._aliases.get(uid, uid)
+        self.lines = [*self.lines[-9:], (typed, uid)]
+        if self._health.state != OK and not self.clashes:
+            self._report(OK, f"reading {self.device}")
+        if self._out is not None:
+            self._out.put(TagSeen(uid, self.name, at=time.time(), raw=typed))
+
+    def _report(self, state: str, detail: str, info: dict[str, str] | None = None) -> None:
+        facts = {"device": self.device, "format": self.fmt.label() if self.fmt else "auto", **(info or {})}
+        self._health.report(self._out, state, detail, facts)

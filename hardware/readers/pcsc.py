@@ -1,0 +1,254 @@
+"""The `pcsc` reader: an ACR122U (or any PC/SC contactless reader) through `pcscd` and `pyscard`.
+
+The thread waits on `SCardGetStatusChange` (no busy loop: pcscd polls the reader) and, when a card
+appears, asks its UID with the PC/SC pseudo-APDU `FF CA 00 00 00` and, for a self-describing deck,
+its NTAG pages with `FF B0 00 pp 10`. pcscd looks at the reader a few times a second, so cards must
+rest on it: a card dropped past it can be missed. No stacked cards: PC/SC shows one card at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from companion.reads import ReaderQueue, TagSeen
+from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
+from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
+
+GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
+WAIT_MS = 250  # each status wait ends this often, so that close() and a replugged reader are noticed
+MAX_CODE_PAGES = 36  # an NTAG213's user memory (pages 4 to 39)
+SW_OK = [0x90, 0x00]
+
+
+class PcscError(RuntimeError):
+    """A PC/SC call failed; the message names the call and pyscard's reason."""
+
+
+def read_pages(transmit: Any, page: int) -> bytes:
+    """`FF B0 00 pp 10`: four NTAG pages from `page`, through `transmit(apdu) -> response`."""
+    return _checked(transmit([0xFF, 0xB0, 0x00, page, 0x10]), "READ BINARY")
+
+
+def read_code(transmit: Any) -> str | None:
+    """The code-shaped text an NTAG's NDEF memory holds, read 16 bytes at a time, or None."""
+    memory = read_pages(transmit, NTAG_FIRST_PAGE)
+    needed = ndef_needed(memory)
+    page = NTAG_FIRST_PAGE + 4
+    while len(memory) < needed and page < NTAG_FIRST_PAGE + MAX_CODE_PAGES:
+        memory += read_pages(transmit, page)
+        page += 4
+    return code_from_ndef(memory, None)
+
+
+def write_code(transmit: Any, code: str) -> None:
+    """`FF D6 00 pp 04`: the card code's NDEF bytes, page by page from page 4."""
+    data = ndef_bytes(code)
+    data += bytes(-len(data) % 4)
+    for offset in range(0, len(data), 4):
+        page = NTAG_FIRST_PAGE + offset // 4
+        _checked(transmit([0xFF, 0xD6, 0x00, page, 0x04, *data[offset : offset + 4]]), "UPDATE BINARY")
+
+
+def _checked(response: list[int], what: str) -> bytes:
+    if response[-2:] != SW_OK:
+        status = " ".join(f"{byte:02X}" for byte in response[-2:])
+        raise PcscError(f"{what} refused by the card (status {status})")
+    return bytes(response[:-2])
+
+
+class PcscReader:
+    """A pot reader on PC/SC. `backend` is the `smartcard.scard` module (imported at start when not given);
+    `reader` picks the PC/SC reader whose name contains it (default: the first one)."""
+
+    def __init__(self, reader: str = "", *, backend: Any = None, name: str = "pcsc", wait_ms: int = WAIT_MS) -> None:
+        self.name = name
+        self.wanted = reader
+        self._scard = backend
+        self._wait_ms = wait_ms
+        self._health = HealthLatch(name)
+        self._thread = ReaderThread(name, self._run)
+        self._out: ReaderQueue | None = None
+        self._context: Any = None
+        self._chosen = ""
+        self._codes = False
+        self._known: Callable[[str], bool] = lambda uid: False
+        self._card_lock = threading.Lock()  # the poll's read and a tag write never overlap
+        self.reads = 0
+        self.errors = 0
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> PcscReader:
+        """`--reader pcsc` options: `reader` (part of the PC/SC reader's name), `name`."""
+        return cls(options.get("reader", ""), name=options.get("name", "pcsc"))
+
+    # --- the reader protocol -------------------------------------------------------------
+
+    def start(self, out: ReaderQueue) -> None:
+        """Watch the PC/SC reader in a background thread until `close()`."""
+        self._out = out
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread (a status wait is cancelled); safe to call twice."""
+        self._thread.close(self._cancel)
+
+    def _cancel(self) -> None:
+        context = self._context
+        if context is not None and self._scard is not None:
+            with contextlib.suppress(Exception):
+                self._scard.SCardCancel(context)
+
+    # --- tag memory ----------------------------------------------------------------------
+
+    def report_codes(self, on: bool) -> None:
+        """companion.reads.TagMemory: read each new card's NTAG memory and report its code."""
+        self._codes = on
+
+    def skip_codes_of(self, known: Callable[[str], bool]) -> None:
+        """companion.reads.KnownTags: no memory read for a UID the deck already knows."""
+        self._known = known
+
+    def write_card(self, uid: str, code: str) -> bool:
+        """companion.reads.TagWriter: write `code` on the card now on the reader if it is `uid`, read it back."""
+        scard = self._scard
+        if scard is None or not self._chosen:
+            return False
+        with self._card_lock:
+            rc, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
+            if rc != scard.SCARD_S_SUCCESS:
+                return False
+            try:
+                with _Card(scard, context, self._chosen) as card:
+                    if card.uid() != uid:
+                        return False
+                    write_code(card.transmit, code)
+                    return read_code(card.transmit) == code
+            except PcscError:
+                return False
+            finally:
+                scard.SCardReleaseContext(context)
+
+    # --- the thread ----------------------------------------------------------------------
+
+    def _run(self, stop: threading.Event) -> None:
+        backoff = Backoff()
+        while not stop.is_set():
+            try:
+                scard = self._scard or importlib.import_module("smartcard.scard")
+            except ImportError:
+                self._report(MISSING, "pyscard is not installed: pip install 'marmite[pcsc]'")
+                stop.wait(backoff.failed())
+                continue
+            self._scard = scard
+            rc, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
+            if rc != scard.SCARD_S_SUCCESS:
+                self._report(MISSING, f"pcscd does not answer ({scard.SCardGetErrorMessage(rc).strip()}): "
+                                      "install and start pcscd")
+                stop.wait(backoff.failed())
+                continue
+            self._context = context
+            try:
+                if self._watch(scard, context, stop):
+                    backoff.succeeded()
+            finally:
+                self._context = None
+                with contextlib.suppress(Exception):
+                    scard.SCardReleaseContext(context)
+            stop.wait(backoff.failed())
+
+    def _watch(self, scard: Any, context: Any, stop: threading.Event) -> bool:
+        """Find the reader, then wait for cards until it goes; True if it was there at all."""
+        rc, names = scard.SCardListReaders(context, [])
+        chosen = next((n for n in (names if rc == scard.SCARD_S_SUCCESS else []) if self.wanted in n), "")
+        if not chosen:
+            what = f"no PC/SC reader named like {self.wanted!r}" if self.wanted else "no PC/SC reader"
+            self._report(MISSING, f"{what}: plug the reader in (on Linux, see hardware/README.md about pn533_usb)")
+            return False
+        self._chosen = chosen
+        self._report(OK, f"{chosen} ready")
+        state = scard.SCARD_STATE_UNAWARE
+        present = False
+        while not stop.is_set():
+            rc, states = scard.SCardGetStatusChange(context, self._wait_ms, [(chosen, state)])
+            if rc == scard.SCARD_E_TIMEOUT:
+                continue
+            if rc != scard.SCARD_S_SUCCESS:
+                if rc != scard.SCARD_E_CANCELLED:
+                    self._report(MISSING, f"the reader went away ({scard.SCardGetErrorMessage(rc).strip()})")
+                return True
+            event = states[0][1]
+            if event & (scard.SCARD_STATE_UNKNOWN | scard.SCARD_STATE_UNAVAILABLE):
+                self._report(MISSING, f"{chosen} was unplugged")
+                return True
+            now_present = bool(event & scard.SCARD_STATE_PRESENT) and not event & scard.SCARD_STATE_MUTE
+            if now_present and not present:
+                self._card_arrived(scard, context, chosen)
+            present = now_present
+            state = event & ~scard.SCARD_STATE_CHANGED
+        return True
+
+    def _card_arrived(self, scard: Any, context: Any, chosen: str) -> None:
+        """Ask the new card's UID (and code), put it on the queue; a failed exchange is reported as errors."""
+        with self._card_lock:
+            try:
+                with _Card(scard, context, chosen) as card:
+                    uid = card.uid()
+                    code = None
+                    if self._codes and not self._known(uid):
+                        with contextlib.suppress(PcscError):
+                            code = read_code(card.transmit)
+            except PcscError as error:
+                self.errors += 1
+                self._report(ERRORS, f"a card did not answer ({error}): let it rest flat on the reader")
+                return
+        self.reads += 1
+        self._report(OK, f"{chosen} ready")
+        if self._out is not None:
+            self._out.put(TagSeen(uid, self.name, card=code))
+
+    def _report(self, state: str, detail: str) -> None:
+        info = {"reader": self._chosen} if self._chosen else {}
+        self._health.report(self._out, state, detail, info)
+
+
+class _Card:
+    """A shared connection to the card on `reader`, disconnected (card left as it is) on exit."""
+
+    def __init__(self, scard: Any, context: Any, reader: str) -> None:
+        self._scard = scard
+        self._context = context
+        self._reader = reader
+        self._handle: Any = None
+        self._protocol = 0
+
+    def __enter__(self) -> _Card:
+        s = self._scard
+        rc, self._handle, self._protocol = s.SCardConnect(
+            self._context, self._reader, s.SCARD_SHARE_SHARED, s.SCARD_PROTOCOL_T0 | s.SCARD_PROTOCOL_T1
+        )
+        if rc != s.SCARD_S_SUCCESS:
+            raise PcscError(f"SCardConnect: {s.SCardGetErrorMessage(rc).strip()}")
+        return self
+
+    def transmit(self, apdu: list[int]) -> list[int]:
+        """One APDU to the card; PcscError when the exchange itself fails."""
+        s = self._scard
+        rc, response = s.SCardTransmit(self._handle, self._protocol, apdu)
+        if rc != s.SCARD_S_SUCCESS:
+            raise PcscError(f"SCardTransmit: {s.SCardGetErrorMessage(rc).strip()}")
+        return list(response)
+
+    def uid(self) -> str:
+        """The card's UID in lower-case hex (`FF CA 00 00 00`)."""
+        uid = _checked(self.transmit(GET_UID), "GET UID")
+        if not 4 <= len(uid) <= 10:
+            raise PcscError(f"GET UID answered {len(uid)} bytes")
+        return uid.hex()
+
+    def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(Exception):
+            self._scard.SCardDisconnect(self._handle, self._scard.SCARD_LEAVE_CARD)

@@ -1,0 +1,314 @@
+"""The `pn532` reader: a PN532 module on a serial port (HSU: the Pi's UART, or a USB-UART dongle on any
+computer) or on a Pi's I2C bus.
+
+Each poll is one InListPassiveTarget for two targets: the chip resolves two stacked cards itself.
+For a self-describing deck, each new card's NTAG memory is read (NTAG READ through InDataExchange).
+The thread reports `TagSeen` (debounced per UID, as the RC522 reader does) and `ReaderHealth`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.reads import ReaderQueue, TagSeen
+from hardware.pn532 import Pn532, Pn532Error, Target, Transport
+from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
+from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
+
+BAUD = 115200
+POLL_MS = 20
+READ_SLICE_S = 0.002  # pyserial's read timeout: how long one wait for the first byte lasts
+DEBOUNCE_S = 1.0
+MAX_CODE_PAGES = 36
+ERROR_POLLS = 10  # failed polls in a row before the reader is called down and reopened
+I2C_ADDRESS = 0x24
+I2C_SLAVE = 0x0703
+
+
+class SerialTransport:
+    """HSU through pyserial: `port` opened at `baud` by `open_port` (pyserial's `serial.Serial` by default)."""
+
+    needs_wakeup = True
+
+    def __init__(self, port: str, baud: int = BAUD, open_port: Callable[..., Any] | None = None) -> None:
+        if open_port is None:
+            import serial
+
+            open_port = serial.Serial
+        self.port = port
+        self._serial = open_port(port, baud, timeout=READ_SLICE_S)
+
+    def write(self, data: bytes) -> None:
+        self._serial.write(data)
+        self._serial.flush()
+
+    def read(self, timeout: float) -> bytes:
+        """What arrived, waiting up to `timeout` for the first byte (the port's own timeout is a short
+        slice, set once: changing it reconfigures the port every call)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            waiting = self._serial.in_waiting
+            if waiting:
+                return bytes(self._serial.read(waiting))
+            if time.monotonic() >= deadline:
+                return b""
+            first = bytes(self._serial.read(1))
+            if first:
+                return first + bytes(self._serial.read(self._serial.in_waiting))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._serial.close()
+
+
+class I2cTransport:
+    """I2C through Linux's i2c-dev (`/dev/i2c-1` on a Pi), or any `device` with read(n)/write(data): each read
+    starts with the chip's ready byte (1: a frame follows)."""
+
+    needs_wakeup = False
+
+    def __init__(self, device: str = "/dev/i2c-1", address: int = I2C_ADDRESS, chunk: int = 64,
+                 backend: Any = None, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.port = f"{device}@{address:#04x}"
+        self._device = backend if backend is not None else I2cDevice(device, address)
+        self._chunk = chunk
+        self._sleep = sleep
+
+    def write(self, data: bytes) -> None:
+        self._device.write(data)
+
+    def read(self, timeout: float) -> bytes:
+        """Poll the ready byte every millisecond until it says 1 (then the frame follows) or `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            data = bytes(self._device.read(self._chunk))
+            if data[:1] == b"\x01":
+                return data[1:]
+            if time.monotonic() >= deadline:
+                return b""
+            self._sleep(0.001)
+
+    def close(self) -> None:
+        self._device.close()
+
+
+class I2cDevice:
+    """An i2c-dev device file talking to one address (the ioctl I2C_SLAVE)."""
+
+    def __init__(self, path: str, address: int) -> None:
+        self._fd = os.open(path, os.O_RDWR)
+        try:
+            fcntl.ioctl(self._fd, I2C_SLAVE, address)
+        except OSError:
+            os.close(self._fd)
+            raise
+
+    def read(self, count: int) -> bytes:
+        return os.read(self._fd, count)
+
+    def write(self, data: bytes) -> None:
+        os.write(self._fd, data)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+def serial_ports() -> list[str]:
+    """Serial ports a PN532 may sit on (the Pi's UART, USB-UART dongles), by pyserial's own listing."""
+    from serial.tools import list_ports
+
+    ports = [info.device for info in list_ports.comports()]
+    return sorted(set(ports) | {p for p in ("/dev/serial0",) if os.path.exists(p)})
+
+
+def open_transport(options: dict[str, str]) -> Transport:
+    """The transport `--reader pn532` options ask for: `port=` (serial, default /dev/serial0) or `i2c=`."""
+    if "i2c" in options:
+        return I2cTransport(options["i2c"] or "/dev/i2c-1", int(options.get("address", "0x24"), 0))
+    return SerialTransport(options.get("port", "/dev/serial0"), int(options.get("baud", str(BAUD))))
+
+
+class Pn532Reader:
+    """A pot reader on a PN532. `backend` builds the transport (a `Transport`) when the thread opens it."""
+
+    def __init__(self, backend: Callable[[], Transport], *, name: str = "pn532", poll_ms: int = POLL_MS,
+                 debounce_s: float = DEBOUNCE_S, where: str = "") -> None:
+        self.name = name
+        self._backend = backend
+        self._poll_s = poll_ms / 1000
+        self._debounce_s = debounce_s
+        self._where = where
+        self._health = HealthLatch(name)
+        self._thread = ReaderThread(name, self._run)
+        self._out: ReaderQueue | None = None
+        self._chip: Pn532 | None = None
+        self._chip_lock = threading.Lock()
+        self._codes = False
+        self._known: Callable[[str], bool] = lambda uid: False
+        self._last_seen: dict[str, float] = {}
+        self.polls = 0
+        self.errors = 0
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> Pn532Reader:
+        """`--reader pn532` options: `port` (default /dev/serial0), `baud`, or `i2c` (a device, e.g.
+        /dev/i2c-1) and `address`; `poll_ms`, `name`."""
+        known = {"port", "baud", "i2c", "address", "poll_ms", "name"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"unknown pn532 option {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        where = options.get("i2c") or options.get("port", "/dev/serial0")
+        return cls(lambda: open_transport(options), name=options.get("name", "pn532"),
+                   poll_ms=int(options.get("poll_ms", str(POLL_MS))), where=where)
+
+    # --- the reader protocol -------------------------------------------------------------
+
+    def start(self, out: ReaderQueue) -> None:
+        """Open the chip and poll it in a background thread until `close()`."""
+        self._out = out
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread and close the port; safe to call twice."""
+        self._thread.close()
+        self._drop()
+
+    # --- tag memory ----------------------------------------------------------------------
+
+    def report_codes(self, on: bool) -> None:
+        """companion.reads.TagMemory: read each new card's NTAG memory and report its code."""
+        self._codes = on
+
+    def skip_codes_of(self, known: Callable[[str], bool]) -> None:
+        """companion.reads.KnownTags: no memory read for a UID the deck already knows."""
+        self._known = known
+
+    def write_card(self, uid: str, code: str) -> bool:
+        """companion.reads.TagWriter: between two polls, write `code` on card `uid` and read it back."""
+        with self._chip_lock:
+            chip = self._chip
+            if chip is None:
+                return False
+            try:
+                target = next((t for t in chip.list_targets(2) if t.uid.hex() == uid), None)
+                if target is None:
+                    return False
+                data = ndef_bytes(code)
+                data += bytes(-len(data) % 4)
+                for offset in range(0, len(data), 4):
+                    chip.write_page(target.number, NTAG_FIRST_PAGE + offset // 4, data[offset : offset + 4])
+                return _read_code(chip, target) == code
+            except Pn532Error:
+                return False
+
+    # --- the thread ----------------------------------------------------------------------
+
+    def _run(self, stop: threading.Event) -> None:
+        backoff = Backoff()
+        failures = 0
+        while not stop.is_set():
+            began = time.monotonic()
+            if self._chip is None and not self._open():
+                stop.wait(backoff.failed())
+                continue
+            backoff.succeeded()
+            try:
+                with self._chip_lock:
+                    self._poll()
+                failures = 0
+            except (Pn532Error, OSError) as error:
+                failures += 1
+                self.errors += 1
+                if failures >= ERROR_POLLS:
+                    self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
+                    self._drop()
+                    failures = 0
+            stop.wait(max(0.0, self._poll_s - (time.monotonic() - began)))
+
+    def _open(self) -> bool:
+        try:
+            transport = self._backend()
+        except (OSError, ValueError) as error:
+            self._report(MISSING, f"cannot open {self._where}: {error}{_hint(str(error))}")
+            return False
+        except Exception as error:  # pyserial's SerialException is an OSError; anything else is reported too
+            self._report(MISSING, f"cannot open {self._where}: {error}")
+            return False
+        chip = Pn532(transport)
+        try:
+            chip.wake()
+            ic, version, revision = chip.firmware()
+            chip.set_retries(1)
+        except (Pn532Error, OSError) as error:
+            transport.close()
+            self._report(MISSING, f"no PN532 answers on {self._where} ({error}); "
+                                  "set its switches to HSU (or I2C) and check TX/RX are crossed")
+            return False
+        if ic != 0x32:
+            transport.close()
+            self._report(ERRORS, f"the chip on {self._where} says it is a PN5{ic:02X}, not a PN532")
+            return False
+        self._chip = chip
+        self._last_seen.clear()
+        self._report(OK, f"PN532 v{version}.{revision} ready on {self._where}")
+        return True
+
+    def _poll(self) -> None:
+        assert self._chip is not None
+        self.polls += 1
+        now = time.monotonic()
+        targets = self._chip.list_targets(2)
+        fresh = [t for t in targets if self._fresh(t.uid.hex(), now)]
+        seen = [TagSeen(t.uid.hex(), self.name, card=self._code(t)) for t in fresh]
+        if self._out is not None:
+            for message in seen:
+                self._out.put(message)
+        if self._health.state != OK:
+            self._report(OK, f"PN532 ready on {self._where}")
+
+    def _code(self, target: Target) -> str | None:
+        if not self._codes or self._chip is None or self._known(target.uid.hex()):
+            return None
+        try:
+            return _read_code(self._chip, target)
+        except Pn532Error:
+            return None
+
+    def _fresh(self, uid: str, now: float) -> bool:
+        """Same-card debounce: a UID seen again within `debounce_s` of its last sighting is the same passage."""
+        last = self._last_seen.get(uid)
+        self._last_seen[uid] = now
+        return last is None or now - last >= self._debounce_s
+
+    def _drop(self) -> None:
+        chip, self._chip = self._chip, None
+        if chip is not None:
+            chip.transport.close()
+
+    def _report(self, state: str, detail: str) -> None:
+        self._health.report(self._out, state, detail, {"port": self._where})
+
+
+def _read_code(chip: Pn532, target: Target) -> str | None:
+    memory = chip.read_pages(target.number, NTAG_FIRST_PAGE)
+    needed = ndef_needed(memory)
+    page = NTAG_FIRST_PAGE + 4
+    while len(memory) < needed and page < NTAG_FIRST_PAGE + MAX_CODE_PAGES:
+        memory += chip.read_pages(target.number, page)
+        page += 4
+    return code_from_ndef(memory, None)
+
+
+def _hint(error: str) -> str:
+    if "ermission denied" in error:
+        return " (on Linux, add yourself to the dialout group; on a Pi enable the serial port in raspi-config)"
+    if "No such file" in error:
+        return " (is the dongle plugged in? `marmite reader scan` lists the ports)"
+    return ""

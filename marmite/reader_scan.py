@@ -1,0 +1,219 @@
+"""`marmite reader scan`: find every reader this computer can use, test each a few seconds, and print the
+exact `--reader …` that starts it.
+
+It looks for an RC522 on the Pi's SPI bus, a Pico bridge on USB, keyboard-wedge readers (input devices
+named like readers), PN532 modules on the serial ports, and PC/SC readers (ACR122U…). Each is started
+as `marmite run` would start it; its health (ok, missing, errors) is what the table would show.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import importlib
+import queue
+import re
+import shlex
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.reads import ReaderHealth, ReaderQueue, TagSeen
+from marmite.readers import make_reader
+
+READER_NAMES = re.compile(r"rfid|reader|\bic\b|id&ic|nfc|mifare|08ff:0009|ffff:0035|sycreader", re.IGNORECASE)
+"""Words in the names keyboard-wedge readers give themselves (a real keyboard is never grabbed by a scan)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A reader to try: its `--reader` name and options, and where it was found."""
+
+    reader: str
+    options: tuple[tuple[str, str], ...] = ()
+    where: str = ""
+
+    def arguments(self) -> str:
+        """The exact `--reader … --reader-option …` for `marmite run`."""
+        words = ["--reader", self.reader]
+        for key, value in self.options:
+            words += ["--reader-option", f"{key}={value}"]
+        return shlex.join(words)
+
+
+@dataclass
+class Verdict:
+    """What a few seconds with a candidate showed: its state (ok, missing, errors), why, and the cards seen."""
+
+    candidate: Candidate
+    state: str
+    detail: str
+    tags: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"reader": self.candidate.reader, "where": self.candidate.where, "state": self.state,
+                "detail": self.detail, "tags": self.tags, "arguments": self.candidate.arguments()}
+
+
+# --- finding ------------------------------------------------------------------------------
+
+
+def spi_candidates(pattern: str = "/dev/spidev0.*") -> list[Candidate]:
+    """An RC522 on SPI, if this is a Pi with SPI on."""
+    return [Candidate("rc522", (), "SPI bus 0")] if glob.glob(pattern) else []
+
+
+def pico_candidates() -> list[Candidate]:
+    """Pico bridges on USB, by their USB id."""
+    from firmware_bridge.ports import find_board_ports
+
+    with contextlib.suppress(OSError):
+        return [Candidate("usb", (("port", port),), f"Pico on {port}") for port in find_board_ports()]
+    return []
+
+
+def keyboard_candidates(evdev: Any = None) -> list[Candidate]:
+    """Input devices that type digits and Enter and are named like readers (Linux, python-evdev)."""
+    return [Candidate("keyboard", (("device", name),), f"{name} ({path})")
+            for path, name, like_reader in _keyboards(evdev) if like_reader]
+
+
+def other_keyboards(evdev: Any = None) -> list[str]:
+    """The names of the other devices that type digits and Enter: a reader with a plain name may be one."""
+    return [name for _path, name, like_reader in _keyboards(evdev) if not like_reader]
+
+
+def _keyboards(evdev: Any) -> list[tuple[str, str, bool]]:
+    """(path, name, named like a reader) of every input device with digit keys and Enter."""
+    try:
+        evdev = evdev or importlib.import_module("evdev")
+    except ImportError:
+        return []
+    found = []
+    for path in evdev.list_devices():
+        with contextlib.suppress(OSError):
+            device = evdev.InputDevice(path)
+            try:
+                keys = device.capabilities().get(evdev.ecodes.EV_KEY, [])
+                name = str(device.name)
+            finally:
+                device.close()
+            if evdev.ecodes.KEY_ENTER in keys and evdev.ecodes.KEY_1 in keys:
+                found.append((str(path), name, bool(READER_NAMES.search(name))))
+    return found
+
+
+def serial_candidates(exclude: Sequence[str] = ()) -> list[Candidate]:
+    """Serial ports a PN532 may answer on (the Pico's own ports left out)."""
+    try:
+        from hardware.readers.pn532 import serial_ports
+
+        ports = serial_ports()
+    except (ImportError, OSError):
+        return []
+    return [Candidate("pn532", (("port", port),), f"serial port {port}") for port in ports if port not in exclude]
+
+
+def pcsc_candidates(scard: Any = None) -> list[Candidate]:
+    """The readers pcscd knows (nothing when pyscard or pcscd is missing)."""
+    try:
+        scard = scard or importlib.import_module("smartcard.scard")
+    except ImportError:
+        return []
+    rc, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
+    if rc != scard.SCARD_S_SUCCESS:
+        return []
+    try:
+        rc, names = scard.SCardListReaders(context, [])
+        names = names if rc == scard.SCARD_S_SUCCESS else []
+    finally:
+        scard.SCardReleaseContext(context)
+    return [Candidate("pcsc", (("reader", name),), f"PC/SC reader {name}") for name in names]
+
+
+def find_all() -> list[Candidate]:
+    """Every candidate on this computer, in the order of the guide (RC522, Pico, keyboard, PN532, PC/SC)."""
+    picos = pico_candidates()
+    busy = [dict(c.options)["port"] for c in picos]
+    return [*spi_candidates(), *picos, *keyboard_candidates(), *serial_candidates(busy), *pcsc_candidates()]
+
+
+# --- testing ------------------------------------------------------------------------------
+
+
+def try_reader(candidate: Candidate, seconds: float,
+               make: Callable[[str, dict[str, str]], Any] = make_reader) -> Verdict:
+    """Run the candidate's reader for `seconds` (less once it is ok for a second): its last health and tags."""
+    try:
+        reader = make(candidate.reader, dict(candidate.options))
+    except ValueError as error:
+        return Verdict(candidate, "errors", str(error))
+    out: ReaderQueue = queue.Queue()
+    verdict = Verdict(candidate, "missing", "did not report itself within the test")
+    ok_since: float | None = None
+    reader.start(out)
+    try:
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            if ok_since is not None and time.monotonic() - ok_since >= min(1.0, seconds):
+                break
+            try:
+                message = out.get(timeout=min(left, 0.1))
+            except queue.Empty:
+                continue
+            if isinstance(message, TagSeen):
+                if message.done is not None:
+                    message.done()
+                verdict.tags.append(message.uid)
+            elif isinstance(message, ReaderHealth):
+                verdict.state = dict(message.info).get("state") or ("ok" if message.ok else "errors")
+                verdict.detail = message.detail
+                ok_since = time.monotonic() if message.ok and ok_since is None else ok_since
+    finally:
+        reader.close()
+    return verdict
+
+
+def scan(seconds: float = 3.0, candidates: Sequence[Candidate] | None = None,
+         make: Callable[[str, dict[str, str]], Any] = make_reader) -> list[Verdict]:
+    """Test every candidate at once (each in its own thread), `seconds` at most; verdicts in candidate order."""
+    found = list(find_all() if candidates is None else candidates)
+    verdicts: list[Verdict | None] = [None] * len(found)
+
+    def run(index: int) -> None:
+        verdicts[index] = try_reader(found[index], seconds, make)
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(found))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 10)
+    return [v if v is not None else Verdict(c, "errors", "the test did not end") for c, v in zip(found, verdicts,
+                                                                                                    strict=True)]
+
+
+def report(verdicts: Sequence[Verdict], others: Sequence[str] = ()) -> list[str]:
+    """The lines `marmite reader scan` prints; `others`: keyboards not named like readers (not tested)."""
+    hint = ([f"other keyboards, not tested (if one is your reader: --reader keyboard --reader-option "
+             f"device=NAME): {', '.join(others)}"] if others else [])
+    if not verdicts:
+        return ["no reader found. Plug one in (see hardware/README.md), or play with --reader sim.", *hint]
+    lines = []
+    for verdict in verdicts:
+        seen = f"; saw {len(verdict.tags)} card(s)" if verdict.tags else ""
+        lines.append(f"{verdict.state.upper():8} {verdict.candidate.where}: {verdict.detail}{seen}")
+        if verdict.state == "ok":
+            lines.append(f"         marmite run {verdict.candidate.arguments()}")
+    good = [v for v in verdicts if v.state == "ok"]
+    if not good:
+        lines.append("no reader answered: the lines above say why.")
+    return lines + hint
+
+
+def scan_beside(running: str, seconds: float = 3.0) -> list[dict[str, Any]]:
+    """The tablet's search while `marmite run` uses reader `running`: readers of that kind are not opened
+    a second time (a grabbed device, a serial port in use), every other one is tested."""
+    candidates = [c for c in find_all() if c.reader != running]
+    return [verdict.as_json() for verdict in scan(seconds, candidates)]
