@@ -271,6 +271,11 @@ class TableService:
                                     is_event=False, detail=(("ok", trouble is None),))
         threading.Thread(target=self._hub.tell, args=(message,), name="storage-announce", daemon=True).start()
 
+    def storage_failed(self, trouble: str) -> None:
+        """The disk failed a read or a write outside a play (a page, a list of games): announce it."""
+        with self._lock:
+            self._storage_changed(trouble)
+
     @property
     def storage_trouble(self) -> str | None:
         """Why the disk refuses writes now ("full", "read_only", "io"), None while writing works."""

@@ -10,7 +10,6 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.events import MAX_EVENT_BYTES, MalformedEvent, parse_event_json
-from companion.journal import StorageError
 from companion.table import GameNotSwitchable, Message, UnknownGame
 from companion.tags import simulated_uid
 from web_ui.auth import authorized, csrf_token, pin_matches, require_pin, unlock_session
@@ -37,11 +36,6 @@ class BadRequestBody(ValueError):
 
 
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,64}")
-STORAGE_TROUBLE = {
-    "full": "the disk is full: nothing was recorded",
-    "read_only": "the disk is read-only: nothing was recorded",
-    "io": "the disk fails to write: nothing was recorded",
-}
 
 
 def event_body() -> Any:
@@ -68,12 +62,6 @@ def _bad_body(error: ValueError) -> tuple[Response, int]:
     return jsonify(error=str(error)), 400
 
 
-@api.errorhandler(StorageError)
-def _storage_trouble(error: StorageError) -> tuple[Response, int]:
-    """A play that could not be made durable: 503 with the reason (the table announces it too)."""
-    response = jsonify(error=STORAGE_TROUBLE.get(error.kind, STORAGE_TROUBLE["io"]), storage=error.kind)
-    response.headers["Retry-After"] = "5"
-    return response, 503
 
 
 @api.get("/state")
@@ -120,6 +108,8 @@ def games() -> Response:
         raise BadRequestBody("limit and before must be whole numbers") from None
     if not 1 <= limit <= 1000:
         raise BadRequestBody("limit must be between 1 and 1000")
+    if before is not None and not 0 <= before < 2**63:
+        raise BadRequestBody("before must be a game number (0 to 2^63 - 1)")
     return jsonify(service().past_games(before=before, limit=limit))
 
 

@@ -10,18 +10,21 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from companion.catalogs import LOCALE_DIR
 from companion.deck_desk import DeckDesk
+from companion.journal import StorageError
 from companion.table import TableService
 from web_ui.auth import GUESSES_PER_MINUTE
 from web_ui.context import client_address
 from web_ui.limits import GuessWindow, RateLimit, StreamGate, TooMany
 from web_ui.seats import SeatClaims
 from web_ui.settings import SETTINGS_FILE, SettingsStore
+from web_ui.storage_trouble import storage_answer
 
 SECRET_FILE = "web-secret"
 MAX_BODY_BYTES = 64 * 1024
@@ -69,7 +72,8 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
         "where": RateLimit(burst=6, every=5.0), "repeat": RateLimit(burst=6, every=5.0),
         "unlock": RateLimit(burst=5, every=6.0)}
     Babel(app, locale_selector=_locale_selector(store))
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json = BoundedJSONProvider(app)
+    app.json.sort_keys = False
 
     from web_ui.api import api
     from web_ui.deck_api import deck_api
@@ -83,11 +87,26 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.register_blueprint(deck_pages)
     app.register_blueprint(seat_api)
     app.register_error_handler(TooMany, _too_many)
+    app.register_error_handler(StorageError, storage_answer)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
     app.before_request(_limit_rates)
     app.after_request(_security_headers)
     return app
+
+
+class BoundedJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, where a body nested too deep for the parser is bad JSON (a 400), not a crash."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("the JSON body is nested too deeply") from None
+
+
+PRIVATE_PATHS = ("/seat/", "/fragment/seat/", "/api/seat/")
+"""Pages and answers that may carry a seat's secrets (hand, menu): never kept by a cache or a browser's history."""
 
 
 def _secret_key(data_dir: Path | None) -> str:
@@ -181,4 +200,6 @@ def _security_headers(response: Response) -> Response:
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    if request.path.startswith(PRIVATE_PATHS):
+        response.headers["Cache-Control"] = "no-store"
     return response
