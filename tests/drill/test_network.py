@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.journal import JOURNAL_FILE
-from tests.drill.helpers import SOAK, Display, Running, loopback
+from tests.drill.helpers import SOAK, Display, Running, loopback, plays_answered, raise_file_limit, still_open
 
 PLAYERS = ["Anna", "Bert", "Chloé", "Dirk"]
 NEW_GAME = {"type": "new_game", "players": PLAYERS, "dealer": "Dirk"}
@@ -76,6 +76,21 @@ def test_slow_clients_do_not_stop_the_table(server: Running) -> None:
     status, answer = server.play(NEW_GAME, source="127.0.0.200")
     assert status == 200 and answer["accepted"] is True
     for sock in slow:
+        sock.close()
+
+
+SIX_PLAYS = [NEW_GAME, *({"type": "menu", "player": name, "menu": menu}
+                          for name, menu in zip(PLAYERS, ("pea", "onion", "mushroom", "none"), strict=True)),
+             {"type": "undo"}]
+
+
+def test_a_thousand_silent_sockets_from_fifty_addresses_do_not_stop_plays(server: Running) -> None:
+    raise_file_limit(1200)
+    silent = [server.connect(loopback(i % 50)) for i in range(1000)]  # 20 each: within a device's share
+    answered = plays_answered(server, SIX_PLAYS, timeout=3)
+    assert len(answered) == 6, f"{len(answered)}/6 plays answered in 3 s"
+    assert sum(still_open(sock) for sock in silent) == 1000  # all held (the table has room): none refused
+    for sock in silent:
         sock.close()
 
 
