@@ -12,11 +12,11 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 from companion.events import MAX_EVENT_BYTES, MalformedEvent, parse_event_json
 from companion.table import GameNotSwitchable, Message, UnknownGame
 from companion.tags import simulated_uid
-from web_ui.auth import authorized, csrf_token, pin_matches, require_pin, unlock_session
+from web_ui.auth import PIN_HEADER, authorized, csrf_token, pin_matches, require_pin, unlock_session, unlocked
 from web_ui.context import client_address, service, settings
 from web_ui.deck_api import parse_drop
 from web_ui.limits import StreamGate
-from web_ui.seats import visible_seat_view
+from web_ui.seats import holds_any_seat, visible_seat_view
 from web_ui.settings import parse_settings
 from web_ui.stream import event_stream, parse_last_id, rendered
 
@@ -227,6 +227,15 @@ def auth() -> Response:
     return jsonify(authorized=ok, reason=why)
 
 
+def trusted_display() -> bool:
+    """The PIN holder (header or unlocked session) or a claimed seat's own phone: their streams always
+    find a place, whatever strangers hold."""
+    header = request.headers.get(PIN_HEADER)
+    if header is not None:
+        return pin_matches(header)
+    return unlocked() or holds_any_seat()
+
+
 @api.get("/stream")
 def stream() -> tuple[Response, int] | Response:
     """Server-sent events: every message after Last-Event-ID, then live ones, with a heartbeat."""
@@ -239,10 +248,10 @@ def stream() -> tuple[Response, int] | Response:
     heartbeat: float = current_app.config["MARMITE_HEARTBEAT"]
     gate: StreamGate = current_app.extensions["marmite.streams"]
     client = client_address()
-    gate.enter(client)  # TooMany: 429 with Retry-After
+    reserved = gate.enter(client, trusted=trusted_display())  # TooMany: 429 with Retry-After
     body = event_stream(service(), last_id, stop, heartbeat=heartbeat)
     response = Response(stream_with_context(body), mimetype="text/event-stream")
-    response.call_on_close(lambda: gate.leave(client))
+    response.call_on_close(lambda: gate.leave(client, reserved=reserved))
     response.headers["Cache-Control"] = "no-cache, no-transform"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -31,6 +31,8 @@ MAX_BODY_BYTES = 64 * 1024
 """The largest request body (the biggest real one, a new game, is well under 1 KiB)."""
 MAX_STREAMS = 128
 """Live streams the whole table serves at once (the server keeps a thread for each, plus others)."""
+RESERVED_STREAMS = 16
+"""Live streams kept for trusted displays (the PIN holder's, claimed seats' phones) beyond MAX_STREAMS."""
 STREAMS_PER_CLIENT = 8
 """Live streams one address may hold (a phone with a few tabs)."""
 CONTENT_SECURITY_POLICY = (
@@ -56,6 +58,7 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         MARMITE_MAX_STREAMS=MAX_STREAMS,
         MARMITE_STREAMS_PER_CLIENT=STREAMS_PER_CLIENT,
+        MARMITE_RESERVED_STREAMS=RESERVED_STREAMS,
     )
     app.config.update(config or {})
     store = SettingsStore(data_dir / SETTINGS_FILE if data_dir is not None else None)
@@ -67,7 +70,8 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.extensions["marmite.claims"] = SeatClaims()
     app.extensions["marmite.guesses"] = GuessWindow(GUESSES_PER_MINUTE, 60.0)
     app.extensions["marmite.streams"] = StreamGate(app.config["MARMITE_MAX_STREAMS"],
-                                                   app.config["MARMITE_STREAMS_PER_CLIENT"])
+                                                   app.config["MARMITE_STREAMS_PER_CLIENT"],
+                                                   app.config["MARMITE_RESERVED_STREAMS"])
     app.extensions["marmite.rates"] = {
         "where": RateLimit(burst=6, every=5.0), "repeat": RateLimit(burst=6, every=5.0),
         "unlock": RateLimit(burst=5, every=6.0)}

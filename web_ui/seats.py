@@ -36,6 +36,11 @@ class SeatClaims:
             holder = self._holders.setdefault((game, name), browser)
             return holder == browser
 
+    def holder(self, game: int | None, name: str) -> str | None:
+        """The browser holding the seat, None while it is free."""
+        with self._lock:
+            return self._holders.get((game, name))
+
     def claimed(self, game: int | None, name: str) -> bool:
         """True once some browser holds the seat."""
         with self._lock:
@@ -80,6 +85,17 @@ def owns_seat(name: str) -> bool:
         seats[name] = expected
         session["seats"] = seats
     return True
+
+
+def holds_any_seat() -> bool:
+    """True in a browser that holds some seat of the current game (claims nothing)."""
+    browser = session.get("browser")
+    remembered = session.get("seats") or {}
+    if not isinstance(browser, str) or not isinstance(remembered, dict):
+        return False
+    game = service().current_game
+    return any(isinstance(key, str) and hmac.compare_digest(key.encode(), seat_key(str(name)).encode())
+               and _claims().holder(game, str(name)) == browser for name, key in remembered.items())
 
 
 def visible_seat_view(name: str) -> dict[str, Any] | None:

@@ -173,7 +173,7 @@ def make_server(app: Flask, host: str, port: int, *, per_client: int = CONNECTIO
     they are read (413), slow or greedy clients cut off. With `trusted_proxy` (a TLS proxy's address),
     its X-Forwarded-For names the device; `connections` overrides the open-connection limit (tests).
     Raises OSError when it cannot listen."""
-    streams: int = app.config["MARMITE_MAX_STREAMS"]
+    streams: int = app.config["MARMITE_MAX_STREAMS"] + app.config.get("MARMITE_RESERVED_STREAMS", 0)
     proxy: dict[str, Any] = {}
     if trusted_proxy:
         proxy = {"trusted_proxy": trusted_proxy, "trusted_proxy_count": 1,

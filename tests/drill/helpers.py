@@ -144,6 +144,11 @@ class Running:
         return status, json.loads(raw)
 
 
+def session_cookie(headers: dict[str, str]) -> str:
+    """The `session=…` pair a response set (for the next request's Cookie header)."""
+    return headers["set-cookie"].split(";", 1)[0]
+
+
 def parse_response(raw: bytes) -> tuple[int, dict[str, str], bytes]:
     head, _, body = raw.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
@@ -158,10 +163,12 @@ def parse_response(raw: bytes) -> tuple[int, dict[str, str], bytes]:
 class Display:
     """An open /api/stream from one address, read as raw bytes."""
 
-    def __init__(self, server: Running, source: str, last_id: int | None = None) -> None:
+    def __init__(self, server: Running, source: str, last_id: int | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         self.sock = server.connect(source)
         resume = f"Last-Event-ID: {last_id}\r\n" if last_id is not None else ""
-        self.sock.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{resume}"
+        extra = "".join(f"{key}: {value}\r\n" for key, value in (headers or {}).items())
+        self.sock.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{resume}{extra}"
                           "Accept: text/event-stream\r\n\r\n".encode())
         self.seen = b""
         while b"\r\n\r\n" not in self.seen:

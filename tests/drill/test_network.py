@@ -13,7 +13,16 @@ from pathlib import Path
 import pytest
 
 from companion.journal import JOURNAL_FILE
-from tests.drill.helpers import SOAK, Display, Running, loopback, plays_answered, raise_file_limit, still_open
+from tests.drill.helpers import (
+    SOAK,
+    Display,
+    Running,
+    loopback,
+    plays_answered,
+    raise_file_limit,
+    session_cookie,
+    still_open,
+)
 
 PLAYERS = ["Anna", "Bert", "Chloé", "Dirk"]
 NEW_GAME = {"type": "new_game", "players": PLAYERS, "dealer": "Dirk"}
@@ -64,6 +73,22 @@ def test_streams_per_device_are_limited_with_retry_after(server: Running) -> Non
     assert other.status == 200
     other.close()
     for display in displays:
+        display.close()
+
+
+def test_strangers_streams_never_take_the_pin_holders_place(server: Running) -> None:
+    strangers = [Display(server, loopback(400 + i % 17)) for i in range(17 * 8)]  # 136 tries: the 128 filled
+    assert sum(d.status == 200 for d in strangers) == 128 and strangers[-1].status == 429
+    tablet = Display(server, "127.0.0.1", headers={"X-Table-Pin": server.pin})
+    _, headers, _ = server.request("POST", "/api/unlock", {"pin": server.pin}, source="127.0.0.77")
+    unlocked = Display(server, "127.0.0.77", headers={"Cookie": session_cookie(headers)})
+    assert (tablet.status, unlocked.status) == (200, 200)
+    status, answer = server.play(NEW_GAME)  # and the table still plays, announced on both
+    assert status == 200 and tablet.read_until(f"id: {answer['seq']}\n".encode())
+    assert unlocked.read_until(f"id: {answer['seq']}\n".encode())
+    stranger = Display(server, "127.0.0.78")  # the reserve is not for strangers
+    assert stranger.status == 429
+    for display in [*strangers, tablet, unlocked, stranger]:
         display.close()
 
 
