@@ -80,6 +80,10 @@ class TableService:
         self.tags = tags or TagMap(games.tag_codes())
         self._language = language if language in LANGUAGES else DEFAULT_LANGUAGE
         self._lock = threading.RLock()
+        """Held by writers from the decision to the journal's answer (it may wait on a stuck disk)."""
+        self._view = threading.RLock()
+        """Held briefly to change or read the table's state: readers never wait behind a write's fsync.
+        Always taken after `_lock`, never before it."""
         self._hub = Hub(threading.RLock())  # its own lock: woken displays never queue on the table's
         self._referee = Referee(games)
         self._reads = ReadGuard(clock)
@@ -232,10 +236,11 @@ class TableService:
                 game = self.journal.current_game
                 closes = None if game is None else (game, self._referee.state.summary())
             seq = self._append(checked, reason, source, tag=tag, key=key, closes=closes)
-            outcome = self._apply(seq, checked)
-            if outcome.accepted and tag is not None:
-                self._reads.accepted(tag, seq)
-            message = self._announce(seq, checked, outcome)
+            with self._view:
+                outcome = self._apply(seq, checked)
+                if outcome.accepted and tag is not None:
+                    self._reads.accepted(tag, seq)
+                message = self._announce(seq, checked, outcome)
         self._hub.tell(message)  # outside the lock: a slow buzzer never holds up the table
         return Submission(outcome.accepted, outcome.reason, seq, message)
 
@@ -273,7 +278,7 @@ class TableService:
 
     def storage_failed(self, trouble: str) -> None:
         """The disk failed a read or a write outside a play (a page, a list of games): announce it."""
-        with self._lock:
+        with self._view:
             self._storage_changed(trouble)
 
     @property
@@ -307,9 +312,10 @@ class TableService:
             except StorageError as error:
                 self._storage_changed(error.kind)
                 raise
-            self._referee, self._action_seqs = referee, seqs
-            self._reads.clear()
-            message = self._game_notice("resumed", game, referee.state)
+            with self._view:
+                self._referee, self._action_seqs = referee, seqs
+                self._reads.clear()
+                message = self._game_notice("resumed", game, referee.state)
         self._hub.tell(message)
         return message
 
@@ -378,7 +384,7 @@ class TableService:
 
     def reader_health(self, reader: str, ok: bool, detail: str = "", info: dict[str, str] | None = None) -> None:
         """Record a reader's health for the display; a change is announced (no journal entry)."""
-        with self._lock:
+        with self._view:
             previous = self._health.get(reader)
             self._health[reader] = {"reader": reader, "ok": ok, "detail": detail, "info": dict(info or {})}
             if previous is not None and previous["ok"] == ok:
@@ -391,7 +397,7 @@ class TableService:
     def notice(self, key: str, **fields: Any) -> Message:
         """Announce a table-level notice in the table's own words (no journal entry), e.g. someone
         guessing the PIN; displays show it and the speaker says it."""
-        with self._lock:
+        with self._view:
             message = self._hub.publish("notice", (Part(key, dict(fields)),), TABLE_VOICE,
                                         seq=self.journal.last_seq, is_event=False)
         self._hub.tell(message)
@@ -406,7 +412,7 @@ class TableService:
     def announce(self, kind: str, parts: tuple[Part, ...], voice: Voice, *, accepted: bool | None = None) -> Message:
         """Say something that is not a game event (the deck desk's prompts); nothing is journaled.
         `accepted`: a read taken (True) or refused (False), for the pot's beeps; None for the rest."""
-        with self._lock:
+        with self._view:
             message = self._hub.publish(kind, parts, voice, seq=self.journal.last_seq, is_event=False,
                                         accepted=accepted)
         self._hub.tell(message)
@@ -437,7 +443,7 @@ class TableService:
     def repeat_last(self) -> Message:
         """Announce the last announcement again."""
         last = self.last_announcement()
-        with self._lock:
+        with self._view:
             if last is not None:
                 message = self._hub.publish("repeat", last.parts, last.voice, seq=self.journal.last_seq,
                                             is_event=False)
@@ -449,7 +455,7 @@ class TableService:
 
     def where_are_we(self) -> Message:
         """Announce the whole state of the current match."""
-        with self._lock:
+        with self._view:
             state = self._referee.state
             parts: tuple[Part, ...]
             voice: Voice
@@ -481,12 +487,12 @@ class TableService:
 
     def state(self) -> dict[str, Any]:
         """The contract's `GET /api/state` object."""
-        with self._lock:
+        with self._view:
             return self._referee.public_state
 
     def table_view(self) -> dict[str, Any]:
         """Everything the table display shows (public information only)."""
-        with self._lock:
+        with self._view:
             state = self._referee.state
             view = state.table_view() if state is not None else self._empty_table_view()
             view["game_kind"] = self.game_name
@@ -504,13 +510,13 @@ class TableService:
     def seat_view(self, player: str, *, owner: bool = False) -> dict[str, Any] | None:
         """A seat's view, with the player's secrets only when `owner` (their own phone); None for an
         unknown name."""
-        with self._lock:
+        with self._view:
             state = self._referee.state
             return state.seat_view(player, owner=owner) if state is not None else None
 
     def history(self) -> dict[str, Any]:
         """The current match's history (for Chaud Devant, every round trick by trick)."""
-        with self._lock:
+        with self._view:
             state = self._referee.state
             return state.history() if state is not None else {"rounds": []}
 
@@ -518,16 +524,17 @@ class TableService:
         """The games in the journal with their players, date, phase, score and winners, oldest first:
         all, or the newest `limit` of those started before game `before`. Finished games come from
         their kept summaries and the current one from its state, so nothing is replayed."""
-        with self._lock:
+        with self._view:  # the state's part under the view lock; the journal's after it (it may wait on a write)
             game, state = self.current_game, self._referee.state
-            current = None
-            if game is not None and state is not None and (before is None or game < before):
-                start = self.journal.game_start(game)
-                if start is not None:
-                    current = {"game": game, "started_at": start[0], "players": start[1], **state.summary(),
-                               "abandoned": False, "current": True}
-            summaries = [{**summary, "current": False}
-                         for summary in self.journal.summaries(before=before, limit=limit) if summary["game"] != game]
+            facts = state.summary() if game is not None and state is not None else None
+        current = None
+        if game is not None and facts is not None and (before is None or game < before):
+            start = self.journal.game_start(game)
+            if start is not None:
+                current = {"game": game, "started_at": start[0], "players": start[1], **facts,
+                           "abandoned": False, "current": True}
+        summaries = [{**summary, "current": False}
+                     for summary in self.journal.summaries(before=before, limit=limit) if summary["game"] != game]
         if current is not None:
             summaries.append(current)
             summaries.sort(key=lambda summary: int(summary["game"]))  # a resumed game is older than others

@@ -4,6 +4,7 @@ beyond SQLite's integers, JSON nested too deep, seat pages kept by a cache, a di
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -112,3 +113,43 @@ def test_seat_pages_and_answers_are_never_stored(app: Flask) -> None:
         assert answer.status_code == 200, path
         assert answer.headers["Cache-Control"] == "no-store", path
     assert "no-store" not in client.get("/").headers.get("Cache-Control", "")  # the shared screen may be cached
+
+
+def test_a_disk_stall_never_blocks_the_read_views(app: Flask, service: TableService,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.journal
+
+    client = app.test_client()
+    assert client.post("/api/events", headers=HEADERS, json=NEW_GAME).get_json()["accepted"]
+    stalled, release = threading.Event(), threading.Event()
+    real_sync = companion.journal._datasync
+
+    def stuck_sync(fd: int) -> None:  # the card stops answering in the middle of an fsync
+        stalled.set()
+        release.wait(30)
+        real_sync(fd)
+
+    monkeypatch.setattr(companion.journal, "_datasync", stuck_sync)
+    play = threading.Thread(target=lambda: app.test_client().post(
+        "/api/events", headers=HEADERS, json={"type": "menu", "player": "Anna", "menu": "pea"}))
+    play.start()
+    assert stalled.wait(10)
+    with app.test_request_context():
+        key = seat_key("Anna")
+    answers: dict[str, int] = {}
+
+    def read(path: str) -> None:
+        answers[path] = app.test_client().get(path).status_code
+
+    paths = ["/api/state", "/api/table", "/", "/fragment/table", f"/seat/Anna?k={key}", "/api/history", "/history"]
+    readers = [threading.Thread(target=read, args=(path,)) for path in paths]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join(5)
+    waiting = [path for path, reader in zip(paths, readers, strict=True) if reader.is_alive()]
+    release.set()
+    play.join(10)
+    assert waiting == [], f"{waiting} waited behind the stuck write"
+    assert answers == dict.fromkeys(paths, 200)
+    assert service.state()["phase"] is not None and journal_rows(service.journal)[-1][1]["menu"] == "pea"
