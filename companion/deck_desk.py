@@ -21,6 +21,7 @@ from companion.deck_phrases import DeckVoice
 from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
 from companion.hub import Message
+from companion.journal import JournalError, StorageError
 from companion.reads import TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
@@ -28,6 +29,8 @@ from companion.tag_deal import DealPlan, TagDeal
 
 ENROLLMENT_FILE = "enrollment.json"
 DEAL_FILE = "deal.json"
+DEAL_RETRY_SECONDS = 2.0
+"""How often a complete deal the disk refused is tried again."""
 
 
 @runtime_checkable
@@ -503,17 +506,41 @@ class DeckDesk:
     def _deal_read(self, uid: str) -> dict[str, Any]:
         deal = self.deal
         assert deal is not None
+        if deal.complete:  # every card passed, the hands not recorded yet (the disk refused): try again
+            return self._finish_deal()
         code = self.service.tags.lookup(uid)
         part = deal.read(code)
         if not deal.complete:
             return {"outcome": part.key, "text": self._say(part), "activity": self.activity()}
+        return self._finish_deal()
+
+    def _finish_deal(self, *, retry: bool = False) -> dict[str, Any]:
+        """Record every hand of the complete deal in one durable step (all or none). When the disk
+        refuses, the deal is kept with every card passed and tried again until the disk writes."""
+        deal = self.deal
+        assert deal is not None and deal.complete
+        events: list[object] = [{"type": "hand", "player": player, "cards": cards}
+                                for player, cards in deal.hands().items()]
+        try:
+            answers = self.service.submit_all(events, source="deal")
+        except StorageError:
+            self._retry_deal_later()
+            text = "" if retry else self._say(Part("deal_kept"), accepted=False)
+            return {"outcome": "kept", "text": text, "activity": self.activity()}
         self.deal = None
-        refusals = []
-        for player, cards in deal.hands().items():
-            answer = self.service.submit({"type": "hand", "player": player, "cards": cards}, source="deal")
-            if not answer.accepted:
-                refusals.append(answer.reason or "")
+        refusals = [answer.reason or "" for answer in answers if not answer.accepted]
         if refusals:
             text = self._say(Part("deal_refused", {"reason": ", ".join(refusals)}))
             return {"outcome": "refused", "text": text, "activity": None}
-        return {"outcome": "complete", "text": self._say(part), "activity": None}
+        return {"outcome": "complete", "text": self._say(Part("deal_complete", {})), "activity": None}
+
+    def _retry_deal_later(self) -> None:
+        timer = threading.Timer(DEAL_RETRY_SECONDS, self._retry_deal)
+        timer.daemon = True
+        timer.start()
+
+    def _retry_deal(self) -> None:
+        """The kept deal, tried again (quietly: the table already said the disk refuses)."""
+        with self._lock, contextlib.suppress(JournalError):  # a table closed meanwhile: nothing to record
+            if self.deal is not None and self.deal.complete and not self._deal_outlived():
+                self._finish_deal(retry=True)

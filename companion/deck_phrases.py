@@ -43,6 +43,8 @@ SAID = Phrasebook(
     said("deck.deal_undone", "Undone; to {player}."),
     said("deck.deal_nothing_to_undo", "Nothing to undo."),
     said("deck.deal_refused", "Hands refused: {reason}."),
+    said("deck.deal_kept", "Every card is dealt but the disk cannot record the hands: the deal is kept and will be"
+                           " recorded as soon as the disk writes again."),
     said("deck.enroll_written", "Code written on the tag and verified."),
     said("deck.enroll_write_failed", "Writing the tag failed; put the card down again."),
     said("deck.deck_offer", "This card says it is {card}; add it to the deck on the Deck page."),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.hub import MAX_MESSAGES, Hub, Listener, Message
-from companion.journal import Journal, JournalError, Record, StorageError
+from companion.journal import Entry, Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
 from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
 from companion.referee import Outcome, Referee
@@ -243,6 +243,36 @@ class TableService:
                 message = self._announce(seq, checked, outcome)
         self._hub.tell(message)  # outside the lock: a slow buzzer never holds up the table
         return Submission(outcome.accepted, outcome.reason, seq, message)
+
+    def submit_all(self, events: list[object], source: str = "api") -> list[Submission]:
+        """Referee, journal and announce several events in one durable step: all recorded, or none (a
+        StorageError, announced, leaves the table as it was). For the hands of a deal by tag."""
+        checked = [self._referee.shapes.check_well_formed(event) for event in events]
+        with self._lock:
+            game = self.journal.current_game
+            trial, trial_seqs = self._rebuild(game) if game is not None else (Referee(self.games), [])
+            reasons = []
+            for event in checked:  # judged one after the other on a copy, as they will be on the table
+                outcome, trial_seqs = fold(trial, trial_seqs, 0, event)
+                reasons.append(outcome.reason)
+            try:
+                seqs = self.journal.append_many([Entry(event, reason is None, reason, source)
+                                                 for event, reason in zip(checked, reasons, strict=True)])
+            except StorageError as error:
+                self._storage_changed(error.kind)
+                raise
+            if self._storage_trouble is not None:
+                self._storage_changed(None)
+            answers = []
+            with self._view:
+                for seq, event in zip(seqs, checked, strict=True):
+                    outcome = self._apply(seq, event)
+                    answers.append(Submission(outcome.accepted, outcome.reason, seq,
+                                              self._announce(seq, event, outcome)))
+        for answer in answers:
+            if answer.message is not None:
+                self._hub.tell(answer.message)
+        return answers
 
     def recorded(self, key: str | None) -> Submission | None:
         """The answer a request with this Idempotency-Key got, None for no key or a new one."""
