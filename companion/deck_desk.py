@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from companion.deck_check import DeckCheck
 from companion.deck_phrases import DeckVoice
-from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
+from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file, is_uid
 from companion.enrollment import Enrollment
 from companion.hub import Message
 from companion.journal import JournalError, StorageError
@@ -62,6 +62,15 @@ class SparesTags(Protocol):
 
     optional_tags: frozenset[str]
     optional_in_box: int
+
+
+class ReaderBusy(DeckError):
+    """The reader is held by an enrollment, a deck check or a deal: the message (in the table's language)
+    says which and how to release it; `kind` is enroll, check or deal."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def editions_of(kinds: Iterable[GameKind]) -> list[str]:
@@ -167,7 +176,15 @@ class DeckDesk:
         return {"active": index.active, "decks": decks, "activity": self.activity(), "offers": dict(self.offers),
                 "editions": self.editions(),
                 "paused_enrollment": self._saved_enrollment() is not None and self.enrollment is None,
+                "set_aside": self._set_aside_text(),
                 "last_report": self.last_report}
+
+    def _set_aside_text(self) -> str | None:
+        """What the table said at start about a deck file it set aside (in its language), else None."""
+        if self.service.deck_set_aside is None:
+            return None
+        message = self.service.render(self.service.deck_set_aside)
+        return str(message["text"])
 
     def activity(self) -> dict[str, Any] | None:
         with self._lock:
@@ -221,8 +238,19 @@ class DeckDesk:
             self._active_changed()
 
     def _idle(self, what: str) -> None:
-        if self.enrollment is not None or self.check is not None or self.deal is not None:
-            raise DeckError(f"cannot {what} while a deck is being enrolled, checked or dealt")
+        """ReaderBusy (said on every display and by voice: which activity holds the reader and how to
+        release it) unless no activity is under way."""
+        kind = self.busy()
+        if kind is not None:
+            raise ReaderBusy(self._say(Part(f"reader_busy_{kind}"), accepted=False), kind)
+
+    def busy(self) -> str | None:
+        """What holds the reader now (enroll, check, deal), None when the game has it."""
+        if self.enrollment is not None:
+            return "enroll"
+        if self.check is not None:
+            return "check"
+        return "deal" if self.deal is not None else None
 
     # ------------------------------------------------------------------ reads
 
@@ -236,6 +264,9 @@ class DeckDesk:
         `written`: the code the tag carries (self-describing tags)."""
         uid = uid.lower()
         with self._lock:
+            if self.enrollment is not None and not is_uid(uid):  # never noted: the deck file keeps one rule
+                text = str(self.service.render(self.service.notice("uid_refused", uid=uid[:40]))["text"])
+                return {"outcome": "not_a_uid", "text": text, "activity": self.activity()}
             if self.enrollment is not None:
                 wrote = self._write_enrolled(uid)
                 if wrote is not None and wrote["outcome"] == "write_failed":
@@ -245,6 +276,7 @@ class DeckDesk:
                     self._save_enrollment()
                 parts = step.parts if wrote is None else (step.parts[0], Part("enroll_written"), *step.parts[1:])
                 read = {"learned": True, "taken": False}.get(step.outcome)  # "done": no card asked
+                self._close_finished_enrollment()
                 return {"outcome": step.outcome, "text": self._say(*parts, accepted=read),
                         "activity": self.activity(), "tag_write": None if wrote is None else "verified"}
             if self.check is not None:
@@ -314,8 +346,14 @@ class DeckDesk:
         card, asking for every card even those already known; `edition` (if given) becomes the deck's,
         so its cards are asked for by that edition's names."""
         with self._lock:
-            if self.enrollment is not None:
-                return self._enroll_answer(self.enrollment.ask())
+            if self.enrollment is None:
+                self._open_enrollment(game, again=again, edition=edition)
+            assert self.enrollment is not None
+            return self._enroll_answer(self.enrollment.ask())
+
+    def _open_enrollment(self, game: str | None, *, again: bool = False, edition: str | None = None) -> None:
+        """The enrollment `enroll_start` describes, open (a finished pass resumes at its first missing card)."""
+        with self._lock:
             self._idle("enroll")
             if game is not None:
                 self._kind(game)  # an unknown game: DeckError, nothing changed
@@ -334,8 +372,10 @@ class DeckDesk:
                 self._enroll_game = game or self.service.games.default
                 self.enrollment = Enrollment(self.order(self._enroll_game), mapping, again=again,
                                              **self._spares(self._enroll_game))
+            missing = self.enrollment.missing()
+            if self.enrollment.current is None and missing:  # a pass that ended short: ask the missing cards
+                self.enrollment.cursor = self.enrollment.order.index(missing[0])
             self._save_enrollment()
-            return self._enroll_answer(self.enrollment.ask())
 
     def enroll_control(self, action: str, code: str | None = None) -> dict[str, Any]:
         """skip, back, redo (one card, e.g. a lost card's replacement) or stop; DeckError otherwise."""
@@ -344,7 +384,7 @@ class DeckDesk:
                 game = None if code is None else self.game_of(code)
                 if game is None:
                     raise DeckError(f"{code!r} is not a card of any game's box")
-                self.enroll_start(game)
+                self._open_enrollment(game)
             enrollment = self.enrollment
             if enrollment is None:
                 raise DeckError("no enrollment under way")
@@ -361,6 +401,7 @@ class DeckDesk:
             else:
                 raise DeckError(f"unknown enrollment action {action!r}")
             self._save_enrollment()
+            self._close_finished_enrollment()
             return {"outcome": step.outcome, "text": self._say(*step.parts), "activity": self.activity()}
 
     def enroll_stop(self) -> dict[str, Any]:
@@ -376,8 +417,23 @@ class DeckDesk:
             text = self._say(Part("enroll_stopped"))
             return {"outcome": "stopped", "text": text, "activity": None}
 
+    def say_end(self, enrollment: Enrollment) -> str:
+        """Say how a finished enrollment ended (complete, or what is missing); the text said."""
+        return self._say(enrollment.ask())
+
     def _enroll_answer(self, part: Part) -> dict[str, Any]:
+        self._close_finished_enrollment()
         return {"outcome": "asked", "text": self._say(part), "activity": self.activity()}
+
+    def _close_finished_enrollment(self) -> None:
+        """At the end of its pass an enrollment gives the reader back to the game: its progress is
+        forgotten when the deck is complete, kept (to resume the missing cards) otherwise."""
+        enrollment = self.enrollment
+        if enrollment is None or enrollment.current is not None:
+            return
+        self.enrollment = None
+        if not enrollment.missing():
+            self._enrollment_path().unlink(missing_ok=True)
 
     def _save_enrollment(self) -> None:
         enrollment = self.enrollment

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from companion.decks import DECKS_DIR, DeckStore
 from companion.hub import MAX_MESSAGES, Hub, Listener, Message
 from companion.journal import Entry, Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
@@ -92,13 +93,22 @@ class TableService:
         self.read_hook: Callable[[str, str | None], bool] | None = None
         """Takes reads first while the deck desk enrolls, checks or deals; True when it took the read."""
         self._storage_trouble: str | None = None
+        self.deck_set_aside: Message | None = None
+        self.set_aside_report: str | None = None
+        """Said at start when the deck file was unreadable and set aside (the deck page shows it)."""
         self._fold_journal()
         self._keep_missing_summaries()
 
     @classmethod
     def open(cls, data_dir: Path, games: Games, **options: Any) -> TableService:
-        """The table of a data dir: its journal and its tag map."""
-        return cls(Journal.open(data_dir), games, tags=TagMap.load(data_dir, games.tag_codes()), **options)
+        """The table of a data dir: its journal and its tag map. An unreadable deck file never stops it:
+        it is set aside and said (`deck_set_aside`, and `set_aside_report` for the terminal)."""
+        report = DeckStore(data_dir, games.tag_codes()).set_aside_unreadable()
+        service = cls(Journal.open(data_dir), games, tags=TagMap.load(data_dir, games.tag_codes()), **options)
+        if report is not None:
+            service.set_aside_report = report[1]
+            service.deck_set_aside = service.notice("deck_set_aside", file=f"{DECKS_DIR}/{report[0]}")
+        return service
 
     def _fold_journal(self) -> None:
         """Rebuild the current game, the recent announcements and the read guard from the journal.

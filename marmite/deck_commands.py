@@ -206,7 +206,9 @@ def enroll_in_terminal(args: argparse.Namespace, *, say: Callable[[str], None] =
         except DeckError as error:
             return _fail(error)
         say(answer["text"] + _progress(desk))
+        enrollment = desk.enrollment
         while desk.enrollment is not None and desk.enrollment.current is not None:
+            enrollment = desk.enrollment
             item = inbox.get()
             if isinstance(item, ReaderHealth):
                 if not item.ok:
@@ -222,10 +224,15 @@ def enroll_in_terminal(args: argparse.Namespace, *, say: Callable[[str], None] =
                 result = _control(desk, item)
             if result is not None:
                 say(result["text"] + _progress(desk))
-            if desk.enrollment is None:
+            if desk.enrollment is None and (result is None or result.get("outcome") == "stopped"):
                 return 130
-        missing = desk.enrollment.missing() if desk.enrollment else []
-        say(desk.enroll_stop()["text"])
+        if desk.enrollment is not None:
+            missing = desk.enrollment.missing()
+            say(desk.enroll_stop()["text"])
+        else:  # the pass ended and the enrollment gave the reader back: say where it ended
+            missing = enrollment.missing() if enrollment is not None else []
+            if enrollment is not None:
+                say(desk.say_end(enrollment))
         return 0 if not missing else 1
     except KeyboardInterrupt:
         say(desk.enroll_stop()["text"])

@@ -14,7 +14,7 @@ from companion.table import GameNotSwitchable, Message, UnknownGame
 from companion.tags import simulated_uid
 from web_ui.auth import PIN_HEADER, authorized, csrf_token, pin_matches, require_pin, unlock_session, unlocked
 from web_ui.context import client_address, service, settings
-from web_ui.deck_api import parse_drop
+from web_ui.deck_api import NotAUid, parse_drop
 from web_ui.limits import StreamGate
 from web_ui.seats import holds_any_seat, visible_seat_view
 from web_ui.settings import parse_settings
@@ -160,6 +160,9 @@ def drop() -> Response:
     key = idempotency_key()
     try:
         uid, code = parse_drop(json_body(), service().tags.codes)
+    except NotAUid as error:  # refused before anything is noted, and said
+        service().notice("uid_refused", uid=error.uid[:40])
+        raise BadRequestBody(str(error)) from None
     except ValueError as error:
         raise BadRequestBody(str(error)) from None
     uid = uid or simulated_uid(code or "")
