@@ -17,7 +17,7 @@ from companion.seam import Part
 from web_ui import buffet_pages
 from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service, settings
-from web_ui.seats import base_url, seat_links, visible_seat_view
+from web_ui.seats import base_url, claim_to_make, seat_links, visible_seat_view
 
 pages = Blueprint("pages", __name__)
 
@@ -135,10 +135,11 @@ def _render_seat(template: str, name: str) -> str:
     view = visible_seat_view(name)
     if view is None:
         abort(404, f"no player named {name} in this game")
+    claim = claim_to_make(name) if template == "seat.html" else None  # the page's JS claims it (a POST)
     if view.get("game_kind") == "buffet":
         buffet_template = "buffet_seat.html" if template == "seat.html" else "_buffet_seat_state.html"
-        return buffet_pages.render_seat(buffet_template, view, name, service().language, **_helpers())
-    return render_template(template, view=view, name=name, **_helpers())
+        return buffet_pages.render_seat(buffet_template, view, name, service().language, claim=claim, **_helpers())
+    return render_template(template, view=view, name=name, claim=claim, **_helpers())
 
 
 @pages.get("/favicon.ico")

@@ -14,8 +14,8 @@ from flask import Flask
 from companion.journal import Journal
 from companion.table import TableService
 from marmite.games import GAMES
+from tests.web_ui.seat_phone import claim
 from web_ui.app import create_app
-from web_ui.seats import seat_key
 
 PIN = "975310"
 HEADERS = {"X-Table-Pin": PIN}
@@ -106,8 +106,7 @@ def test_json_nested_deeper_than_the_parser_is_a_400(app: Flask, service: TableS
 def test_seat_pages_and_answers_are_never_stored(app: Flask) -> None:
     client = app.test_client()
     client.post("/api/events", headers=HEADERS, json=NEW_GAME)
-    with app.test_request_context():
-        key = seat_key("Anna")
+    key = claim(client, "Anna")
     for path in (f"/seat/Anna?k={key}", f"/fragment/seat/Anna?k={key}", f"/api/seat/Anna?k={key}"):
         answer = client.get(path)
         assert answer.status_code == 200, path
@@ -134,8 +133,7 @@ def test_a_disk_stall_never_blocks_the_read_views(app: Flask, service: TableServ
         "/api/events", headers=HEADERS, json={"type": "menu", "player": "Anna", "menu": "pea"}))
     play.start()
     assert stalled.wait(10)
-    with app.test_request_context():
-        key = seat_key("Anna")
+    key = claim(app.test_client(), "Anna")
     answers: dict[str, int] = {}
 
     def read(path: str) -> None:

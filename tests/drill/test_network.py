@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -76,19 +77,39 @@ def test_streams_per_device_are_limited_with_retry_after(server: Running) -> Non
         display.close()
 
 
+def claimed_seat_cookie(server: Running, name: str, source: str) -> str:
+    """A phone at `source` that opened `name`'s seat link and claimed it as the page's script does."""
+    _, headers, _ = server.request("POST", "/api/unlock", {"pin": server.pin}, source="127.0.0.90")
+    _, _, setup = server.request("GET", "/setup", headers={"Cookie": session_cookie(headers)}, source="127.0.0.90")
+    link = re.search(rf'href="http://[^/]+(/seat/{name}\?k=[0-9a-f]+)"', setup.decode())
+    assert link is not None
+    _, headers, page = server.request("GET", link.group(1), source=source)
+    cookie = session_cookie(headers)
+    csrf = re.search(r'data-csrf="([^"]+)"', page.decode())
+    assert csrf is not None
+    status, headers, _ = server.request("POST", f"/api/seat/{name}/claim", {"k": link.group(1).split("k=")[1]},
+                                        {"Cookie": cookie, "X-CSRF-Token": csrf.group(1)}, source=source)
+    assert status == 200
+    return session_cookie(headers) if "set-cookie" in headers else cookie
+
+
 def test_strangers_streams_never_take_the_pin_holders_place(server: Running) -> None:
+    server.play(NEW_GAME)
+    phone_cookie = claimed_seat_cookie(server, "Anna", "127.0.0.88")
     strangers = [Display(server, loopback(400 + i % 17)) for i in range(17 * 8)]  # 136 tries: the 128 filled
     assert sum(d.status == 200 for d in strangers) == 128 and strangers[-1].status == 429
     tablet = Display(server, "127.0.0.1", headers={"X-Table-Pin": server.pin})
     _, headers, _ = server.request("POST", "/api/unlock", {"pin": server.pin}, source="127.0.0.77")
     unlocked = Display(server, "127.0.0.77", headers={"Cookie": session_cookie(headers)})
-    assert (tablet.status, unlocked.status) == (200, 200)
-    status, answer = server.play(NEW_GAME)  # and the table still plays, announced on both
+    phone = Display(server, "127.0.0.88", headers={"Cookie": phone_cookie})  # a claimed seat's phone
+    assert (tablet.status, unlocked.status, phone.status) == (200, 200, 200)
+    status, answer = server.play({"type": "menu", "player": "Anna", "menu": "pea"})  # the table still plays
     assert status == 200 and tablet.read_until(f"id: {answer['seq']}\n".encode())
     assert unlocked.read_until(f"id: {answer['seq']}\n".encode())
     stranger = Display(server, "127.0.0.78")  # the reserve is not for strangers
     assert stranger.status == 429
-    for display in [*strangers, tablet, unlocked, stranger]:
+    assert phone.read_until(f"id: {answer['seq']}\n".encode())
+    for display in [*strangers, tablet, unlocked, phone, stranger]:
         display.close()
 
 
