@@ -14,8 +14,8 @@ from flask import Flask
 from companion.journal import Journal
 from companion.table import TableService
 from marmite.games import GAMES
+from marmite.serve import table_app
 from tests.web_ui.seat_phone import claim
-from web_ui.app import create_app
 
 PIN = "975310"
 HEADERS = {"X-Table-Pin": PIN}
@@ -30,7 +30,7 @@ def service(tmp_path: Path) -> TableService:
 
 @pytest.fixture
 def app(service: TableService, tmp_path: Path) -> Flask:
-    return create_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
+    return table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
 
 
 def journal_rows(journal: Journal) -> list[tuple[Any, ...]]:

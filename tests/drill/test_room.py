@@ -13,8 +13,9 @@ import pytest
 
 from companion.table import TableService
 from marmite.games import GAMES
+from marmite.serve import table_app
 from tests.drill.helpers import loopback, parse_response, still_open
-from web_ui.app import create_app, stop_streams
+from web_ui.app import stop_streams
 from web_ui.server import GuardedServer, make_server
 
 PIN = "864213"
@@ -23,7 +24,7 @@ PIN = "864213"
 @pytest.fixture
 def served(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[GuardedServer]:
     service = TableService.open(tmp_path, GAMES)
-    app = create_app(service, pin=PIN, data_dir=tmp_path)
+    app = table_app(service, pin=PIN, data_dir=tmp_path)
     server = make_server(app, "127.0.0.1", 0, **request.param)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
