@@ -27,6 +27,8 @@ FILES_WANTED = 4096
 """The open-file limit the server raises itself to when the system allows (its soft limit is often 1,024)."""
 FILES_KEPT = 64
 """File descriptors kept for everything but client connections (journal, logs, reader, speech)."""
+ACCEPT_BATCH = 64
+"""Connections accepted per wake-up of the server's loop."""
 SPARE_CONNECTIONS = 32
 """Connections kept free: once fewer are left, idle ones are closed to make room for new clients."""
 REQUEST_SECONDS = 10.0
@@ -135,6 +137,28 @@ class GuardedServer(TcpWSGIServer):  # type: ignore[misc]  # waitress has no typ
             self.shed(len(self._map) - (self.adj.connection_limit - 2 * SPARE_CONNECTIONS))
         result: bool = super().readable()
         return result
+
+    def handle_accept(self) -> None:
+        """Accept up to ACCEPT_BATCH waiting connections at once (one per loop pass let a backlog of
+        silent sockets delay a real client by seconds), making room as it goes."""
+        for _ in range(ACCEPT_BATCH):
+            if len(self._map) >= self.adj.connection_limit - SPARE_CONNECTIONS:
+                self.shed(len(self._map) - (self.adj.connection_limit - 2 * SPARE_CONNECTIONS))
+                if len(self._map) >= self.adj.connection_limit:
+                    return
+            try:
+                pair = self.accept()
+            except OSError:
+                return
+            if pair is None:
+                return
+            conn, addr = pair
+            try:
+                self.set_socket_options(conn)
+            except OSError:  # the client left before we got to it
+                conn.close()
+                continue
+            self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
 
     def shed(self, count: int) -> int:
         """Close `count` idle connections (never a request or a stream): those that never sent a whole
