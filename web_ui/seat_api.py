@@ -48,7 +48,10 @@ def release(name: str) -> tuple[Response, int] | Response:
     """The PIN holder frees a seat (a lost phone, a link opened by the wrong person): its link works again."""
     if service().seat_view(name) is None:
         return jsonify(error=f"no player named {name!r} in this game"), 404
-    return jsonify(released=release_seat(name))
+    released = release_seat(name)
+    if released:  # said on every display and by voice: the player knows to open their link again
+        service().notice("seat_released", player=name)
+    return jsonify(released=released)
 
 
 @seat_api.post("/<name>/menu")

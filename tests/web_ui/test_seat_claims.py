@@ -66,8 +66,12 @@ def test_the_pin_holder_releases_a_seat_from_the_setup_page(app: Flask, client: 
     assert "Bruno : place tenue par un téléphone" in setup and 'data-release="Bruno"' in setup
     assert "Libérer la place : Bruno" in setup
     assert app.test_client().post("/api/seat/Bruno/release").status_code == 401  # only the PIN holder
+    service = app.extensions["marmite.service"]
+    serial = service.last_serial
     released = client.post("/api/seat/Bruno/release", headers=HEADERS)
     assert released.status_code == 200 and released.get_json() == {"released": True}
+    said = [service.render(message)["text"] for message in service.wait_after(serial, 0.1)]
+    assert "Place de Bruno libérée : son lien peut être rouvert." in said  # on every display and by voice
     assert secret_menu(lost, "Bruno") is None  # the lost phone no longer sees it
     assert f"k={key_of(app, 'Bruno')}" in organiser.get("/setup").get_data(as_text=True)  # the link works again
     found = app.test_client()
