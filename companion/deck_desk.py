@@ -22,7 +22,7 @@ from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_f
 from companion.enrollment import Enrollment
 from companion.hub import Message
 from companion.journal import JournalError, StorageError
-from companion.reads import TagMemory, TagWriter
+from companion.reads import KnownTags, TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -318,8 +318,11 @@ class DeckDesk:
             return {"outcome": "adopted", "text": self._say(Part("deck_adopted", {"card": code})), "activity": None}
 
     def set_self_describing(self, on: bool) -> None:
-        """Whether enrolling the active deck also writes each card's code on its tag."""
+        """Whether enrolling the active deck also writes each card's code on its tag; refused, aloud,
+        with a reader that cannot write tags (an enrollment would say "Noted" and write nothing)."""
         with self._lock:
+            if on:
+                self._need_writer()
             self.store.set_self_describing(on)
             self._active_changed()
 
@@ -329,7 +332,14 @@ class DeckDesk:
         with self._lock:
             self.memory = memory
             self.writer = memory
+            if isinstance(memory, KnownTags):  # a known tag's code is never used: not worth its radio time
+                memory.skip_codes_of(lambda uid: self.service.tags.lookup(uid) is not None)
             self._active_changed()
+
+    def _need_writer(self) -> None:
+        """DeckError, said to the table, unless the reader can write tags."""
+        if self.writer is None:
+            raise DeckError(self._say(Part("self_describing_refused"), accepted=False))
 
     def _active_changed(self) -> None:
         """Another deck, or new settings of this one: its edition's names, whether tags say codes."""
@@ -355,6 +365,8 @@ class DeckDesk:
         """The enrollment `enroll_start` describes, open (a finished pass resumes at its first missing card)."""
         with self._lock:
             self._idle("enroll")
+            if self.store.info().self_describing:  # set with another reader: this one must write too
+                self._need_writer()
             if game is not None:
                 self._kind(game)  # an unknown game: DeckError, nothing changed
             if edition is not None:

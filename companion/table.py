@@ -395,14 +395,19 @@ class TableService:
                                  is_event=False, detail=(("game", game),))
 
     def tag_seen(self, uid: str, source: str = "reader", *, written: str | None = None,
-                 key: str | None = None) -> Submission | None:
+                 key: str | None = None, resting: bool = False) -> Submission | None:
         """A reader saw a tag: submit the event its card stands for; None for a double read.
 
         The double-read check and the submit happen under one lock, so two reads of one card at
-        once are journaled once. `written` is the code a self-describing tag carries.
+        once are journaled once. `written` is the code a self-describing tag carries. `resting`:
+        read again just after the reader restarted; if the card repeats a play that stands (it is
+        in this round) it is the pile lying on the antenna, however long ago it was played,
+        else (a card of an earlier round played again) a new play.
         """
         if (first := self.recorded(key)) is not None:  # a resent drop: not a read at all
             return first
+        if resting and self._lying_there(uid):
+            return None
         hook = self.read_hook
         if hook is not None and hook(uid, written):
             return None
@@ -417,6 +422,14 @@ class TableService:
                 return None
             event = state.tag_event(code) if state is not None else {"type": "card", "card": code}
             return self.submit(event, source, tag=code, key=key)
+
+    def _lying_there(self, uid: str) -> bool:
+        """A tag seen again after a reader restart that repeats a play that stands (or that no deck
+        knows: it was already refused before the restart)."""
+        with self._lock:
+            code = self.tags.lookup(uid)
+            state = self._referee.state
+            return code is None or (state is not None and state.repeats_read(code))
 
     def undo(self, source: str = "api", *, key: str | None = None) -> Submission:
         """Take back the last accepted action."""

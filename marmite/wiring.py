@@ -63,10 +63,13 @@ class ReaderPump:
     def handle(self, item: ReaderMessage) -> None:
         """Pass one reader value to the table service."""
         if isinstance(item, TagSeen):
-            if item.card is None:
-                self.service.tag_seen(item.uid, source=f"reader:{item.reader}")
+            source = f"reader:{item.reader}"
+            if item.resting:  # seen again just after the reader restarted: the table judges
+                self.service.tag_seen(item.uid, source=source, written=item.card, resting=True)
+            elif item.card is None:
+                self.service.tag_seen(item.uid, source=source)
             else:  # a self-describing tag: what it says travels with it
-                self.service.tag_seen(item.uid, source=f"reader:{item.reader}", written=item.card)
+                self.service.tag_seen(item.uid, source=source, written=item.card)
             if item.done is not None:  # journaled (or a double read): the reader may acknowledge it now
                 item.done()
         elif isinstance(item, ReaderHealth):
