@@ -27,6 +27,46 @@ def free_port() -> int:
         return port
 
 
+def raise_file_limit(wanted: int) -> None:
+    """Let this test process hold `wanted` sockets (its soft open-file limit is often 1,024)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard),
+                                                    hard))
+
+
+def still_open(sock: socket.socket) -> bool:
+    """True while the server has not closed this (silent) connection."""
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        sock.setblocking(True)
+
+
+def plays_answered(server: Running, plays: list[dict[str, Any]], timeout: float,
+                   source: str = "127.0.0.1") -> list[float]:
+    """Send each play with the PIN; the seconds each took to be answered 200 (a play not answered within
+    `timeout`, or answered otherwise, is left out)."""
+    times = []
+    for play in plays:
+        began = time.perf_counter()
+        try:
+            status, _, _ = server.request("POST", "/api/events", play, {"X-Table-Pin": server.pin}, source,
+                                          timeout=timeout)
+        except OSError:
+            continue
+        if status == 200:
+            times.append(time.perf_counter() - began)
+    return times
+
+
 def loopback(index: int) -> str:
     """The index-th loopback address (127.0.0.2 …): Linux answers on all of 127/8, so each is a client."""
     return f"127.0.{1 + (index + 1) // 250}.{2 + (index + 1) % 250}"
@@ -105,6 +145,11 @@ class Running:
         return status, json.loads(raw)
 
 
+def session_cookie(headers: dict[str, str]) -> str:
+    """The `session=…` pair a response set (for the next request's Cookie header)."""
+    return headers["set-cookie"].split(";", 1)[0]
+
+
 def parse_response(raw: bytes) -> tuple[int, dict[str, str], bytes]:
     head, _, body = raw.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
@@ -119,10 +164,12 @@ def parse_response(raw: bytes) -> tuple[int, dict[str, str], bytes]:
 class Display:
     """An open /api/stream from one address, read as raw bytes."""
 
-    def __init__(self, server: Running, source: str, last_id: int | None = None) -> None:
+    def __init__(self, server: Running, source: str, last_id: int | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         self.sock = server.connect(source)
         resume = f"Last-Event-ID: {last_id}\r\n" if last_id is not None else ""
-        self.sock.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{resume}"
+        extra = "".join(f"{key}: {value}\r\n" for key, value in (headers or {}).items())
+        self.sock.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{resume}{extra}"
                           "Accept: text/event-stream\r\n\r\n".encode())
         self.seen = b""
         while b"\r\n\r\n" not in self.seen:

@@ -19,9 +19,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from companion.deck_check import DeckCheck
 from companion.deck_phrases import DeckVoice
-from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
+from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file, is_uid
 from companion.enrollment import Enrollment
 from companion.hub import Message
+from companion.journal import JournalError, StorageError
 from companion.reads import KnownTags, PartialUids, TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
@@ -29,6 +30,8 @@ from companion.tag_deal import DealPlan, TagDeal
 
 ENROLLMENT_FILE = "enrollment.json"
 DEAL_FILE = "deal.json"
+DEAL_RETRY_SECONDS = 2.0
+"""How often a complete deal the disk refused is tried again."""
 
 
 @runtime_checkable
@@ -60,6 +63,15 @@ class SparesTags(Protocol):
 
     optional_tags: frozenset[str]
     optional_in_box: int
+
+
+class ReaderBusy(DeckError):
+    """The reader is held by an enrollment, a deck check or a deal: the message (in the table's language)
+    says which and how to release it; `kind` is enroll, check or deal."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def editions_of(kinds: Iterable[GameKind]) -> list[str]:
@@ -166,7 +178,15 @@ class DeckDesk:
         return {"active": index.active, "decks": decks, "activity": self.activity(), "offers": dict(self.offers),
                 "editions": self.editions(),
                 "paused_enrollment": self._saved_enrollment() is not None and self.enrollment is None,
+                "set_aside": self._set_aside_text(),
                 "last_report": self.last_report}
+
+    def _set_aside_text(self) -> str | None:
+        """What the table said at start about a deck file it set aside (in its language), else None."""
+        if self.service.deck_set_aside is None:
+            return None
+        message = self.service.render(self.service.deck_set_aside)
+        return str(message["text"])
 
     def activity(self) -> dict[str, Any] | None:
         with self._lock:
@@ -220,8 +240,19 @@ class DeckDesk:
             self._active_changed()
 
     def _idle(self, what: str) -> None:
-        if self.enrollment is not None or self.check is not None or self.deal is not None:
-            raise DeckError(f"cannot {what} while a deck is being enrolled, checked or dealt")
+        """ReaderBusy (said on every display and by voice: which activity holds the reader and how to
+        release it) unless no activity is under way."""
+        kind = self.busy()
+        if kind is not None:
+            raise ReaderBusy(self._say(Part(f"reader_busy_{kind}"), accepted=False), kind)
+
+    def busy(self) -> str | None:
+        """What holds the reader now (enroll, check, deal), None when the game has it."""
+        if self.enrollment is not None:
+            return "enroll"
+        if self.check is not None:
+            return "check"
+        return "deal" if self.deal is not None else None
 
     # ------------------------------------------------------------------ reads
 
@@ -235,6 +266,9 @@ class DeckDesk:
         `written`: the code the tag carries (self-describing tags)."""
         uid = uid.lower()
         with self._lock:
+            if self.enrollment is not None and not is_uid(uid):  # never noted: the deck file keeps one rule
+                text = str(self.service.render(self.service.notice("uid_refused", uid=uid[:40]))["text"])
+                return {"outcome": "not_a_uid", "text": text, "activity": self.activity()}
             if self.enrollment is not None:
                 refused = self._refuse_alike()
                 if refused is not None:
@@ -248,6 +282,7 @@ class DeckDesk:
                     self._save_enrollment()
                 parts = step.parts if wrote is None else (step.parts[0], Part("enroll_written"), *step.parts[1:])
                 read = {"learned": True, "taken": False}.get(step.outcome)  # "done": no card asked
+                self._close_finished_enrollment()
                 return {"outcome": step.outcome, "text": self._say(*parts, accepted=read),
                         "activity": self.activity(), "tag_write": None if wrote is None else "verified"}
             if self.check is not None:
@@ -352,8 +387,18 @@ class DeckDesk:
         card, asking for every card even those already known; `edition` (if given) becomes the deck's,
         so its cards are asked for by that edition's names."""
         with self._lock:
-            if self.enrollment is not None:
-                return self._enroll_answer(self.enrollment.ask())
+            if self.enrollment is None:
+                refused = self._open_enrollment(game, again=again, edition=edition)
+                if refused is not None:  # a reader that types two of the deck's cards alike
+                    return refused
+            assert self.enrollment is not None
+            return self._enroll_answer(self.enrollment.ask())
+
+    def _open_enrollment(self, game: str | None, *, again: bool = False,
+                         edition: str | None = None) -> dict[str, Any] | None:
+        """The enrollment `enroll_start` describes, open (a finished pass resumes at its first missing card);
+        the refusal instead, when the reader cannot tell the deck's cards apart."""
+        with self._lock:
             self._idle("enroll")
             if self.store.info().self_describing:  # set with another reader: this one must write too
                 self._need_writer()
@@ -377,8 +422,11 @@ class DeckDesk:
                 self._enroll_game = game or self.service.games.default
                 self.enrollment = Enrollment(self.order(self._enroll_game), mapping, again=again,
                                              **self._spares(self._enroll_game))
+            missing = self.enrollment.missing()
+            if self.enrollment.current is None and missing:  # a pass that ended short: ask the missing cards
+                self.enrollment.cursor = self.enrollment.order.index(missing[0])
             self._save_enrollment()
-            return self._enroll_answer(self.enrollment.ask())
+            return None
 
     def enroll_control(self, action: str, code: str | None = None) -> dict[str, Any]:
         """skip, back, redo (one card, e.g. a lost card's replacement) or stop; DeckError otherwise."""
@@ -387,7 +435,7 @@ class DeckDesk:
                 game = None if code is None else self.game_of(code)
                 if game is None:
                     raise DeckError(f"{code!r} is not a card of any game's box")
-                self.enroll_start(game)
+                self._open_enrollment(game)
             enrollment = self.enrollment
             if enrollment is None:
                 raise DeckError("no enrollment under way")
@@ -404,6 +452,7 @@ class DeckDesk:
             else:
                 raise DeckError(f"unknown enrollment action {action!r}")
             self._save_enrollment()
+            self._close_finished_enrollment()
             return {"outcome": step.outcome, "text": self._say(*step.parts), "activity": self.activity()}
 
     def enroll_stop(self) -> dict[str, Any]:
@@ -419,8 +468,23 @@ class DeckDesk:
             text = self._say(Part("enroll_stopped"))
             return {"outcome": "stopped", "text": text, "activity": None}
 
+    def say_end(self, enrollment: Enrollment) -> str:
+        """Say how a finished enrollment ended (complete, or what is missing); the text said."""
+        return self._say(enrollment.ask())
+
     def _enroll_answer(self, part: Part) -> dict[str, Any]:
+        self._close_finished_enrollment()
         return {"outcome": "asked", "text": self._say(part), "activity": self.activity()}
+
+    def _close_finished_enrollment(self) -> None:
+        """At the end of its pass an enrollment gives the reader back to the game: its progress is
+        forgotten when the deck is complete, kept (to resume the missing cards) otherwise."""
+        enrollment = self.enrollment
+        if enrollment is None or enrollment.current is not None:
+            return
+        self.enrollment = None
+        if not enrollment.missing():
+            self._enrollment_path().unlink(missing_ok=True)
 
     def _save_enrollment(self) -> None:
         enrollment = self.enrollment
@@ -555,19 +619,42 @@ class DeckDesk:
     def _deal_read(self, uid: str) -> dict[str, Any]:
         deal = self.deal
         assert deal is not None
+        if deal.complete:  # every card passed, the hands not recorded yet (the disk refused): try again
+            return self._finish_deal()
         code = self.service.tags.lookup(uid)
         part = deal.read(code)
         if not deal.complete:
             return {"outcome": part.key, "text": self._say(part), "activity": self.activity()}
+        return self._finish_deal()
+
+    def _finish_deal(self, *, retry: bool = False) -> dict[str, Any]:
+        """Record every hand of the complete deal in one durable step (all or none). When the disk
+        refuses, the deal is kept with every card passed and tried again until the disk writes."""
+        deal = self.deal
+        assert deal is not None and deal.complete
+        events: list[object] = [{"type": "hand", "player": player, "cards": cards}
+                                for player, cards in deal.hands().items()
+                                if cards]  # an empty hand: a practice robot's seat, dealt virtually
+        try:
+            answers = self.service.submit_all(events, source="deal")
+        except StorageError:
+            self._retry_deal_later()
+            text = "" if retry else self._say(Part("deal_kept"), accepted=False)
+            return {"outcome": "kept", "text": text, "activity": self.activity()}
         self.deal = None
-        refusals = []
-        for player, cards in deal.hands().items():
-            if not cards:
-                continue  # a practice robot's seat: dealt virtually
-            answer = self.service.submit({"type": "hand", "player": player, "cards": cards}, source="deal")
-            if not answer.accepted:
-                refusals.append(answer.reason or "")
+        refusals = [answer.reason or "" for answer in answers if not answer.accepted]
         if refusals:
             text = self._say(Part("deal_refused", {"reason": ", ".join(refusals)}))
             return {"outcome": "refused", "text": text, "activity": None}
-        return {"outcome": "complete", "text": self._say(part), "activity": None}
+        return {"outcome": "complete", "text": self._say(Part("deal_complete", {})), "activity": None}
+
+    def _retry_deal_later(self) -> None:
+        timer = threading.Timer(DEAL_RETRY_SECONDS, self._retry_deal)
+        timer.daemon = True
+        timer.start()
+
+    def _retry_deal(self) -> None:
+        """The kept deal, tried again (quietly: the table already said the disk refuses)."""
+        with self._lock, contextlib.suppress(JournalError):  # a table closed meanwhile: nothing to record
+            if self.deal is not None and self.deal.complete and not self._deal_outlived():
+                self._finish_deal(retry=True)

@@ -43,6 +43,14 @@ SAID = Phrasebook(
     said("deck.deal_undone", "Undone; to {player}."),
     said("deck.deal_nothing_to_undo", "Nothing to undo."),
     said("deck.deal_refused", "Hands refused: {reason}."),
+    said("deck.reader_busy_enroll", "The reader is enrolling the deck: cards are not played. To free it, press"
+                                    " Stop (resume later) on the Deck page."),
+    said("deck.reader_busy_check", "The reader is checking the deck: cards are not played. To free it, press"
+                                   " Finish on the Deck page."),
+    said("deck.reader_busy_deal", "The reader is dealing by tag: cards are not played. To free it, press Abandon"
+                                  " the deal on the Deck page."),
+    said("deck.deal_kept", "Every card is dealt but the disk cannot record the hands: the deal is kept and will be"
+                           " recorded as soon as the disk writes again."),
     said("deck.enroll_written", "Code written on the tag and verified."),
     said("deck.enroll_write_failed", "Writing the tag failed; put the card down again."),
     said("deck.self_describing_refused",

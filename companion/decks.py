@@ -7,6 +7,7 @@ last checked. A `tags.json` left by an older Marmite becomes the first deck.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -14,6 +15,7 @@ import os
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,10 @@ EDITION_PATTERN = re.compile(r"[0-9]{4}")
 
 class DeckError(ValueError):
     """A deck file or a deck operation we refuse; the message names the row or the deck."""
+
+
+UID_RULE = "a tag's UID is 8, 14 or 20 hexadecimal digits (4, 7 or 10 bytes)"
+"""The one rule for a tag's UID, everywhere one enters: a drop, an enrollment, a deck file."""
 
 
 def is_uid(text: str) -> bool:
@@ -176,8 +182,8 @@ class DeckStore:
         for uid, code in mapping.items():
             if code not in self.codes:
                 raise DeckError(f"{code!r} is not a card code")
-            if not uid or any(c not in "0123456789abcdef" for c in uid):
-                raise DeckError(f"{uid!r} is not a lower-case hex UID")
+            if not is_uid(uid):
+                raise DeckError(f"{uid!r} is not a UID: {UID_RULE}")
         if len(set(mapping.values())) != len(mapping):
             raise DeckError("a card is named by two tags")
         index = self.index()
@@ -188,6 +194,28 @@ class DeckStore:
             info.checked_at = None
         self._write(self.folder / info.file, format_deck_file(mapping, sorted(self.codes)))
         self._write_index(index)
+
+    def set_aside_unreadable(self) -> tuple[str, str] | None:
+        """Move an unreadable deck index or active deck file aside (renamed, never deleted) so the table
+        can start without it: (the name it was set aside as, what was wrong and where it went), None when
+        the decks read fine."""
+        said: list[str] = []
+        name = ""
+        for _ in range(3):  # the index, then the active deck's file, then the first deck's
+            try:
+                self.load()
+                break
+            except DeckError as error:
+                path = self.folder / INDEX_FILE
+                with contextlib.suppress(DeckError):
+                    path = self.folder / self.info().file
+                if not path.exists():
+                    return path.name, f"{error} (the file could not be set aside)"
+                aside = path.with_name(f"{path.name}.unreadable-{datetime.now(UTC):%Y%m%dT%H%M%S}")
+                os.replace(path, aside)
+                name = aside.name
+                said.append(f"{error}; set aside as {aside}")
+        return (name, "; ".join(said)) if said else None
 
     def import_file(self, text: str) -> dict[str, str]:
         """Make a deck file's content the active deck; DeckError (nothing changed) for a bad file."""

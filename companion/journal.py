@@ -508,16 +508,29 @@ class Journal:
                     raise JournalError(f"{self.path}: cannot {what}: {error}") from error
                 raise
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Hold the lock for a read; the disk failing it is StorageError (a 503, announced), any other
+        SQLite error JournalError: never a bare sqlite3 error."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as error:
+                kind = storage_kind(error)
+                if kind is not None:
+                    raise StorageError(f"{self.path}: cannot read the journal: {error}", kind) from error
+                raise JournalError(f"{self.path}: cannot read the journal: {error}") from error
+
     def abandoned_games(self) -> set[int]:
         """The games closed before their end."""
-        with self._lock:
+        with self._reading():
             if not self._has_table("abandoned"):
                 return set()
             return {game for (game,) in self._db.execute("SELECT game FROM abandoned").fetchall()}
 
     def unsummarised_games(self) -> list[int]:
         """Finished games (not the current one) whose summary is not kept yet."""
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT seq FROM events WHERE type = 'new_game' AND accepted = 1"
                 " AND seq NOT IN (SELECT game FROM summaries) ORDER BY seq").fetchall()
@@ -526,7 +539,7 @@ class Journal:
     def summaries(self, *, before: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         """The kept summaries of finished games (game, started_at, players and facts), oldest first:
         all, or the newest `limit` of those that started before game `before`."""
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT game, started_at, players, facts FROM summaries WHERE game < ? ORDER BY game DESC LIMIT ?",
                 (before if before is not None else 2**63 - 1, limit if limit is not None else -1)).fetchall()
@@ -537,13 +550,13 @@ class Journal:
 
     def game_start(self, game: int) -> tuple[str, list[str]] | None:
         """When a game started and its players (from its new_game)."""
-        with self._lock:
+        with self._reading():
             row = self._db.execute("SELECT received_at, body FROM events WHERE seq = ?", (game,)).fetchone()
         return None if row is None else (row[0], list(json.loads(row[1]).get("players", [])))
 
     def answer_for(self, key: str) -> Record | None:
         """The event a request with this Idempotency-Key recorded, None for a new key."""
-        with self._lock:
+        with self._reading():
             row = self._db.execute("SELECT seq FROM requests WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
@@ -560,36 +573,33 @@ class Journal:
         if limit is not None:
             query += " LIMIT ?"
             params.append(limit)
-        with self._lock:
-            try:
-                rows = self._db.execute(query, params).fetchall()
-            except sqlite3.Error as error:
-                raise JournalError(f"{self.path}: cannot read the journal: {error}") from error
+        with self._reading():
+            rows = self._db.execute(query, params).fetchall()
         for seq, game_id, received_at, body, accepted, reason, source, tag in rows:
             yield Record(seq, game_id, received_at, json.loads(body), bool(accepted), reason, source, tag)
 
     def first_game_from(self, seq: int) -> int | None:
         """The first game started at or after `seq`, None if none."""
-        with self._lock:
+        with self._reading():
             row = self._db.execute("SELECT MIN(seq) FROM events WHERE type = 'new_game' AND accepted = 1"
                                    " AND seq >= ?", (seq,)).fetchone()
         return None if row is None else row[0]
 
     def earliest_game_since(self, seq: int) -> int | None:
         """The earliest game any event from `seq` on belongs to (a resumed game's may be long before)."""
-        with self._lock:
+        with self._reading():
             row = self._db.execute("SELECT MIN(game) FROM events WHERE seq >= ?", (seq,)).fetchone()
         return None if row is None else row[0]
 
     def game_of(self, seq: int) -> int | None:
         """The game the event `seq` belongs to (None for events before any game, or no such event)."""
-        with self._lock:
+        with self._reading():
             row = self._db.execute("SELECT game FROM events WHERE seq = ?", (seq,)).fetchone()
         return None if row is None else row[0]
 
     def games(self) -> list[GameSummary]:
         """Every game in the journal, oldest first."""
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT g.seq, g.received_at, g.body, (SELECT COUNT(*) FROM events e WHERE e.game = g.seq)"
                 " FROM events g WHERE g.type = 'new_game' AND g.accepted = 1 ORDER BY g.seq"

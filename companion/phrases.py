@@ -23,6 +23,10 @@ SAID = Phrasebook(
     said("table.storage_read_only", "The disk is read-only: nothing is being recorded."),
     said("table.storage_io", "The disk cannot write: nothing is being recorded."),
     said("table.storage_ok", "The disk writes again: plays are being recorded."),
+    said("table.seat_released", "{player}'s seat released: its link can be opened again."),
+    said("table.uid_refused", "Refused: {uid} is not a tag's UID (4, 7 or 10 bytes); nothing was noted."),
+    said("table.deck_set_aside", "The deck file could not be read ({file}): it is set aside and the table starts"
+                                 " without it; import or enroll a deck on the Deck page."),
     said("table.pin_guessing", "Warning: someone is trying to guess the table PIN."),
     said("table.game_resumed_turn", "Game of {date:day} resumed: {turn} to play."),
     said("table.game_resumed", "Game of {date:day} resumed: round {round}."),

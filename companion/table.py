@@ -15,8 +15,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from companion.decks import DECKS_DIR, DeckStore
 from companion.hub import MAX_MESSAGES, Hub, Listener, Message
-from companion.journal import Journal, JournalError, Record, StorageError
+from companion.journal import Entry, Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
 from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
 from companion.referee import Outcome, Referee
@@ -83,6 +84,10 @@ class TableService:
         self.tags = tags or TagMap(games.tag_codes())
         self._language = language if language in LANGUAGES else DEFAULT_LANGUAGE
         self._lock = threading.RLock()
+        """Held by writers from the decision to the journal's answer (it may wait on a stuck disk)."""
+        self._view = threading.RLock()
+        """Held briefly to change or read the table's state: readers never wait behind a write's fsync.
+        Always taken after `_lock`, never before it."""
         self._hub = Hub(threading.RLock())  # its own lock: woken displays never queue on the table's
         self._referee = Referee(games)
         self._reads = ReadGuard(clock)
@@ -91,13 +96,22 @@ class TableService:
         self.read_hook: Callable[[str, str | None], bool] | None = None
         """Takes reads first while the deck desk enrolls, checks or deals; True when it took the read."""
         self._storage_trouble: str | None = None
+        self.deck_set_aside: Message | None = None
+        self.set_aside_report: str | None = None
+        """Said at start when the deck file was unreadable and set aside (the deck page shows it)."""
         self._fold_journal()
         self._keep_missing_summaries()
 
     @classmethod
     def open(cls, data_dir: Path, games: Games, **options: Any) -> TableService:
-        """The table of a data dir: its journal and its tag map."""
-        return cls(Journal.open(data_dir), games, tags=TagMap.load(data_dir, games.tag_codes()), **options)
+        """The table of a data dir: its journal and its tag map. An unreadable deck file never stops it:
+        it is set aside and said (`deck_set_aside`, and `set_aside_report` for the terminal)."""
+        report = DeckStore(data_dir, games.tag_codes()).set_aside_unreadable()
+        service = cls(Journal.open(data_dir), games, tags=TagMap.load(data_dir, games.tag_codes()), **options)
+        if report is not None:
+            service.set_aside_report = report[1]
+            service.deck_set_aside = service.notice("deck_set_aside", file=f"{DECKS_DIR}/{report[0]}")
+        return service
 
     def _fold_journal(self) -> None:
         """Rebuild the current game, the recent announcements and the read guard from the journal.
@@ -253,10 +267,41 @@ class TableService:
             game = self.journal.current_game
             closes = None if game is None else (game, self._referee.state.summary())
         seq = self._append(checked, reason, source, tag=tag, key=key, closes=closes)
-        outcome = self._apply(seq, checked)
-        if outcome.accepted and tag is not None:
-            self._reads.accepted(tag, seq)
-        return seq, outcome, self._announce(seq, checked, outcome)
+        with self._view:
+            outcome = self._apply(seq, checked)
+            if outcome.accepted and tag is not None:
+                self._reads.accepted(tag, seq)
+            return seq, outcome, self._announce(seq, checked, outcome)
+
+    def submit_all(self, events: list[object], source: str = "api") -> list[Submission]:
+        """Referee, journal and announce several events in one durable step: all recorded, or none (a
+        StorageError, announced, leaves the table as it was). For the hands of a deal by tag."""
+        checked = [self._referee.shapes.check_well_formed(event) for event in events]
+        with self._lock:
+            game = self.journal.current_game
+            trial, trial_seqs = self._rebuild(game) if game is not None else (Referee(self.games), [])
+            reasons = []
+            for event in checked:  # judged one after the other on a copy, as they will be on the table
+                outcome, trial_seqs = fold(trial, trial_seqs, 0, event)
+                reasons.append(outcome.reason)
+            try:
+                seqs = self.journal.append_many([Entry(event, reason is None, reason, source)
+                                                 for event, reason in zip(checked, reasons, strict=True)])
+            except StorageError as error:
+                self._storage_changed(error.kind)
+                raise
+            if self._storage_trouble is not None:
+                self._storage_changed(None)
+            answers = []
+            with self._view:
+                for seq, event in zip(seqs, checked, strict=True):
+                    outcome = self._apply(seq, event)
+                    answers.append(Submission(outcome.accepted, outcome.reason, seq,
+                                              self._announce(seq, event, outcome)))
+        for answer in answers:
+            if answer.message is not None:
+                self._hub.tell(answer.message)
+        return answers
 
     def recorded(self, key: str | None) -> Submission | None:
         """The answer a request with this Idempotency-Key got, None for no key or a new one."""
@@ -290,6 +335,11 @@ class TableService:
                                     is_event=False, detail=(("ok", trouble is None),))
         threading.Thread(target=self._hub.tell, args=(message,), name="storage-announce", daemon=True).start()
 
+    def storage_failed(self, trouble: str) -> None:
+        """The disk failed a read or a write outside a play (a page, a list of games): announce it."""
+        with self._view:
+            self._storage_changed(trouble)
+
     @property
     def storage_trouble(self) -> str | None:
         """Why the disk refuses writes now ("full", "read_only", "io"), None while writing works."""
@@ -321,9 +371,10 @@ class TableService:
             except StorageError as error:
                 self._storage_changed(error.kind)
                 raise
-            self._referee, self._action_seqs = referee, seqs
-            self._reads.clear()
-            message = self._game_notice("resumed", game, referee.state)
+            with self._view:
+                self._referee, self._action_seqs = referee, seqs
+                self._reads.clear()
+                message = self._game_notice("resumed", game, referee.state)
         self._hub.tell(message)
         return message
 
@@ -405,7 +456,7 @@ class TableService:
 
     def reader_health(self, reader: str, ok: bool, detail: str = "", info: dict[str, str] | None = None) -> None:
         """Record a reader's health for the display; a change is announced (no journal entry)."""
-        with self._lock:
+        with self._view:
             previous = self._health.get(reader)
             self._health[reader] = {"reader": reader, "ok": ok, "detail": detail, "info": dict(info or {})}
             state = str((info or {}).get("state", ""))  # ok, missing or errors, for the readers that say it
@@ -420,7 +471,7 @@ class TableService:
     def notice(self, key: str, **fields: Any) -> Message:
         """Announce a table-level notice in the table's own words (no journal entry), e.g. someone
         guessing the PIN; displays show it and the speaker says it."""
-        with self._lock:
+        with self._view:
             message = self._hub.publish("notice", (Part(key, dict(fields)),), TABLE_VOICE,
                                         seq=self.journal.last_seq, is_event=False)
         self._hub.tell(message)
@@ -435,7 +486,7 @@ class TableService:
     def announce(self, kind: str, parts: tuple[Part, ...], voice: Voice, *, accepted: bool | None = None) -> Message:
         """Say something that is not a game event (the deck desk's prompts); nothing is journaled.
         `accepted`: a read taken (True) or refused (False), for the pot's beeps; None for the rest."""
-        with self._lock:
+        with self._view:
             message = self._hub.publish(kind, parts, voice, seq=self.journal.last_seq, is_event=False,
                                         accepted=accepted)
         self._hub.tell(message)
@@ -500,7 +551,7 @@ class TableService:
     def repeat_last(self) -> Message:
         """Announce the last announcement again."""
         last = self.last_announcement()
-        with self._lock:
+        with self._view:
             if last is not None:
                 message = self._hub.publish("repeat", last.parts, last.voice, seq=self.journal.last_seq,
                                             is_event=False)
@@ -512,7 +563,7 @@ class TableService:
 
     def where_are_we(self) -> Message:
         """Announce the whole state of the current match."""
-        with self._lock:
+        with self._view:
             state = self._referee.state
             parts: tuple[Part, ...]
             voice: Voice
@@ -547,12 +598,12 @@ class TableService:
 
     def state(self) -> dict[str, Any]:
         """The contract's `GET /api/state` object."""
-        with self._lock:
+        with self._view:
             return self._referee.public_state
 
     def table_view(self) -> dict[str, Any]:
         """Everything the table display shows (public information only)."""
-        with self._lock:
+        with self._view:
             state = self._referee.state
             view = state.table_view() if state is not None else self._empty_table_view()
             view["game_kind"] = self.game_name
@@ -572,13 +623,13 @@ class TableService:
     def seat_view(self, player: str, *, owner: bool = False) -> dict[str, Any] | None:
         """A seat's view, with the player's secrets only when `owner` (their own phone); None for an
         unknown name."""
-        with self._lock:
+        with self._view:
             state = self._referee.state
             return state.seat_view(player, owner=owner) if state is not None else None
 
     def history(self) -> dict[str, Any]:
         """The current match's history (for Chaud Devant, every round trick by trick)."""
-        with self._lock:
+        with self._view:
             state = self._referee.state
             return state.history() if state is not None else {"rounds": []}
 
@@ -586,16 +637,17 @@ class TableService:
         """The games in the journal with their players, date, phase, score and winners, oldest first:
         all, or the newest `limit` of those started before game `before`. Finished games come from
         their kept summaries and the current one from its state, so nothing is replayed."""
-        with self._lock:
+        with self._view:  # the state's part under the view lock; the journal's after it (it may wait on a write)
             game, state = self.current_game, self._referee.state
-            current = None
-            if game is not None and state is not None and (before is None or game < before):
-                start = self.journal.game_start(game)
-                if start is not None:
-                    current = {"game": game, "started_at": start[0], "players": start[1], **state.summary(),
-                               "abandoned": False, "current": True}
-            summaries = [{**summary, "current": False}
-                         for summary in self.journal.summaries(before=before, limit=limit) if summary["game"] != game]
+            facts = state.summary() if game is not None and state is not None else None
+        current = None
+        if game is not None and facts is not None and (before is None or game < before):
+            start = self.journal.game_start(game)
+            if start is not None:
+                current = {"game": game, "started_at": start[0], "players": start[1], **facts,
+                           "abandoned": False, "current": True}
+        summaries = [{**summary, "current": False}
+                     for summary in self.journal.summaries(before=before, limit=limit) if summary["game"] != game]
         if current is not None:
             summaries.append(current)
             summaries.sort(key=lambda summary: int(summary["game"]))  # a resumed game is older than others

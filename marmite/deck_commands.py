@@ -193,6 +193,36 @@ def _progress(desk: DeckDesk) -> str:
     return f"  ({activity['count']}/{activity['total']})"
 
 
+def _enrollment_step(desk: DeckDesk, item: object, say: Callable[[str], None]) -> dict[str, Any] | None:
+    """What one item of the terminal's inbox (a read, a reader's health, a typed control) answers."""
+    if isinstance(item, ReaderHealth):
+        if not item.ok or item.detail.startswith("format learned"):
+            say(f"reader {item.reader}: {item.detail}")
+        return None
+    if isinstance(item, TagSeen):
+        if item.raw is not None:  # a keyboard wedge: what it typed, and the UID Marmite made of it
+            say(f"typed {item.raw!r} → {item.uid}")
+        result = desk.tag_seen(item.uid)
+        if item.done is not None:
+            item.done()
+        return result
+    if item is None:
+        return None
+    return _control(desk, str(item))
+
+
+def _enrollment_end(desk: DeckDesk, enrollment: Any, say: Callable[[str], None]) -> int:
+    """Stop the pass (or say where it ended) and answer 0 when no card is missing, else 1."""
+    if desk.enrollment is not None:
+        missing = desk.enrollment.missing()
+        say(desk.enroll_stop()["text"])
+    else:  # the pass ended and the enrollment gave the reader back: say where it ended
+        missing = enrollment.missing() if enrollment is not None else []
+        if enrollment is not None:
+            say(desk.say_end(enrollment))
+    return 0 if not missing else 1
+
+
 def enroll_in_terminal(args: argparse.Namespace, *, say: Callable[[str], None] = print) -> int:
     """`marmite reader learn`: the tablet's enrollment, in the terminal and the table's language."""
     opened = _session(args)
@@ -209,29 +239,17 @@ def enroll_in_terminal(args: argparse.Namespace, *, say: Callable[[str], None] =
         say(answer["text"] + _progress(desk))
         if answer.get("outcome") == "refused":  # e.g. a keyboard wedge that types two of the deck's cards alike
             return 1
+        enrollment = desk.enrollment
         while desk.enrollment is not None and desk.enrollment.current is not None:
-            item = inbox.get()
-            if isinstance(item, ReaderHealth):
-                if not item.ok or item.detail.startswith("format learned"):
-                    say(f"reader {item.reader}: {item.detail}")
-                continue
-            if isinstance(item, TagSeen):
-                if item.raw is not None:  # a keyboard wedge: what it typed, and the UID Marmite made of it
-                    say(f"typed {item.raw!r} → {item.uid}")
-                result = desk.tag_seen(item.uid)
-                if item.done is not None:
-                    item.done()
-            elif item is None:
-                continue
-            else:
-                result = _control(desk, item)
+            enrollment = desk.enrollment
+            result = _enrollment_step(desk, inbox.get(), say)
             if result is not None:
                 say(result["text"] + _progress(desk))
-            if desk.enrollment is None:
-                return 1 if result is not None and result.get("outcome") == "refused" else 130
-        missing = desk.enrollment.missing() if desk.enrollment else []
-        say(desk.enroll_stop()["text"])
-        return 0 if not missing else 1
+            if desk.enrollment is None and result is not None and result.get("outcome") == "refused":
+                return 1
+            if desk.enrollment is None and (result is None or result.get("outcome") == "stopped"):
+                return 130
+        return _enrollment_end(desk, enrollment, say)
     except KeyboardInterrupt:
         say(desk.enroll_stop()["text"])
         return 130

@@ -213,6 +213,10 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     app.extensions["marmite.reader_scan"] = functools.partial(scan_beside, args.reader)  # the tablet's search
     store = app.extensions["marmite.settings"]
     speaker = Speaker(service, rate=lambda: store.current.rate).start() if args.speak else None
+    if service.deck_set_aside is not None:  # loudly: the terminal, every display and the voice
+        print(f"marmite run: WARNING: the deck could not be read and is set aside; the table starts without it:"
+              f" {service.set_aside_report}", file=sys.stderr, flush=True)
+        service.deck_set_aside = service.notice("deck_set_aside", **dict(service.deck_set_aside.parts[0].fields))
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
     closers = [robots.close, pump.close, *([speaker.close] if speaker else []), *([panel.close] if panel else []),

@@ -10,14 +10,13 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.events import MAX_EVENT_BYTES, MalformedEvent, parse_event_json
-from companion.journal import StorageError
 from companion.table import GameNotSwitchable, Message, UnknownGame
 from companion.tags import simulated_uid
-from web_ui.auth import authorized, csrf_token, pin_matches, require_pin, unlock_session
+from web_ui.auth import PIN_HEADER, authorized, csrf_token, pin_matches, require_pin, unlock_session, unlocked
 from web_ui.context import client_address, service, settings
-from web_ui.deck_api import parse_drop
+from web_ui.deck_api import NotAUid, parse_drop
 from web_ui.limits import StreamGate
-from web_ui.seats import visible_seat_view
+from web_ui.seats import holds_any_seat, visible_seat_view
 from web_ui.settings import parse_settings
 from web_ui.stream import event_stream, parse_last_id, rendered
 
@@ -37,11 +36,6 @@ class BadRequestBody(ValueError):
 
 
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,64}")
-STORAGE_TROUBLE = {
-    "full": "the disk is full: nothing was recorded",
-    "read_only": "the disk is read-only: nothing was recorded",
-    "io": "the disk fails to write: nothing was recorded",
-}
 
 
 def event_body() -> Any:
@@ -68,12 +62,6 @@ def _bad_body(error: ValueError) -> tuple[Response, int]:
     return jsonify(error=str(error)), 400
 
 
-@api.errorhandler(StorageError)
-def _storage_trouble(error: StorageError) -> tuple[Response, int]:
-    """A play that could not be made durable: 503 with the reason (the table announces it too)."""
-    response = jsonify(error=STORAGE_TROUBLE.get(error.kind, STORAGE_TROUBLE["io"]), storage=error.kind)
-    response.headers["Retry-After"] = "5"
-    return response, 503
 
 
 @api.get("/state")
@@ -120,6 +108,8 @@ def games() -> Response:
         raise BadRequestBody("limit and before must be whole numbers") from None
     if not 1 <= limit <= 1000:
         raise BadRequestBody("limit must be between 1 and 1000")
+    if before is not None and not 0 <= before < 2**63:
+        raise BadRequestBody("before must be a game number (0 to 2^63 - 1)")
     return jsonify(service().past_games(before=before, limit=limit))
 
 
@@ -170,6 +160,9 @@ def drop() -> Response:
     key = idempotency_key()
     try:
         uid, code = parse_drop(json_body(), service().tags.codes)
+    except NotAUid as error:  # refused before anything is noted, and said
+        service().notice("uid_refused", uid=error.uid[:40])
+        raise BadRequestBody(str(error)) from None
     except ValueError as error:
         raise BadRequestBody(str(error)) from None
     uid = uid or simulated_uid(code or "")
@@ -237,6 +230,15 @@ def auth() -> Response:
     return jsonify(authorized=ok, reason=why)
 
 
+def trusted_display() -> bool:
+    """The PIN holder (header or unlocked session) or a claimed seat's own phone: their streams always
+    find a place, whatever strangers hold."""
+    header = request.headers.get(PIN_HEADER)
+    if header is not None:
+        return pin_matches(header)
+    return unlocked() or holds_any_seat()
+
+
 @api.get("/stream")
 def stream() -> tuple[Response, int] | Response:
     """Server-sent events: every message after Last-Event-ID, then live ones, with a heartbeat."""
@@ -249,10 +251,10 @@ def stream() -> tuple[Response, int] | Response:
     heartbeat: float = current_app.config["MARMITE_HEARTBEAT"]
     gate: StreamGate = current_app.extensions["marmite.streams"]
     client = client_address()
-    gate.enter(client)  # TooMany: 429 with Retry-After
+    reserved = gate.enter(client, trusted=trusted_display())  # TooMany: 429 with Retry-After
     body = event_stream(service(), last_id, stop, heartbeat=heartbeat)
     response = Response(stream_with_context(body), mimetype="text/event-stream")
-    response.call_on_close(lambda: gate.leave(client))
+    response.call_on_close(lambda: gate.leave(client, reserved=reserved))
     response.headers["Cache-Control"] = "no-cache, no-transform"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from companion.catalogs import LOCALE_DIR
 from companion.deck_desk import DeckDesk
+from companion.journal import StorageError
 from companion.table import TableService
 from web_ui.auth import GUESSES_PER_MINUTE
 from web_ui.context import client_address
@@ -23,12 +25,15 @@ from web_ui.game_pages import PageTable
 from web_ui.limits import GuessWindow, RateLimit, StreamGate, TooMany
 from web_ui.seats import SeatClaims
 from web_ui.settings import SETTINGS_FILE, SettingsStore
+from web_ui.storage_trouble import storage_answer
 
 SECRET_FILE = "web-secret"
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body (the biggest real one, a new game, is well under 1 KiB)."""
 MAX_STREAMS = 128
 """Live streams the whole table serves at once (the server keeps a thread for each, plus others)."""
+RESERVED_STREAMS = 16
+"""Live streams kept for trusted displays (the PIN holder's, claimed seats' phones) beyond MAX_STREAMS."""
 STREAMS_PER_CLIENT = 8
 """Live streams one address may hold (a phone with a few tabs)."""
 CONTENT_SECURITY_POLICY = (
@@ -58,6 +63,7 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         MARMITE_MAX_STREAMS=MAX_STREAMS,
         MARMITE_STREAMS_PER_CLIENT=STREAMS_PER_CLIENT,
+        MARMITE_RESERVED_STREAMS=RESERVED_STREAMS,
     )
     app.config.update(config or {})
     store = SettingsStore(data_dir / SETTINGS_FILE if data_dir is not None else None)
@@ -70,12 +76,14 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     app.extensions["marmite.claims"] = SeatClaims()
     app.extensions["marmite.guesses"] = GuessWindow(GUESSES_PER_MINUTE, 60.0)
     app.extensions["marmite.streams"] = StreamGate(app.config["MARMITE_MAX_STREAMS"],
-                                                   app.config["MARMITE_STREAMS_PER_CLIENT"])
+                                                   app.config["MARMITE_STREAMS_PER_CLIENT"],
+                                                   app.config["MARMITE_RESERVED_STREAMS"])
     app.extensions["marmite.rates"] = {
         "where": RateLimit(burst=6, every=5.0), "repeat": RateLimit(burst=6, every=5.0),
         "unlock": RateLimit(burst=5, every=6.0)}
     Babel(app, locale_selector=_locale_selector(store))
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json = BoundedJSONProvider(app)
+    app.json.sort_keys = False
 
     from web_ui.api import api
     from web_ui.deck_api import deck_api
@@ -97,11 +105,26 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     for game_pages in pages.values():  # each game's templates/<game>/ and static/<game>/
         app.register_blueprint(game_pages.blueprint)
     app.register_error_handler(TooMany, _too_many)
+    app.register_error_handler(StorageError, storage_answer)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
     app.before_request(_limit_rates)
     app.after_request(_security_headers)
     return app
+
+
+class BoundedJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, where a body nested too deep for the parser is bad JSON (a 400), not a crash."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("the JSON body is nested too deeply") from None
+
+
+PRIVATE_PATHS = ("/seat/", "/fragment/seat/", "/api/seat/")
+"""Pages and answers that may carry a seat's secrets (hand, menu): never kept by a cache or a browser's history."""
 
 
 def _secret_key(data_dir: Path | None) -> str:
@@ -195,4 +218,6 @@ def _security_headers(response: Response) -> Response:
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    if request.path.startswith(PRIVATE_PATHS):
+        response.headers["Cache-Control"] = "no-store"
     return response

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.deck_desk import DeckDesk
-from companion.decks import DEFAULT_EDITION, DeckError
+from companion.deck_desk import DeckDesk, ReaderBusy
+from companion.decks import DEFAULT_EDITION, UID_RULE, DeckError, is_uid
 from web_ui.auth import require_pin
 
 deck_api = Blueprint("deck_api", __name__, url_prefix="/api/deck")
 
-HEX_UID = re.compile(r"(?:[0-9a-fA-F]{2}){1,32}")
+
+
+class NotAUid(ValueError):
+    """A drop's `uid` that no tag can have (the one rule: decks.is_uid); `uid` is what was sent."""
+
+    def __init__(self, uid: str) -> None:
+        super().__init__(f"drop needs {{\"uid\": HEX}} with HEX a tag's UID: {UID_RULE}")
+        self.uid = uid
 
 
 def desk() -> DeckDesk:
@@ -27,8 +33,8 @@ def desk() -> DeckDesk:
 def parse_drop(body: Any, codes: frozenset[str]) -> tuple[str, str | None]:
     """`POST /api/drop`'s body → (uid, card code or None); ValueError with the contract's wording."""
     if isinstance(body, dict) and set(body) == {"uid"} and isinstance(body["uid"], str):
-        if HEX_UID.fullmatch(body["uid"]) is None:
-            raise ValueError("drop needs {\"uid\": HEX} with HEX a tag's UID in hexadecimal")
+        if not is_uid(body["uid"].lower()):
+            raise NotAUid(body["uid"])
         return body["uid"].lower(), None
     if isinstance(body, dict) and set(body) == {"code"} and body["code"] in codes:
         return "", str(body["code"])
@@ -37,6 +43,8 @@ def parse_drop(body: Any, codes: frozenset[str]) -> tuple[str, str | None]:
 
 @deck_api.errorhandler(DeckError)
 def _refused(error: DeckError) -> tuple[Response, int]:
+    if isinstance(error, ReaderBusy):  # said on every display and by voice, in the table's language
+        return jsonify(error=str(error), busy=error.kind), 409
     return jsonify(error=str(error)), 409 if "under way" in str(error) or "while" in str(error) else 400
 
 

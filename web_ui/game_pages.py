@@ -87,10 +87,11 @@ class GamePages:
         template = f"{self.name}/_table_state.html" if fragment else "table.html"
         return render_template(template, **{**self._context(language), "view": view, **self.table_context(view, state)})
 
-    def render_seat(self, view: dict[str, Any], name: str, language: str, *, fragment: bool) -> str:
-        """A seat page (the shell) or only its state part."""
+    def render_seat(self, view: dict[str, Any], name: str, language: str, *, fragment: bool,
+                    claim: str | None = None) -> str:
+        """A seat page (the shell) or only its state part; `claim`: the key its script claims the seat with."""
         template = f"{self.name}/_seat_state.html" if fragment else "seat.html"
-        return render_template(template, **self._context(language), view=view, name=name)
+        return render_template(template, **self._context(language), view=view, name=name, claim=claim)
 
     def render_history(self, history: dict[str, Any], language: str) -> str:
         """The round history page."""

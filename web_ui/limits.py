@@ -53,26 +53,42 @@ class RateLimit:
 
 
 class StreamGate:
-    """Open live streams: at most `total` for the table and `per_client` for one address."""
+    """Open live streams: `total` for anyone, `reserved` more that only trusted displays (the PIN
+    holder, a claimed seat's phone) may take, and at most `per_client` for one address."""
 
-    def __init__(self, total: int, per_client: int) -> None:
+    def __init__(self, total: int, per_client: int, reserved: int = 0) -> None:
         self.total = total
         self.per_client = per_client
+        self.reserved = reserved
         self._lock = threading.Lock()
         self._open: dict[str, int] = {}
+        self._general = 0
+        self._trusted = 0
 
-    def enter(self, client: str) -> None:
-        """Count one more stream for `client`, or raise TooMany."""
+    def enter(self, client: str, *, trusted: bool = False) -> bool:
+        """Count one more stream for `client`, or raise TooMany; True when it took a reserved place
+        (give it back with `leave(client, reserved=True)`)."""
         with self._lock:
             if self._open.get(client, 0) >= self.per_client:
                 raise TooMany("too many open streams from this device; close a tab", 5)
-            if sum(self._open.values()) >= self.total:
+            if trusted and self._trusted < self.reserved:
+                self._trusted += 1
+                reserved = True
+            elif self._general < self.total:
+                self._general += 1
+                reserved = False
+            else:
                 raise TooMany("too many displays are connected to this table", 5)
             self._open[client] = self._open.get(client, 0) + 1
+            return reserved
 
-    def leave(self, client: str) -> None:
+    def leave(self, client: str, *, reserved: bool = False) -> None:
         """One stream of `client` ended."""
         with self._lock:
+            if reserved:
+                self._trusted -= 1
+            else:
+                self._general -= 1
             left = self._open.get(client, 0) - 1
             if left > 0:
                 self._open[client] = left

@@ -13,7 +13,7 @@ from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service
 from web_ui.game_pages import GamePages, page_table
 from web_ui.page_common import common_context
-from web_ui.seats import base_url, seat_links, visible_seat_view
+from web_ui.seats import base_url, claim_to_make, seat_links, visible_seat_view
 
 pages = Blueprint("pages", __name__)
 
@@ -53,7 +53,8 @@ def _render_seat(name: str, *, fragment: bool) -> str:
     view = visible_seat_view(name)
     if view is None:
         abort(404, f"no player named {name} in this game")
-    return _current().render_seat(view, name, service().language, fragment=fragment)
+    claim = None if fragment else claim_to_make(name)  # the page's script claims it (a POST)
+    return _current().render_seat(view, name, service().language, fragment=fragment, claim=claim)
 
 
 @pages.get("/favicon.ico")

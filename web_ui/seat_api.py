@@ -7,9 +7,9 @@ import hmac
 from flask import Blueprint, Response, jsonify, request, session
 
 from companion.events import MalformedEvent
-from web_ui.auth import CSRF_HEADER
+from web_ui.auth import CSRF_HEADER, require_pin
 from web_ui.context import service
-from web_ui.seats import owns_seat
+from web_ui.seats import claim_seat, owns_seat, release_seat
 
 seat_api = Blueprint("seat_api", __name__, url_prefix="/api/seat")
 
@@ -23,6 +23,35 @@ def _csrf_ok() -> bool:
     sent = request.headers.get(CSRF_HEADER)
     token = session.get("csrf")
     return bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
+
+
+@seat_api.post("/<name>/claim")
+def claim(name: str) -> tuple[Response, int] | Response:
+    """The seat page, loaded in a real browser, claims its seat: needs the link's key and the page's CSRF
+    token (so the session cookie came back). A link preview or a bare GET never claims."""
+    if service().seat_view(name) is None:
+        return jsonify(error=f"no player named {name!r} in this game"), 404
+    if not _csrf_ok():
+        return jsonify(error="a seat is claimed from its page, in a browser that keeps its cookie"), 403
+    body = request.get_json(silent=True, force=True)
+    claimed = claim_seat(name, body.get("k") if isinstance(body, dict) else None)
+    if claimed is None:
+        return jsonify(error="this is not the key of this seat's link"), 403
+    if not claimed:
+        return jsonify(error="another phone holds this seat; the host can release it on the setup page"), 409
+    return jsonify(claimed=True)
+
+
+@seat_api.post("/<name>/release")
+@require_pin
+def release(name: str) -> tuple[Response, int] | Response:
+    """The PIN holder frees a seat (a lost phone, a link opened by the wrong person): its link works again."""
+    if service().seat_view(name) is None:
+        return jsonify(error=f"no player named {name!r} in this game"), 404
+    released = release_seat(name)
+    if released:  # said on every display and by voice: the player knows to open their link again
+        service().notice("seat_released", player=name)
+    return jsonify(released=released)
 
 
 @seat_api.post("/<name>/menu")

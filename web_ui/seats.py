@@ -1,9 +1,12 @@
 """Seat links: a phone sees its player's own secrets (menu, hand) only through that player's link.
 
 The key is an HMAC of the game and the name under the app's secret, so it changes with each game
-and cannot be guessed from the name; the organiser (with the PIN) hands the links out. The first
-browser that opens a link claims the seat: the key then shows nothing to any other browser, and the
-setup page stops listing that link. The PIN unlocks controls, never secrets.
+and cannot be guessed from the name; the organiser (with the PIN) hands the links out. Opening a link
+claims nothing: the seat page, once loaded in a real browser, claims the seat with a POST carrying its
+session cookie and CSRF token (`POST /api/seat/<name>/claim`), so a chat app's link preview, a QR
+scanner's peek or a `curl` never does. The key then shows nothing to any other browser, and the setup
+page shows the seat as held, with a control for the PIN holder to release it. The PIN unlocks
+controls, never secrets.
 """
 
 from __future__ import annotations
@@ -30,11 +33,21 @@ class SeatClaims:
         self._lock = threading.Lock()
         self._holders: dict[tuple[int | None, str], str] = {}
 
+    def release(self, game: int | None, name: str) -> bool:
+        """Free the seat (its link can be opened again); True when some browser held it."""
+        with self._lock:
+            return self._holders.pop((game, name), None) is not None
+
     def claim(self, game: int | None, name: str, browser: str) -> bool:
         """True when `browser` holds the seat now (it was free, or already its own)."""
         with self._lock:
             holder = self._holders.setdefault((game, name), browser)
             return holder == browser
+
+    def holder(self, game: int | None, name: str) -> str | None:
+        """The browser holding the seat, None while it is free."""
+        with self._lock:
+            return self._holders.get((game, name))
 
     def claimed(self, game: int | None, name: str) -> bool:
         """True once some browser holds the seat."""
@@ -63,25 +76,58 @@ def seat_key(name: str) -> str:
     return hmac.new(secret, f"seat:{game}:{name}".encode(), hashlib.sha256).hexdigest()[:20]
 
 
+def _key_matches(name: str, given: object) -> bool:
+    return isinstance(given, str) and hmac.compare_digest(given.encode(), seat_key(name).encode())
+
+
 def owns_seat(name: str) -> bool:
-    """True for the player's own phone only: the link's key (remembered in the session) in the browser
-    that claimed the seat first. The PIN gives no seat its secrets."""
+    """True for the player's own phone only: the link's key (given, or remembered in the session) in the
+    browser that claimed the seat. Claims nothing (see `claim_seat`); the PIN gives no seat its secrets."""
     if service().robots.is_robot(name):
         return False  # a robot's hand is nobody's to read, not even the host's
-    expected = seat_key(name)
-    given = request.args.get(SEAT_PARAM)
     remembered = (session.get("seats") or {}).get(name)
-    if given is not None and hmac.compare_digest(given.encode(), expected.encode()):
-        key_ok = True
-    else:
-        key_ok = isinstance(remembered, str) and hmac.compare_digest(remembered.encode(), expected.encode())
-    if not key_ok or not _claims().claim(service().current_game, name, _browser()):
+    if not (_key_matches(name, request.args.get(SEAT_PARAM)) or _key_matches(name, remembered)):
         return False
-    if remembered != expected:
-        seats = dict(session.get("seats") or {})
-        seats[name] = expected
-        session["seats"] = seats
+    browser = session.get("browser")
+    return isinstance(browser, str) and _claims().holder(service().current_game, name) == browser
+
+
+def claim_seat(name: str, key: object) -> bool | None:
+    """Claim the seat for this browser (a POST from its seat page, its session proven by the caller's
+    CSRF check): True when it holds the seat now, False when another browser does, None for a wrong key."""
+    if not _key_matches(name, key):
+        return None
+    if not _claims().claim(service().current_game, name, _browser()):
+        return False
+    seats = dict(session.get("seats") or {})
+    seats[name] = seat_key(name)
+    session["seats"] = seats
     return True
+
+
+def release_seat(name: str) -> bool:
+    """The PIN holder frees a seat; True when a browser held it."""
+    return _claims().release(service().current_game, name)
+
+
+def claim_to_make(name: str) -> str | None:
+    """The key the seat page should claim with (its JS POSTs it): the link's valid key for a seat no
+    browser holds yet, else None."""
+    given = request.args.get(SEAT_PARAM)
+    if not _key_matches(name, given) or _claims().claimed(service().current_game, name):
+        return None
+    return given
+
+
+def holds_any_seat() -> bool:
+    """True in a browser that holds some seat of the current game (claims nothing)."""
+    browser = session.get("browser")
+    remembered = session.get("seats") or {}
+    if not isinstance(browser, str) or not isinstance(remembered, dict):
+        return False
+    game = service().current_game
+    return any(isinstance(key, str) and hmac.compare_digest(key.encode(), seat_key(str(name)).encode())
+               and _claims().holder(game, str(name)) == browser for name, key in remembered.items())
 
 
 def visible_seat_view(name: str) -> dict[str, Any] | None:
@@ -89,8 +135,9 @@ def visible_seat_view(name: str) -> dict[str, Any] | None:
     return service().seat_view(name, owner=owns_seat(name))
 
 
-def seat_links(base_url: str) -> list[dict[str, str]]:
-    """Each unclaimed seat's link with its QR code (inline SVG), for the organiser to hand out."""
+def seat_links(base_url: str) -> list[dict[str, Any]]:
+    """Each seat's link with its QR code (inline SVG), for the organiser to hand out; a seat a phone
+    holds is listed as held (no link: the PIN holder may release it)."""
     import qrcode
     import qrcode.image.svg
 
@@ -98,7 +145,10 @@ def seat_links(base_url: str) -> list[dict[str, str]]:
     game = service().current_game
     for player in service().table_view()["players"]:
         name = player["name"]
-        if _claims().claimed(game, name) or service().robots.is_robot(name):
+        if service().robots.is_robot(name):
+            continue
+        if _claims().claimed(game, name):
+            links.append({"name": name, "held": True})
             continue
         url = f"{base_url.rstrip('/')}/seat/{quote(name, safe='')}?{SEAT_PARAM}={seat_key(name)}"
         image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
@@ -106,7 +156,7 @@ def seat_links(base_url: str) -> list[dict[str, str]]:
         image.save(out)
         svg = out.getvalue().decode("utf-8")
         svg = svg[svg.index("<svg"):]  # drop the XML declaration: the SVG goes inline in the page
-        links.append({"name": name, "url": url, "svg": svg})
+        links.append({"name": name, "url": url, "svg": svg, "held": False})
     return links
 
 

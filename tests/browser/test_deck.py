@@ -58,10 +58,31 @@ def test_a_whole_deck_enrolled_from_the_tablet_with_a_restart(page: Any, server:
     assert CODES[20] == "onion-3a"
     for index in range(20, 77):
         server.post("/api/drop", {"uid": uid(index)})
-    current_is(page, "—")
     spoken_includes(page, "Enregistrement terminé : 77 sur 77.")
-    assert page.inner_text("#enroll-count") == "77 / 77"
-    assert server.get("/api/deck")["decks"][0]["cards"] == 77
+    page.wait_for_function("() => document.body.dataset.deckActivity === 'none'")  # the reader is the game's again
+    assert page.is_hidden("#enroll-panel")
+    assert server.get("/api/deck")["decks"][0]["cards"] == 77 and server.get("/api/deck")["activity"] is None
+
+
+def test_a_busy_reader_refuses_in_view_and_aloud_saying_how_to_free_it(page: Any, server: Server) -> None:
+    unlock(page, server, "/deck")
+    page.wait_for_function("() => document.body.dataset.stream === 'open'", timeout=15000)
+    page.click("#enroll-start")
+    page.wait_for_function("() => document.body.dataset.deckActivity === 'enroll'")
+    page.click("[data-check=start]")
+    said = ("Le lecteur enregistre le jeu de cartes : les cartes ne sont pas jouées. Pour le libérer, appuyez"
+            " sur « Arrêter (reprendre plus tard) » sur la page Jeu de cartes.")
+    page.wait_for_function("t => document.getElementById('check-refused').textContent === t", arg=said)
+    refused = page.locator("#check-refused")
+    assert refused.is_visible() and refused.evaluate(
+        "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")  # in view
+    spoken_includes(page, said)
+    shot(page, "deck-reader-busy")
+    assert audit(page, "deck-reader-busy") == []
+    page.click("[data-enroll=stop]")
+    page.click("[data-check=start]")
+    page.wait_for_function("() => document.body.dataset.deckActivity === 'check'")
+    assert page.inner_text("#check-refused") == ""
 
 
 def test_import_a_deck_file_then_check_it_on_the_setup_path(page: Any, server: Server) -> None:

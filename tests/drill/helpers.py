@@ -5,9 +5,22 @@ from __future__ import annotations
 
 import os
 
-from benchmarks.loopback_clients import PIN, ROOT, Display, Running, free_port, loopback, parse_response
+from benchmarks.loopback_clients import (
+    PIN,
+    ROOT,
+    Display,
+    Running,
+    free_port,
+    loopback,
+    parse_response,
+    plays_answered,
+    raise_file_limit,
+    session_cookie,
+    still_open,
+)
 
 SOAK = os.environ.get("MARMITE_SOAK") == "1"
 """`MARMITE_SOAK=1 pytest tests/drill -m slow` runs the long versions."""
 
-__all__ = ["PIN", "ROOT", "SOAK", "Display", "Running", "free_port", "loopback", "parse_response"]
+__all__ = ["PIN", "ROOT", "SOAK", "Display", "Running", "free_port", "loopback", "parse_response", "plays_answered",
+           "raise_file_limit", "session_cookie", "still_open"]

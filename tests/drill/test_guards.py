@@ -17,7 +17,7 @@ from companion.seam import Part
 from companion.table import TableService
 from marmite.games import GAMES
 from marmite.serve import table_app
-from web_ui.seats import seat_key
+from tests.web_ui.seat_phone import claim
 from web_ui.speaker import Phrase, Speaker, SpeechQueue, command, speakable
 
 PIN = "975310"
@@ -121,16 +121,14 @@ def test_pending_menus_reach_only_their_own_seat(app: Flask) -> None:
     organiser = app.test_client()
     organiser.post("/api/unlock", json={"pin": PIN})
     anna = app.test_client()
-    with app.test_request_context():
-        key = seat_key("Anna")
-    assert anna.get(f"/seat/Anna?k={key}").status_code == 200  # Anna's phone claims her seat
+    key = claim(anna, "Anna")  # Anna's phone claims her seat (its page POSTs the claim)
     organiser.post("/api/events", headers=HEADERS, json={"type": "menu", "player": "Anna", "menu": "pepper"})
     assert anna.get("/api/seat/Anna").get_json()["my_menu"] == "pepper"
     for view in (organiser.get("/api/seat/Anna", headers=HEADERS), organiser.get(f"/api/seat/Anna?k={key}"),
                  app.test_client().get(f"/api/seat/Anna?k={key}", headers=HEADERS)):
         assert view.get_json()["my_menu"] is None  # the PIN and a reused link give no secret
     setup = organiser.get("/setup").get_data(as_text=True)
-    assert key not in setup and "Bert" in setup  # a claimed seat's link is no longer listed
+    assert key not in setup and "Bert" in setup and "Anna : place tenue par un téléphone" in setup  # held
     row = re.search(r"Anna.*?</tr>", organiser.get("/fragment/table").get_data(as_text=True), re.S)
     assert row is not None and "piment" not in row.group(0).lower()
     holder = app.test_client()  # the PIN header, no unlocked session: no controls listing every card

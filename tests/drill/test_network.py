@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -13,7 +14,16 @@ from pathlib import Path
 import pytest
 
 from companion.journal import JOURNAL_FILE
-from tests.drill.helpers import SOAK, Display, Running, loopback
+from tests.drill.helpers import (
+    SOAK,
+    Display,
+    Running,
+    loopback,
+    plays_answered,
+    raise_file_limit,
+    session_cookie,
+    still_open,
+)
 
 PLAYERS = ["Anna", "Bert", "Chloé", "Dirk"]
 NEW_GAME = {"type": "new_game", "players": PLAYERS, "dealer": "Dirk"}
@@ -67,6 +77,42 @@ def test_streams_per_device_are_limited_with_retry_after(server: Running) -> Non
         display.close()
 
 
+def claimed_seat_cookie(server: Running, name: str, source: str) -> str:
+    """A phone at `source` that opened `name`'s seat link and claimed it as the page's script does."""
+    _, headers, _ = server.request("POST", "/api/unlock", {"pin": server.pin}, source="127.0.0.90")
+    _, _, setup = server.request("GET", "/setup", headers={"Cookie": session_cookie(headers)}, source="127.0.0.90")
+    link = re.search(rf'href="http://[^/]+(/seat/{name}\?k=[0-9a-f]+)"', setup.decode())
+    assert link is not None
+    _, headers, page = server.request("GET", link.group(1), source=source)
+    cookie = session_cookie(headers)
+    csrf = re.search(r'data-csrf="([^"]+)"', page.decode())
+    assert csrf is not None
+    status, headers, _ = server.request("POST", f"/api/seat/{name}/claim", {"k": link.group(1).split("k=")[1]},
+                                        {"Cookie": cookie, "X-CSRF-Token": csrf.group(1)}, source=source)
+    assert status == 200
+    return session_cookie(headers) if "set-cookie" in headers else cookie
+
+
+def test_strangers_streams_never_take_the_pin_holders_place(server: Running) -> None:
+    server.play(NEW_GAME)
+    phone_cookie = claimed_seat_cookie(server, "Anna", "127.0.0.88")
+    strangers = [Display(server, loopback(400 + i % 17)) for i in range(17 * 8)]  # 136 tries: the 128 filled
+    assert sum(d.status == 200 for d in strangers) == 128 and strangers[-1].status == 429
+    tablet = Display(server, "127.0.0.1", headers={"X-Table-Pin": server.pin})
+    _, headers, _ = server.request("POST", "/api/unlock", {"pin": server.pin}, source="127.0.0.77")
+    unlocked = Display(server, "127.0.0.77", headers={"Cookie": session_cookie(headers)})
+    phone = Display(server, "127.0.0.88", headers={"Cookie": phone_cookie})  # a claimed seat's phone
+    assert (tablet.status, unlocked.status, phone.status) == (200, 200, 200)
+    status, answer = server.play({"type": "menu", "player": "Anna", "menu": "pea"})  # the table still plays
+    assert status == 200 and tablet.read_until(f"id: {answer['seq']}\n".encode())
+    assert unlocked.read_until(f"id: {answer['seq']}\n".encode())
+    stranger = Display(server, "127.0.0.78")  # the reserve is not for strangers
+    assert stranger.status == 429
+    assert phone.read_until(f"id: {answer['seq']}\n".encode())
+    for display in [*strangers, tablet, unlocked, phone, stranger]:
+        display.close()
+
+
 def test_slow_clients_do_not_stop_the_table(server: Running) -> None:
     slow = []
     for i in range(100 if not SOAK else 400):  # each sends a header line now and then, never the end
@@ -76,6 +122,21 @@ def test_slow_clients_do_not_stop_the_table(server: Running) -> None:
     status, answer = server.play(NEW_GAME, source="127.0.0.200")
     assert status == 200 and answer["accepted"] is True
     for sock in slow:
+        sock.close()
+
+
+SIX_PLAYS = [NEW_GAME, *({"type": "menu", "player": name, "menu": menu}
+                          for name, menu in zip(PLAYERS, ("pea", "onion", "mushroom", "none"), strict=True)),
+             {"type": "undo"}]
+
+
+def test_a_thousand_silent_sockets_from_fifty_addresses_do_not_stop_plays(server: Running) -> None:
+    raise_file_limit(1200)
+    silent = [server.connect(loopback(i % 50)) for i in range(1000)]  # 20 each: within a device's share
+    answered = plays_answered(server, SIX_PLAYS, timeout=3)
+    assert len(answered) == 6, f"{len(answered)}/6 plays answered in 3 s"
+    assert sum(still_open(sock) for sock in silent) == 1000  # all held (the table has room): none refused
+    for sock in silent:
         sock.close()
 
 

@@ -15,7 +15,7 @@ from companion.table import TableService
 from marmite.games import GAMES
 from marmite.serve import table_app
 from tests.web_ui.conftest import HEADERS, PIN
-from web_ui.seats import seat_key
+from tests.web_ui.seat_phone import claim
 
 CODES = GAMES.kinds[GAMES.default].tag_codes  # a Chaud Devant box (the default game's cards)
 FIVE = ["Ana", "Ben", "Cléo", "Dan", "Eva"]
@@ -99,8 +99,8 @@ def test_a_whole_deck_enrolled_with_a_refusal_a_skip_a_back_and_a_resume_after_r
     for index in range(40, 77):
         answer = drop(again, uid(index))["deck"]
     assert answer["text"].endswith("Enregistrement terminé : 77 sur 77.")
-    assert answer["activity"]["current"] is None
-    assert enroll(again, "stop")["outcome"] == "done"
+    assert answer["activity"] is None  # the pass is over: the enrollment gave the reader back to the game
+    assert again.post("/api/deck/enroll", json={"action": "stop"}, headers=HEADERS).status_code == 409  # none left
     assert DeckStore(tmp_path, CODES).load() == {uid(i): code for i, code in enumerate(CODES)}
     assert table.tags.lookup(uid(12)) == CODES[12]
     # A lost card replaced afterwards: a new tag for it, the old one forgotten.
@@ -172,8 +172,7 @@ def test_a_five_player_deal_by_tag_then_the_referee_knows_the_hands(client: Flas
     hands = {}
     for name in FIVE:
         phone = app.test_client()
-        with app.test_request_context():
-            key = seat_key(name)
+        key = claim(phone, name)
         hands[name] = phone.get(f"/api/seat/{name}?k={key}").get_json()["hand"]
     sizes = [len(hands[name]) for name in FIVE]
     assert sizes == ([11, 11, 10, 10, 10] if edition == "2005" else [10] * 5)
@@ -208,8 +207,7 @@ def test_a_seat_page_shows_its_own_hand_only(client: FlaskClient) -> None:
     deal_round(client, "2005")
     app = client.application
     phone = app.test_client()
-    with app.test_request_context():
-        key = seat_key("Ben")
+    key = claim(phone, "Ben")
     page = phone.get(f"/seat/Ben?k={key}").get_data(as_text=True)
     assert 'id="my-hand"' in page and "Lire ma main à voix haute" in page
     assert "Bouillon de Pois" in page and "Pois 3" in page  # pea-0b and pea-3a: the 2nd and 7th cards passed

@@ -12,7 +12,7 @@ from companion.table import TableService
 from marmite.games import GAMES
 from marmite.serve import table_app
 from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
-from web_ui.seats import seat_key
+from tests.web_ui.seat_phone import claim
 
 
 def first_card_played(client: FlaskClient) -> None:
@@ -36,8 +36,7 @@ def test_table_display_during_play(client: FlaskClient) -> None:
     assert "Couleur demandée" in page and "Pois" in page and "●" in page
     assert "pas de soupe" in page  # menus revealed
     assert "Votre menu" not in client.get("/seat/Virginie", headers=HEADERS).get_data(as_text=True)  # PIN: no secrets
-    with client.application.test_request_context():
-        key = seat_key("Virginie")
+    key = claim(client, "Virginie")
     seat = client.get(f"/seat/Virginie?k={key}").get_data(as_text=True)
     assert "Votre menu" in seat and "Pois" in seat
 

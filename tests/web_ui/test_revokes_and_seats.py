@@ -14,7 +14,7 @@ from companion.chaud_devant.simulate import Noise, random_game, simulate
 from companion.referee import Referee
 from marmite.games import GAMES
 from tests.web_ui.conftest import HEADERS
-from web_ui.seats import seat_key
+from tests.web_ui.seat_phone import claim
 
 
 def text_of(client: FlaskClient, url: str) -> str:
@@ -65,9 +65,8 @@ def test_the_phone_shows_menus_the_last_trick_and_the_standings(app: Flask, clie
     for event in events[index + 1:]:
         client.post("/api/events", json=event, headers=HEADERS)
     state = client.get("/api/state").get_json()
-    with app.test_request_context():
-        key = seat_key(players[0])
     own = app.test_client()
+    key = claim(own, players[0])
     final = text_of(own, f"/seat/{players[0]}?k={key}")
     assert "Classement final" in final and "pas encore choisi" not in final
     for name in state["winners"]:

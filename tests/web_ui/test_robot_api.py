@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from companion.chaud_devant.cards import ALL_CODES
 from companion.table import TableService
 from tests.web_ui.conftest import HEADERS
+from tests.web_ui.seat_phone import claim
 from web_ui.seats import seat_key
 
 PLAYERS = ["Ana", "Marmiton", "Cléo"]
@@ -19,8 +20,7 @@ HANDS = {name: sorted(ALL_CODES[i::4][:13]) for i, name in enumerate(PLAYERS)}
 
 def _phone(app: Flask, name: str) -> tuple[FlaskClient, str]:
     phone = app.test_client()
-    with app.test_request_context():
-        key = seat_key(name)
+    key = claim(phone, name)  # as the seat page's script does: opening a link claims nothing
     page = phone.get(f"/seat/{name}?k={key}").get_data(as_text=True)
     return phone, page.split('data-csrf="')[1].split('"')[0]
 

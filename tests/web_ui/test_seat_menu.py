@@ -6,14 +6,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
-from web_ui.seats import seat_key
+from tests.web_ui.seat_phone import claim
 
 
 def _phone(app: Flask, name: str) -> tuple[FlaskClient, str]:
     """A phone that opened `name`'s seat link: its client and its CSRF token."""
     phone = app.test_client()
-    with app.test_request_context():
-        key = seat_key(name)
+    key = claim(phone, name)
     page = phone.get(f"/seat/{name}?k={key}").get_data(as_text=True)
     token = page.split('data-csrf="')[1].split('"')[0]
     return phone, token

@@ -8,8 +8,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
+from tests.web_ui.seat_phone import claim
 from web_ui.app import stop_streams
-from web_ui.seats import seat_key
 
 SECRETS = {"Bruno": "none", "Virginie": "pepper"}
 # Codes as whole words (not the card code pepper-1a), French names as the display would say them.
@@ -45,8 +45,7 @@ def test_chosen_menus_are_secret_until_the_reveal(app: Flask, client: FlaskClien
     assert leaks(client.get("/api/seat/Bruno").get_data(as_text=True)) == []
     assert leaks(client.get("/seat/Bruno").get_data(as_text=True)) == []
     phone = app.test_client()
-    with app.test_request_context():
-        key = seat_key("Bruno")
+    key = claim(phone, "Bruno")
     assert leaks(phone.get(f"/api/seat/Bruno?k={key}").get_data(as_text=True)) != []
     assert "pas de soupe" in phone.get("/fragment/seat/Bruno").get_data(as_text=True)  # remembered
     assert leaks(phone.get("/api/seat/Virginie").get_data(as_text=True)) == []  # one link, one seat

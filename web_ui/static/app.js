@@ -7,6 +7,18 @@
   const csrf = body.dataset.csrf;
   const voices = { fr: "fr-FR", en: "en-GB", nl: "nl-NL" };
   const speech = window.MarmiteSpeech;
+  // A seat link opened in a real browser claims its seat with a POST carrying this page's cookie and
+  // CSRF token (a link preview or a bare GET never claims), then shows the seat's own view (reloaded;
+  // the live stream starts on that page, or here if the seat is another phone's).
+  const claiming = body.dataset.claim && body.dataset.seat ? fetch(
+    "/api/seat/" + encodeURIComponent(body.dataset.seat) + "/claim", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ k: body.dataset.claim }),
+    }).then(function (response) {
+      if (response.ok) { window.location.reload(); return true; }
+      return false;
+    }).catch(function () { return false; }) : null;
   // This device's own choices (kept in this browser): voice on/off, what it speaks, how fast.
   let voiceOn = speech.pref("voice", body.dataset.voice) === "on";
   let scope = speech.pref("speak", body.dataset.seat ? "mine" : "all");
@@ -267,6 +279,15 @@
         { dateStyle: "medium", timeStyle: "short" });
     }
   });
+  // The PIN holder frees a seat a phone holds (a lost phone, a link opened by someone else).
+  document.querySelectorAll("button[data-release]").forEach(function (button) {
+    button.addEventListener("click", async function () {
+      try {
+        await post("/api/seat/" + encodeURIComponent(button.dataset.release) + "/release", {});
+        window.location.reload();
+      } catch (e) { status("setup-status", e.message); }
+    });
+  });
   const settings = document.getElementById("settings");
   if (settings) settings.addEventListener("submit", async function (event) {
     event.preventDefault();
@@ -303,6 +324,7 @@
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState === "visible") keepAwake();
     });
-    connect();
+    if (claiming) claiming.then(function (reloading) { if (!reloading) connect(); });
+    else connect();
   }
 })();

@@ -68,6 +68,8 @@
       list("deal-players", activity.players, function (p) { return p.name + " : " + p.count + " / " + p.size; });
     }
     body.dataset.deckActivity = activity ? activity.kind : "none";
+    const trouble = $("deck-trouble");
+    if (trouble) { trouble.hidden = !info.set_aside; trouble.textContent = info.set_aside || ""; }
     const offers = Object.entries(info.offers || {});
     $("offers-box").hidden = offers.length === 0;
     $("offers").replaceChildren();
@@ -101,13 +103,21 @@
   }
 
   async function act(url, payload, where) {
+    const refused = where ? $(where.split("-")[0] + "-refused") : null;
+    if (refused) refused.textContent = "";
     try {
       const answer = await post(url, payload);
       if (where && answer.text !== undefined) $(where).textContent = answer.text;
       if (answer.report) $("check-said").textContent = answer.text;
       $("deck-status").textContent = "";
       await refresh();
-    } catch (e) { $("deck-status").textContent = e.message; }
+    } catch (e) {
+      // Shown where the button was pressed (in view), not only at the top of the page; a busy reader's
+      // refusal is also said by the table (it comes back on the stream and is spoken there).
+      $("deck-status").textContent = e.message;
+      if (refused) refused.textContent = e.message;
+      await refresh();
+    }
   }
 
   document.querySelectorAll("[data-enroll]").forEach(function (button) {

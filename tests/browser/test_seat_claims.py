@@ -1,0 +1,39 @@
+"""Seat claims in Chromium: the seat page claims its seat (a POST), the host sees it held and releases it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Server, audit, shot, unlock
+
+pytestmark = pytest.mark.browser
+PLAYERS = ["Ana", "Ben", "Cléo"]
+
+
+def test_a_phone_claims_its_seat_and_the_host_releases_it(page: Any, browser: Any, server: Server) -> None:
+    server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Cléo"})
+    server.post("/api/events", {"type": "menu", "player": "Ben", "menu": "pepper"})
+    unlock(page, server, "/setup")
+    link = page.get_attribute(".seat-links a:text-is('Ben')", "href")
+    assert link is not None and "?k=" in link
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    try:
+        ben = phone.new_page()
+        ben.goto(link)
+        ben.wait_for_function("() => !document.body.dataset.claim && document.body.dataset.stream === 'open'",
+                              timeout=15000)  # claimed by the page's POST, then shown as Ben's own
+        assert "Piment" in ben.inner_text("#state")
+        page.reload()
+        held = page.locator("li.seat-held")
+        assert held.inner_text().startswith("Ben : place tenue par un téléphone")
+        shot(page, "setup-seat-held")
+        assert audit(page, "setup-seat-held") == []
+        page.click("button[data-release='Ben']")
+        page.wait_for_selector(".seat-links a:text-is('Ben')")  # the link works again
+        ben.reload()
+        ben.wait_for_function("() => document.body.dataset.stream === 'open'", timeout=15000)
+        assert "Piment" in ben.inner_text("#state")  # the same phone, its link opened again, claims it again
+    finally:
+        phone.close()
