@@ -149,7 +149,7 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
         clock = clocks.setdefault(name, Clock())
         alone[name] = [play(game, [clock.timed(factory(deal * 10 + s)) for s in range(count)], deal)
                        for deal in range(games)]
-    levels: dict[str, Factory] = {level: level_player(level, think_ms) for level in levels_asked}
+    levels: dict[str, Factory] = {level: level_player(level, think_ms) for level in levels_asked if level}
     print(f"### {game}: {count} players, {games} deals per table, {unit} (mean ± SE)\n")
     print(f"| level | vs {' | vs '.join(baselines)} |")
     print("|---|" + "---|" * len(baselines))
@@ -157,10 +157,10 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
         cells = row(game, make, clocks.setdefault(level, Clock()), baselines, alone, games)
         print(f"| {level} | {' | '.join(cells)} |", flush=True)
     # equal time, in CPU time (the wall clock of a shared machine measures the neighbours too): the chef's
-    # CPU per think-ms measured above gives the think-ms whose mean CPU per decision is flat PIMC's; that
-    # chef runs without its deadline, as flat PIMC does, so its CPU is its budget's (see the times table)
-    if "chef" in clocks and "flat PIMC" in clocks:
-        chef_cpu = statistics.fmean(clocks["chef"].cpu) / think_ms
+    # CPU per think-ms, measured without its clock, gives the think-ms whose mean CPU per decision is flat
+    # PIMC's; that chef also runs without its clock, as flat PIMC does (see the times table)
+    if "flat PIMC" in clocks:
+        chef_cpu = chef_cpu_per_ms(game)
         equal_ms = max(5, round(statistics.fmean(clocks["flat PIMC"].cpu) / chef_cpu))
         equal = f"chef@{equal_ms}ms (equal time)"
         cells = row(game, level_player("chef", equal_ms, clock=False), clocks.setdefault(equal, Clock()),
@@ -174,6 +174,21 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
     for name, clock in clocks.items():
         print(f"| {name} | {len(clock.wall)} | {percentiles(clock.wall)} | {percentiles(clock.cpu)} |")
     print(flush=True)
+
+
+def chef_cpu_per_ms(game: str, think_ms: int = 100) -> float:
+    """The chef's mean CPU per decision per think-ms, uncut by its clock, over the requests of one game
+    between heuristic players (one-answer requests included, as in the games)."""
+    seats = [heuristic_player(seat) for seat in range(PLAYERS[game])]
+    rng = random.Random(99)
+    asks = (chaud_arena.play_game(seats, rng, rounds=ROUNDS).asks if game == "chaud_devant"
+            else buffet_arena.play_game(seats, rng).asks)
+    spent = []
+    for index, ask in enumerate(asks[:: max(1, len(asks) // 60)]):
+        started = time.thread_time()
+        decide(GAMES, ask, level="chef", seed=index, think_ms=think_ms, deadline=math.inf)
+        spent.append((time.thread_time() - started) * 1000)
+    return statistics.fmean(spent) / think_ms
 
 
 def row(game: str, make: Factory, clock: Clock, baselines: dict[str, Factory], alone: dict[str, list[list[float]]],

@@ -211,7 +211,7 @@ class Position:
     def choices(self) -> Sequence[dict[str, Any]]:
         return self.view.choices
 
-    search_noise = ROLLOUT_NOISE  # the chef's playouts
+    search_noise = 0.0  # the chef plays its worlds out with the rule-based policy itself (paired, deterministic)
 
     @property
     def rollouts_per_ms(self) -> float:
