@@ -24,7 +24,7 @@ from companion.journal import StorageError
 from companion.robot_seats import is_buffet, turn_of
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
-from companion.seam import Part
+from companion.seam import Part, RobotEvent, wire
 from companion.table import TableService
 
 log = logging.getLogger(__name__)
@@ -214,8 +214,8 @@ class RobotDriver:
         if new is None:
             self._said.add(("refused", game, count, player))
             return False
-        event = {"type": "robot", "player": player, "hand": new, "swap": given}
-        answer = self.service.submit_if(event, SOURCE, self._unchanged(game, count))
+        event: RobotEvent = {"type": "robot", "player": player, "hand": new, "swap": given}
+        answer = self.service.submit_if(wire(event), SOURCE, self._unchanged(game, count))
         if answer is not None and not answer.accepted:
             self._said.add(("refused", game, count, player))
         return True

@@ -12,12 +12,47 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast, runtime_checkable
 
 BAD_SETUP = "bad_setup"
 NO_GAME = "no_game"
 NOTHING_TO_UNDO = "nothing_to_undo"
 """The refusal reasons the referee gives itself; every other reason comes from the game."""
+
+Event = dict[str, Any]
+"""An event as it travels (HTTP, journal, referee): a JSON object with a `type`. The seam keeps this
+wire form; the TypedDicts below, and each game's own, type one event type where code builds or reads it."""
+
+
+class NewGameEvent(TypedDict):
+    """`new_game`: the seats, and the game's own setup fields (`dealer`, `first`, …) beside these."""
+
+    type: Literal["new_game"]
+    players: list[str]
+    game: NotRequired[str]
+    rules: NotRequired[dict[str, Any] | None]
+    robots: NotRequired[dict[str, Any]]
+
+
+class UndoEvent(TypedDict):
+    """`undo`: take back the last action."""
+
+    type: Literal["undo"]
+
+
+class RobotEvent(TypedDict):
+    """`robot`: a note beside the game from a robot seat (its play, or its known hand)."""
+
+    type: Literal["robot"]
+    player: str
+    card: NotRequired[str | None]
+    hand: NotRequired[list[str]]
+    swap: NotRequired[list[str]]
+
+
+def wire(event: Mapping[str, Any]) -> Event:
+    """A typed event in its wire form: a TypedDict is a plain dict at run time, so nothing is copied."""
+    return cast(Event, event)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from companion.referee import Outcome, Referee
 from companion.robot_seats import ROBOT_REASONS, RobotLedger
 from companion.robot_talk import describe_robot, describe_robot_refusal, robot_ask
 from companion.robot_words import voice_of
-from companion.seam import EmptyTableView, Games, Part, State, Voice
+from companion.seam import EmptyTableView, Games, Part, State, UndoEvent, Voice, wire
 from companion.tags import TagMap
 
 __all__ = ["GameNotSwitchable", "JournalDisagrees", "Message", "Submission", "TableService", "UnknownGame"]
@@ -452,7 +452,8 @@ class TableService:
 
     def undo(self, source: str = "api", *, key: str | None = None) -> Submission:
         """Take back the last accepted action."""
-        return self.submit({"type": "undo"}, source, key=key)
+        undo: UndoEvent = {"type": "undo"}
+        return self.submit(wire(undo), source, key=key)
 
     def reader_health(self, reader: str, ok: bool, detail: str = "", info: dict[str, str] | None = None) -> None:
         """Record a reader's health for the display; a change is announced (no journal entry)."""

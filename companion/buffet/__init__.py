@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.buffet.announcer import BuffetVoice, describe_refusal
+from companion.buffet.events import EVENT_FIELDS
 from companion.buffet.game import Game, parse_game
 from companion.buffet.plates import PLATES, TAG_CODES, TOTAL_PLATES
 from companion.seam import Part, Voice
@@ -16,9 +17,7 @@ class Buffet:
     def __init__(self) -> None:
         self.name = "buffet"
         self.event_fields: dict[str, dict[str, type | tuple[type, ...]]] = {
-            "plate": {"plate": str},
-            "card": {"card": str},
-        }
+            name: dict(fields) for name, fields in EVENT_FIELDS.items()}  # the typed events beside them
         self.setup_fields: dict[str, type | tuple[type, ...]] = {"players": list, "first": str}
         self.tag_codes: tuple[str, ...] = TAG_CODES
         self.optional_tags: frozenset[str] = frozenset(PLATES)

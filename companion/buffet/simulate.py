@@ -15,10 +15,11 @@ from typing import Any
 
 from companion.buffet import KIND
 from companion.buffet import effects as fx
+from companion.buffet.events import BuffetNewGame, card_event, plate_event
 from companion.buffet.plates import COPIES, MOUSE_CARDS, STAND_IN_SET
 from companion.buffet.state import State
 from companion.referee import Referee
-from companion.seam import Games
+from companion.seam import Games, UndoEvent, wire
 
 NAMES: tuple[str, ...] = ("Ana", "Ben", "Cléo", "Dan", "Éloïse", "Farid")
 HAND = 9
@@ -76,7 +77,8 @@ class _Simulator:
 
     def run(self) -> list[dict[str, Any]]:
         first = self.rng.choice(self.names)
-        self._send({"type": "new_game", "game": "buffet", "players": list(self.names), "first": first})
+        setup: BuffetNewGame = {"type": "new_game", "game": "buffet", "players": list(self.names), "first": first}
+        self._send(wire(setup))
         guard = 0
         while not self.state.is_terminal():
             guard += 1
@@ -115,30 +117,31 @@ class _Simulator:
             raise SimulationError(f"{event} is not among the engine's legal actions")
         effects = self._send(event)
         if self.rng.random() < self.noise.undo:
-            self._send({"type": "undo"})
+            undo: UndoEvent = {"type": "undo"}
+            self._send(wire(undo))
             effects = self._send(dict(event))
         return effects
 
     def _lay(self) -> None:
         if self.rng.random() < self.noise.stray:
-            self._send({"type": "card", "card": self.rng.choice(list(MOUSE_CARDS))}, legal=False)
+            self._send(wire(card_event(self.rng.choice(list(MOUSE_CARDS)))), legal=False)
         code = self.plates.pop()
-        self._send_action({"type": "plate", "plate": code})
+        self._send_action(wire(plate_event(code)))
         if self.rng.random() < self.noise.stray:
-            self._send({"type": "plate", "plate": code}, legal=False)
+            self._send(wire(plate_event(code)), legal=False)
 
     def _reveal(self) -> None:
         seat = self.state.turn
         if seat is None:
             raise SimulationError("a step with nobody to reveal")
         if self.rng.random() < self.noise.unknown_tag:
-            self._send({"type": "card", "card": f"tag:{self.rng.getrandbits(32):08x}"}, legal=False)
+            self._send(wire(card_event(f"tag:{self.rng.getrandbits(32):08x}")), legal=False)
         hand = self.hands[seat]
         if not hand:
             hand.extend(self._take(HAND))
         code = hand.pop(self.rng.randrange(len(hand)))
         self.discard.append(code)
-        for effect in self._send_action({"type": "card", "card": code}):
+        for effect in self._send_action(wire(card_event(code))):
             if isinstance(effect, fx.Departure) and effect.may_swap:
                 self._swap(effect.seat)
             elif isinstance(effect, fx.RoundEnded):

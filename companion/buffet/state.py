@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.buffet import announcer, views
 from companion.buffet import effects as fx
+from companion.buffet.events import CardEvent, PlateEvent, accepted, card_event, plate_event
 from companion.buffet.game import Game
 from companion.buffet.plates import (
     FOODS,
@@ -24,7 +25,7 @@ from companion.buffet.plates import (
 )
 from companion.buffet.reasons import Reason
 from companion.buffet.records import Leave, Reveal, RoundRecord, Step
-from companion.seam import Part, Voice
+from companion.seam import Part, Voice, wire
 from companion.snapshot import copy_last, copy_records
 
 
@@ -108,9 +109,9 @@ class State:
     def legal_actions(self) -> list[dict[str, Any]]:
         """The events legal now (undo aside): plates not laid yet, or any mouse card during a step."""
         if self.phase == "buffet":
-            return [{"type": "plate", "plate": code} for code in PLATES if code not in self.laid]
+            return [wire(plate_event(code)) for code in PLATES if code not in self.laid]
         if self.phase == "step":
-            return [{"type": "card", "card": code} for code in MOUSE_CARDS]
+            return [wire(card_event(code)) for code in MOUSE_CARDS]
         return []
 
     # ----------------------------------------------------------------- observers and words
@@ -143,15 +144,19 @@ class State:
         return announcer.describe_where(self)
 
     def tag_event(self, code: str) -> dict[str, Any]:
+        """The event a tag's card stands for, in its wire form."""
+        return wire(self.tag_meaning(code))
+
+    def tag_meaning(self, code: str) -> PlateEvent | CardEvent:
         """A physical mouse card `mouse-<v>@<k>` is the card `mouse-<v>`; a plate is laid out."""
         if code.startswith("plate-"):
-            return {"type": "plate", "plate": code}
-        return {"type": "card", "card": code.partition("@")[0]}
+            return plate_event(code)
+        return card_event(code.partition("@")[0])
 
     def repeats_read(self, code: str) -> bool:
         """A plate already laid out, or a mouse card of a value revealed in the current step (the
         last finished one until the next card): the table checks that it is the same physical card."""
-        event = self.tag_event(code)
+        event = self.tag_meaning(code)
         if event["type"] == "plate":
             return code in self.laid
         step = self._latest_step()
@@ -188,9 +193,10 @@ class State:
 
     def apply(self, event: dict[str, Any]) -> list[fx.Effect]:
         """Apply an event `decide` has just accepted; returns what happened."""
-        if event["type"] == "plate":
-            return self._lay(event["plate"])
-        return self._reveal(event["card"])
+        typed = accepted(event)
+        if typed["type"] == "plate":
+            return self._lay(typed["plate"])
+        return self._reveal(typed["card"])
 
     def _lay(self, code: str) -> list[fx.Effect]:
         effects: list[fx.Effect] = []

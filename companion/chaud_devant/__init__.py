@@ -7,6 +7,7 @@ from typing import Any
 from companion.chaud_devant import deck_names
 from companion.chaud_devant.announcer import EditionVoice, describe_refusal
 from companion.chaud_devant.cards import ALL_CODES, MENUS
+from companion.chaud_devant.events import EVENT_FIELDS
 from companion.chaud_devant.game import EDITIONS, Game, parse_game
 from companion.seam import Part, Voice
 from companion.tag_deal import DealPlan
@@ -18,10 +19,7 @@ class ChaudDevant:
     def __init__(self) -> None:
         self.name = "chaud_devant"
         self.event_fields: dict[str, dict[str, type | tuple[type, ...]]] = {
-            "hand": {"player": str, "cards": list},
-            "menu": {"player": str, "menu": str},
-            "card": {"card": str},
-        }
+            name: dict(fields) for name, fields in EVENT_FIELDS.items()}  # the typed events beside them
         self.setup_fields: dict[str, type | tuple[type, ...]] = {"players": list, "dealer": str}
         self.editions: tuple[str, ...] = EDITIONS  # a deck is of one edition: its cards' names
         self.tag_codes: tuple[str, ...] = ALL_CODES + tuple(

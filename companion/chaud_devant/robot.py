@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
+from companion.chaud_devant.events import ChaudEvent, accepted
 from companion.chaud_devant.robot_view import View, robot_view
 from companion.chaud_devant.state import State
 from companion.robots import RobotAsk
@@ -207,16 +208,22 @@ class ChaudWorld:
                               rng, self.noise))
 
 
+def answer(choice: ChaudEvent) -> tuple[str, int]:
+    """A legal event as the search counts it: a menu's index or a card's index."""
+    if choice["type"] == "menu":
+        return "menu", MENUS.index(choice["menu"])
+    if choice["type"] == "card":
+        return "card", INDEX[choice["card"]]
+    raise ValueError("a hand is never a robot's choice")
+
+
 class Position:
     """A seat's decision: its legal answers and worlds consistent with its View."""
 
     def __init__(self, view: View) -> None:
         self.view = view
         self.hand = [INDEX[code] for code in view.hand]
-        self.answers: tuple[tuple[str, int], ...] = tuple(
-            ("menu", MENUS.index(choice["menu"])) if choice["type"] == "menu" else ("card", INDEX[choice["card"]])
-            for choice in view.choices
-        )
+        self.answers: tuple[tuple[str, int], ...] = tuple(answer(accepted(choice)) for choice in view.choices)
         seen = set(view.played) | set(view.hand)
         self.unseen = [index for index, code in enumerate(ALL_CODES) if code not in seen]
         self.plays_left = sum(view.left)

@@ -17,10 +17,11 @@ from typing import Any
 
 from companion.chaud_devant import KIND
 from companion.chaud_devant.cards import ALL_CODES
+from companion.chaud_devant.events import ChaudNewGame, card_event, hand_event
 from companion.chaud_devant.game import ROUNDS, Edition, Game, MenuReveal, Rules
 from companion.chaud_devant.state import State
 from companion.referee import Referee
-from companion.seam import Games
+from companion.seam import Games, UndoEvent, wire
 
 NAMES: tuple[str, ...] = ("Virginie", "Bruno", "Valentine", "Nicolas", "Léa")
 
@@ -115,8 +116,9 @@ class _Simulator:
         return state
 
     def run(self) -> Simulation:
-        self._send({"type": "new_game", "players": list(self.names),
-                    "dealer": self.names[self.setup.first_dealer], "rules": self.setup.rules.as_json()})
+        setup: ChaudNewGame = {"type": "new_game", "players": list(self.names),
+                               "dealer": self.names[self.setup.first_dealer], "rules": self.setup.rules.as_json()}
+        self._send(wire(setup))
         for number in range(1, ROUNDS + 1):
             self._deal(number)
             self._choose_menus(number)
@@ -138,7 +140,8 @@ class _Simulator:
         """Send a legal hand, menu or card event, maybe followed by an undo and the same event again."""
         self._send(event)
         if self.rng.random() < self.noise.undo:
-            self._send({"type": "undo"})
+            undo: UndoEvent = {"type": "undo"}
+            self._send(wire(undo))
             self._send(dict(event))
 
     def _deal(self, number: int) -> None:
@@ -154,7 +157,7 @@ class _Simulator:
         scanned = sorted(self.known)
         self.rng.shuffle(scanned)
         for seat in scanned:
-            self._send_action({"type": "hand", "player": self.names[seat], "cards": list(self.hands[seat])})
+            self._send_action(wire(hand_event(self.names[seat], list(self.hands[seat]))))
 
     def _choose_menus(self, number: int) -> None:
         """Each player picks one of the menus the engine lists as legal for them; in simultaneous
@@ -192,20 +195,20 @@ class _Simulator:
         if not hand:
             raise SimulationError(f"the turn is at {self.names[seat]}, whose hand is empty, and the round goes on")
         if self.rng.random() < self.noise.unknown_tag:
-            self._send({"type": "card", "card": f"tag:{self.rng.getrandbits(32):08x}"}, legal=False)
+            self._send(wire(card_event(f"tag:{self.rng.getrandbits(32):08x}")), legal=False)
         legal = [event["card"] for event in self.state.legal_actions(hand=hand)]
         off_suit = [code for code in hand if code not in legal]
         if off_suit and self.rng.random() < self.noise.revoke:
             code = self.rng.choice(off_suit)
             if seat in self.known:
-                self._send({"type": "card", "card": code}, legal=False)
+                self._send(wire(card_event(code)), legal=False)
                 code = self.rng.choice(legal)
         else:
             code = self.rng.choice(legal)
         hand.remove(code)
-        self._send_action({"type": "card", "card": code})
+        self._send_action(wire(card_event(code)))
         if self.rng.random() < self.noise.double_read:
-            self._send({"type": "card", "card": code}, legal=False)
+            self._send(wire(card_event(code)), legal=False)
 
 
 class ChaudDevantDemo:

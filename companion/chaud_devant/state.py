@@ -13,11 +13,12 @@ from typing import Any
 from companion.chaud_devant import announcer, views
 from companion.chaud_devant import effects as fx
 from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS, Card, Suit, card, is_menu
+from companion.chaud_devant.events import CardEvent, MenuEvent, accepted, card_event, menu_event
 from companion.chaud_devant.game import ROUNDS, STARTING_STARS, Game
 from companion.chaud_devant.reasons import Reason
 from companion.chaud_devant.records import Play, Pot, Progress, Revoke, RoundState, Trick
 from companion.chaud_devant.scoring import score_round, won_cards
-from companion.seam import Part, Voice
+from companion.seam import Part, Voice, wire
 from companion.snapshot import copy_last, copy_records
 
 
@@ -101,17 +102,17 @@ class State:
         `hand` when the caller knows it (a simulator), else from the known hand, else every unplayed card."""
         progress = self.progress
         if progress.phase == "menu":
-            events = [{"type": "menu", "player": name, "menu": menu} for name in self.players for menu in MENUS]
-            return [event for event in events if self._decide_menu(event["player"], event["menu"]) is None]
+            menus = [menu_event(name, menu) for name in self.players for menu in MENUS]
+            return [wire(event) for event in menus if self._decide_menu(event["player"], event["menu"]) is None]
         current = progress.open_round
         if progress.phase != "play" or current is None or progress.turn is None:
             return []
         if hand is None:
             hand = current.hands.get(progress.turn)
             if hand is None:  # a hand the table does not see: any unplayed card is accepted (a revoke shows later)
-                return [{"type": "card", "card": code} for code in ALL_CODES if code not in current.played]
+                return [wire(card_event(code)) for code in ALL_CODES if code not in current.played]
         unplayed = [code for code in hand if code not in current.played]
-        return [{"type": "card", "card": code} for code in playable(unplayed, progress.pot)]
+        return [wire(card_event(code)) for code in playable(unplayed, progress.pot)]
 
     # ----------------------------------------------------------------- observers and words
 
@@ -143,13 +144,17 @@ class State:
         return announcer.describe_where(self)
 
     def tag_event(self, code: str) -> dict[str, Any]:
+        """The event a tag's card stands for, in its wire form."""
+        return wire(self.tag_meaning(code))
+
+    def tag_meaning(self, code: str) -> MenuEvent | CardEvent:
         """The event a tag's card stands for: a physical menu card of set N is the N-th seat's menu."""
         if code.startswith("menu-"):
             menu, _, copy = code.removeprefix("menu-").partition("@")
             seat = int(copy) - 1
             player = self.players[seat] if seat < len(self.players) else f"seat {copy}"
-            return {"type": "menu", "player": player, "menu": menu}
-        return {"type": "card", "card": code}
+            return menu_event(player, menu)
+        return card_event(code)
 
     def repeats_read(self, code: str) -> bool:
         """A soup card already played this round, or a menu card whose menu its seat has just chosen."""
@@ -157,7 +162,7 @@ class State:
         if not rounds:
             return False
         current = rounds[-1]  # the open round, or the one that just ended (its last card is in the pot)
-        event = self.tag_event(code)
+        event = self.tag_meaning(code)
         if event["type"] == "menu":
             seat = self.seat_of(event["player"])
             return seat is not None and current.choices.get(seat) == event["menu"]
@@ -250,20 +255,20 @@ class State:
 
     def apply(self, event: dict[str, Any]) -> list[fx.Effect]:
         """Apply an event `decide` has just accepted; returns what happened."""
-        kind = event["type"]
-        if kind == "card":
-            return self._play(DECK[event["card"]])
-        seat = self.players.index(event["player"])
+        typed = accepted(event)
+        if typed["type"] == "card":
+            return self._play(DECK[typed["card"]])
+        seat = self.players.index(typed["player"])
         effects: list[fx.Effect] = []
         current = self.progress.open_round
         if current is None:
             current = self._open_round()
             effects.append(fx.RoundOpened(current.number, current.dealer))
-        if kind == "hand":
-            current.hands[seat] = set(event["cards"])
-            effects.append(fx.HandRecorded(seat, len(event["cards"])))
+        if typed["type"] == "hand":
+            current.hands[seat] = set(typed["cards"])
+            effects.append(fx.HandRecorded(seat, len(typed["cards"])))
             return effects
-        return effects + self._choose_menu(current, seat, event["menu"])
+        return effects + self._choose_menu(current, seat, typed["menu"])
 
     def _open_round(self) -> RoundState:
         number = len(self.progress.rounds) + 1
