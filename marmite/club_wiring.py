@@ -39,7 +39,8 @@ def attach_club_link(service: TableService, app: Flask, url_text: str, table: in
     announcer = LinkAnnouncer(service)
     ca = os.environ.get(CA_ENV)
     link = TableLink(service.journal, url, number, on_status=announcer.changed, ca_file=Path(ca) if ca else None,
-                     on_notice=lambda notice: announce_decision(service, notice))
+                     on_notice=lambda notice: announce_decision(service, notice),
+                     readers=lambda: list(service.table_view().get("readers", [])))
     service.add_listener(link.journal_changed)
     app.extensions["marmite.club.link"] = link
 

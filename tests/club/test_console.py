@@ -171,3 +171,44 @@ def test_the_board_has_the_tables_limits(hub: Hub) -> None:
     with urllib.request.urlopen(f"{hub.web}/", timeout=10) as answer:
         policy = answer.headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "default-src 'none'" in policy
+
+
+def director_page(hub: Hub, lang: str = "en") -> Browser:
+    """A director's browser, unlocked, with the console in `lang`."""
+    director = Browser(hub.web)
+    page = director.post("/director/unlock", {"pin": DIRECTOR_PIN, "csrf_token": director.csrf(
+        director.get("/director")[1])})[1]
+    director.post("/director/settings", {"csrf_token": director.csrf(page), "rule": "stars", "language": lang})
+    return director
+
+
+def wait_for(director: Browser, text: str, timeout: float = 10) -> str:
+    """The console page once it shows `text` (fails after `timeout`)."""
+    deadline = time.monotonic() + timeout
+    page = ""
+    while time.monotonic() < deadline:
+        page = director.get("/director")[1]
+        if text in page:
+            return page
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} not on the console:\n{page[-3000:]}")
+
+
+def test_each_tables_reader_health_reaches_the_console(tmp_path: Path, hub: Hub) -> None:
+    table = Table(tmp_path / "table1", hub.urls[1], 1).start()  # a real table, its simulated reader ready
+    try:
+        director = director_page(hub, "fr")
+        wait_for(director, "sim : prêt")
+        url = ClubURL.parse(hub.urls[2])  # table 2 as a PC/SC table without its reader says it
+        client = Client(hub.port, url.user, url.password)
+        client.publish(Topics(url.club, 2).status, {"state": "online", "last_seq": 0, "readers": [
+            {"reader": "pcsc<b>", "ok": False, "state": "missing", "detail": "no PC/SC reader: plug it in"}]})
+        page = wait_for(director, "pcsc&lt;b&gt; : absent")
+        assert "<b>" not in page and "(no PC/SC reader: plug it in)" in page
+        client.publish(Topics(url.club, 2).status, b"offline")  # its last will: nothing stale is shown
+        director.post("/director/settings", {"csrf_token": director.csrf(page), "rule": "stars", "language": "nl"})
+        page = wait_for(director, "sim: klaar")
+        assert "pcsc" not in page
+        client.close()
+    finally:
+        table.stop()
