@@ -369,6 +369,15 @@ class ClubHub:
         self.store.save_seating(table, seating)
         self.client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
 
+    def next_seat(self, player: str) -> dict[str, Any] | None:
+        """Where `player` sits in the next game as seated (table, seat from 1, round, game, dealer), or None."""
+        for table, seating in sorted(self.store.seatings().items()):
+            players = [str(name) for name in seating.get("players", [])]
+            if player in players:
+                return {"table": table, "seat": players.index(player) + 1, "round": seating.get("round"),
+                        "game": seating.get("game"), "dealer": seating.get("dealer") == player}
+        return None
+
     def seat_next_round(self, players: list[str], game: str, *, rules: dict[str, Any] | None = None,
                         seed: int | None = None) -> dict[str, Any]:
         """Seat the night's next game for the players present (from the night's earlier seatings) and publish

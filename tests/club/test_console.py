@@ -4,6 +4,8 @@ and shows no secret."""
 
 from __future__ import annotations
 
+import contextlib
+import html
 import http.cookiejar
 import json
 import re
@@ -212,3 +214,28 @@ def test_each_tables_reader_health_reaches_the_console(tmp_path: Path, hub: Hub)
         client.close()
     finally:
         table.stop()
+
+
+def test_each_players_phone_shows_their_next_table_and_seat(hub: Hub) -> None:
+    names = ["Ana", "Bruno", "Cléo", "Dan", "Élise", "Farid<i>"]
+    director = director_page(hub, "fr")
+    phone = Browser(hub.web)
+    assert "Aucun joueur n’a le numéro 1." in phone.get("/player?number=1")[1]
+    assert phone.get("/player?number=abc")[0] == 400 and phone.get("/player?number=100000")[0] == 400
+    page = director.get("/director")[1]
+    director.post("/director/seat", {"csrf_token": director.csrf(page), "players": "\n".join(names),
+                                     "game": "chaud_devant"})
+    with contextlib.closing(hub.db()) as db:
+        numbers = dict(db.execute("SELECT name, number FROM players"))
+        seatings = {table: json.loads(body) for table, body in db.execute("SELECT table_no, body FROM seatings")}
+    assert sorted(numbers) == sorted(names) and len(seatings) == 2
+    assert f"{numbers['Ana']} — Ana" in director.get("/director")[1]
+    for table, seating in seatings.items():
+        for seat, name in enumerate(seating["players"], start=1):
+            status, page = phone.get(f"/player?number={numbers[name]}")
+            shown = html.escape(name, quote=False)
+            assert status == 200 and f"{shown}, partie 1 : table {table}, place {seat}." in page
+            assert ("C’est vous qui distribuez." in page) == (seating["dealer"] == name)
+    assert "<i>" not in phone.get(f"/player/part?number={numbers['Farid<i>']}")[1]
+    with urllib.request.urlopen(f"{hub.web}/player?number=1", timeout=10) as answer:
+        assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
