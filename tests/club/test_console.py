@@ -205,12 +205,14 @@ def test_each_tables_reader_health_reaches_the_console(tmp_path: Path, hub: Hub)
         client = Client(hub.port, url.user, url.password)
         client.publish(Topics(url.club, 2).status, {"state": "online", "last_seq": 0, "readers": [
             {"reader": "pcsc<b>", "ok": False, "state": "missing", "detail": "no PC/SC reader: plug it in"}]})
+        client.publish(Topics(url.club, 2).events, b"not json")  # a problem, told in the console's language
+        wait_for(director, "Un message illisible a été refusé.")
         page = wait_for(director, "pcsc&lt;b&gt; : absent")
         assert "<b>" not in page and "(no PC/SC reader: plug it in)" in page
         client.publish(Topics(url.club, 2).status, b"offline")  # its last will: nothing stale is shown
         director.post("/director/settings", {"csrf_token": director.csrf(page), "rule": "stars", "language": "nl"})
         page = wait_for(director, "sim: klaar")
-        assert "pcsc" not in page
+        assert "pcsc" not in page and "Een onleesbaar bericht is geweigerd." in page
         client.close()
     finally:
         table.stop()
