@@ -93,7 +93,8 @@ def standings(games: list[dict[str, Any]], rule: str) -> list[dict[str, Any]]:
 
 
 def player_statistics(store: Store, games: Games) -> list[dict[str, Any]]:
-    """Per player over every night the hub holds: games finished, wins, average stars or points."""
+    """Per player over every night the hub holds: games finished, wins, average stars or points, and the
+    menus chosen with their success (Chaud Devant)."""
     totals: dict[str, dict[str, Any]] = {}
     for tables in night(store, games)["tables"].values():
         for facts in tables["games"].values():
@@ -103,13 +104,27 @@ def player_statistics(store: Store, games: Games) -> list[dict[str, Any]]:
             points = game_points(state)
             winners = set(state.get("winners") or [])
             for name in facts["players"]:
-                entry = totals.setdefault(name, {"player": name, "games": 0, "wins": 0, "points": 0})
+                entry = totals.setdefault(name, {"player": name, "games": 0, "wins": 0, "points": 0, "menus": {}})
                 entry["games"] += 1
                 entry["wins"] += int(name in winners)
                 entry["points"] += points.get(name, 0)
+            count_menus(state, totals)
     for entry in totals.values():
         entry["average"] = round(entry.pop("points") / entry["games"], 2)
     return sorted(totals.values(), key=lambda e: (-e["wins"], -e["average"], e["player"]))
+
+
+def count_menus(state: dict[str, Any], totals: dict[str, dict[str, Any]]) -> None:
+    """Add a finished Chaud Devant game's menus to each player's: how often chosen, how often a success (the
+    round's result above zero). Only revealed menus are in a public state; Sus au buffet ! has none."""
+    for played in state.get("rounds") or []:
+        menus, points = played.get("menus") or {}, played.get("points") or {}
+        for name, menu in menus.items():
+            if name not in totals or name not in points:
+                continue
+            tally = totals[name]["menus"].setdefault(str(menu), {"chosen": 0, "succeeded": 0})
+            tally["chosen"] += 1
+            tally["succeeded"] += int(points[name] > 0)
 
 
 GAME_NAMES = {"chaud_devant": "Chaud Devant !", "buffet": "Sus au buffet !"}

@@ -121,8 +121,28 @@ def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> N
     assert {names[s["playerRefId"]]: int(s["score"]) for s in bgstats["plays"][0]["playerScores"]} == stars
     statistics = json.loads(director.get("/director/night.players.json")[1])
     assert {e["player"]: (e["games"], e["average"]) for e in statistics} == {n: (1, v) for n, v in stars.items()}
+    assert {e["player"]: e["menus"] for e in statistics} == table_menus(41)
     director.post("/director/close", {"csrf_token": token})
     assert "The night is closed" in visitor.get("/")[1]
+
+
+def table_menus(seed: int) -> dict[str, dict[str, dict[str, int]]]:
+    """Each player's menus in game `seed` as the table folds it: chosen, and succeeded (above zero)."""
+    from companion.referee import Referee
+    from marmite.games import GAMES
+
+    referee = Referee(GAMES)
+    for event in game_events(seed):
+        referee.apply(event)
+    menus: dict[str, dict[str, dict[str, int]]] = {name: {} for name in referee.public_state["stars"]}
+    rounds = referee.public_state["rounds"]
+    assert rounds and all(set(r["menus"]) == set(menus) for r in rounds)  # every round, every player chose
+    for played in rounds:
+        for name, menu in played["menus"].items():
+            tally = menus[name].setdefault(menu, {"chosen": 0, "succeeded": 0})
+            tally["chosen"] += 1
+            tally["succeeded"] += played["points"][name] > 0
+    return menus
 
 
 def test_pin_guessing_is_bounded(hub: Hub) -> None:
