@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from club.store import Row, Store
+from companion.player_stats import count_menus
 from companion.replay import replay
 from companion.seam import Games
 
@@ -112,19 +113,6 @@ def player_statistics(store: Store, games: Games) -> list[dict[str, Any]]:
     for entry in totals.values():
         entry["average"] = round(entry.pop("points") / entry["games"], 2)
     return sorted(totals.values(), key=lambda e: (-e["wins"], -e["average"], e["player"]))
-
-
-def count_menus(state: dict[str, Any], totals: dict[str, dict[str, Any]]) -> None:
-    """Add a finished Chaud Devant game's menus to each player's: how often chosen, how often a success (the
-    round's result above zero). Only revealed menus are in a public state; Sus au buffet ! has none."""
-    for played in state.get("rounds") or []:
-        menus, points = played.get("menus") or {}, played.get("points") or {}
-        for name, menu in menus.items():
-            if name not in totals or name not in points:
-                continue
-            tally = totals[name]["menus"].setdefault(str(menu), {"chosen": 0, "succeeded": 0})
-            tally["chosen"] += 1
-            tally["succeeded"] += int(points[name] > 0)
 
 
 GAME_NAMES = {"chaud_devant": "Chaud Devant !", "buffet": "Sus au buffet !"}
