@@ -37,6 +37,15 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O or U to mistype
+CODE_LENGTH = 16  # 80 bits: beyond guessing over the network
+
+
+def new_table_password() -> str:
+    """A table's MQTT password that a host can type: 16 characters of Crockford's base32."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
 @dataclass(frozen=True, slots=True)
 class Credentials:
     """The hub's and every table's MQTT password (kept 0600 in the hub's data dir)."""
@@ -54,7 +63,7 @@ class Credentials:
         known = {int(user.removeprefix("table-")): password for user, password in saved.items()
                  if user.startswith("table-")}
         for table in range(1, tables + 1):
-            known.setdefault(table, secrets.token_urlsafe(18))
+            known.setdefault(table, new_table_password())
         credentials = cls(hub, dict(sorted(known.items())))
         text = json.dumps({HUB_USER: hub, **{table_user(n): p for n, p in credentials.tables.items()}}, indent=1)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

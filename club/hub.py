@@ -21,6 +21,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
 from club.results import game_points, standings
 from club.seating import History, SeatingError, seat_round
@@ -68,6 +69,7 @@ class TableState:
     duplicates: int = 0
     refused_messages: int = 0
     games: list[int] = field(default_factory=list)
+    readers: list[dict[str, Any]] = field(default_factory=list)  # the table's reader health, as it last said
 
 
 class ClubHub:
@@ -171,6 +173,7 @@ class ClubHub:
                 state = self.tables.setdefault(table, TableState())
                 if message.topic.endswith("/status"):
                     self._presence(state, bytes(message.payload))
+                    called = True  # the console shows presence, unsent rows and reader health
                     continue
                 if message.topic.endswith("/call"):
                     state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -213,6 +216,9 @@ class ClubHub:
         last_seq = body.get("last_seq")
         if type(last_seq) is int:
             state.last_seq = last_seq
+        readers = body.get("readers")
+        if isinstance(readers, list):
+            state.readers = [reader_summary(r) for r in readers[:MAX_READERS] if isinstance(r, dict)]
 
     def _check(self, table: int, state: TableState, payload: bytes,
                pending: dict[tuple[int, int], Row]) -> Row | None:
@@ -319,6 +325,7 @@ class ClubHub:
                         age = max(0, int((now - datetime.fromisoformat(last.last_at)).total_seconds()))
                 tables.append({"table": table, "online": link.online, "held": link.held, "called": link.called_at,
                                "unsent": max(0, link.last_seq - link.held), "last_event_age": age,
+                               "readers": list(link.readers) if link.online else [],
                                "current": current})
             version = self.version
         counted = [g for g in games if g["status"] == "over"]
@@ -361,6 +368,15 @@ class ClubHub:
         """Keep and publish (retained) the next game's seating of a table."""
         self.store.save_seating(table, seating)
         self.client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
+
+    def next_seat(self, player: str) -> dict[str, Any] | None:
+        """Where `player` sits in the next game as seated (table, seat from 1, round, game, dealer), or None."""
+        for table, seating in sorted(self.store.seatings().items()):
+            players = [str(name) for name in seating.get("players", [])]
+            if player in players:
+                return {"table": table, "seat": players.index(player) + 1, "round": seating.get("round"),
+                        "game": seating.get("game"), "dealer": seating.get("dealer") == player}
+        return None
 
     def seat_next_round(self, players: list[str], game: str, *, rules: dict[str, Any] | None = None,
                         seed: int | None = None) -> dict[str, Any]:

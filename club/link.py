@@ -28,6 +28,16 @@ WINDOW = 1_000  # rows handed to paho beyond the hub's ack at most
 BATCH = 200
 IDLE_SECONDS = 1.0
 PRESENCE_SECONDS = 2.0
+MAX_READERS = 8
+
+
+def reader_summary(health: dict[str, Any]) -> dict[str, Any]:
+    """One reader's health for the hub: its name, ok, its state (ok, missing, errors) and detail, bounded."""
+    info = health.get("info") if isinstance(health.get("info"), dict) else {}
+    ok = health.get("ok") is True
+    state = str((info or {}).get("state") or health.get("state") or ("ok" if ok else "errors"))
+    return {"reader": str(health.get("reader", ""))[:32], "ok": ok, "state": state[:16],
+            "detail": str(health.get("detail", ""))[:160]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +74,10 @@ class TableLink:
 
     def __init__(self, journal: Journal, url: ClubURL, table: int, *,
                  on_status: Callable[[LinkStatus], None] | None = None, ca_file: Path | None = None,
-                 on_notice: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_notice: Callable[[dict[str, Any]], None] | None = None,
+                 readers: Callable[[], list[dict[str, Any]]] | None = None) -> None:
         self.journal = journal
+        self.readers = readers
         self.url = url
         self.table = table
         self.topics = Topics(url.club, table)
@@ -82,6 +94,7 @@ class TableLink:
         self._hub_online = False
         self._told_seq = -1
         self._told_at = 0.0
+        self._told_readers: list[dict[str, Any]] = []
         self._last_status: LinkStatus | None = None
         self.client = make_client(url, f"marmite-table-{url.club}-{table}", ca_file=ca_file,
                                   will=(self.topics.status, b"offline"))
@@ -154,8 +167,16 @@ class TableLink:
         """Online, and how long the journal is (the director's console shows what is still unsent)."""
         self._told_seq = self.journal.last_seq
         self._told_at = time.monotonic()
-        body = json.dumps({"state": "online", "last_seq": self._told_seq})
+        self._told_readers = self._reader_report()
+        body = json.dumps({"state": "online", "last_seq": self._told_seq, "readers": self._told_readers},
+                          ensure_ascii=False)
         self.client.publish(self.topics.status, body, qos=1, retain=True)
+
+    def _reader_report(self) -> list[dict[str, Any]]:
+        """The table's reader health as the console shows it (name, ok, state, detail), bounded."""
+        if self.readers is None:
+            return []
+        return [reader_summary(health) for health in self.readers()[:MAX_READERS]]
 
     # ------------------------------------------------------------------ the pump
 
@@ -165,8 +186,9 @@ class TableLink:
             self._wake.clear()
             while not self._stop.is_set() and self._send_some():
                 pass
-            if self._connected and self.journal.last_seq != self._told_seq and \
-                    time.monotonic() - self._told_at >= PRESENCE_SECONDS:
+            if self._connected and ((self.journal.last_seq != self._told_seq and
+                                     time.monotonic() - self._told_at >= PRESENCE_SECONDS)
+                                    or self._reader_report() != self._told_readers):
                 self._publish_presence()
 
     def _send_some(self) -> bool:

@@ -37,3 +37,36 @@ def connect_in_background(client: mqtt.Client, url: ClubURL) -> None:
     """Start paho's network thread; it connects, and reconnects after any loss, on its own."""
     client.connect_async(url.host, url.port, keepalive=KEEPALIVE_SECONDS)
     client.loop_start()
+
+
+PROBE_SECONDS = 5.0
+
+
+def probe(url: ClubURL, ca_file: Path | None = None, timeout: float = PROBE_SECONDS) -> str | None:
+    """Try `url`'s credentials once (clean session, nothing published): None when the broker accepts them,
+    else why not ("refused", "unreachable"): a join code is checked before a table keeps it."""
+    import threading
+
+    answered = threading.Event()
+    verdict: list[str | None] = ["unreachable"]
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="", clean_session=True, protocol=mqtt.MQTTv311,
+                         reconnect_on_failure=False)
+    client.username_pw_set(url.user, url.password)
+    if url.tls:
+        client.tls_set(ca_certs=str(ca_file) if ca_file else None, cert_reqs=ssl.CERT_REQUIRED,
+                       tls_version=ssl.PROTOCOL_TLS_CLIENT)
+
+    def on_connect(c: mqtt.Client, userdata: object, flags: object, reason: object, properties: object) -> None:
+        verdict[0] = "refused" if getattr(reason, "is_failure", True) else None
+        answered.set()
+
+    client.on_connect = on_connect
+    try:
+        client.connect(url.host, url.port, keepalive=KEEPALIVE_SECONDS)
+    except OSError:
+        return "unreachable"
+    client.loop_start()
+    answered.wait(timeout)
+    client.disconnect()
+    client.loop_stop()
+    return verdict[0]

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from club.store import Row, Store
+from companion.player_stats import count_menus
 from companion.replay import replay
 from companion.seam import Games
 
@@ -93,7 +94,8 @@ def standings(games: list[dict[str, Any]], rule: str) -> list[dict[str, Any]]:
 
 
 def player_statistics(store: Store, games: Games) -> list[dict[str, Any]]:
-    """Per player over every night the hub holds: games finished, wins, average stars or points."""
+    """Per player over every night the hub holds: games finished, wins, average stars or points, and the
+    menus chosen with their success (Chaud Devant)."""
     totals: dict[str, dict[str, Any]] = {}
     for tables in night(store, games)["tables"].values():
         for facts in tables["games"].values():
@@ -103,10 +105,11 @@ def player_statistics(store: Store, games: Games) -> list[dict[str, Any]]:
             points = game_points(state)
             winners = set(state.get("winners") or [])
             for name in facts["players"]:
-                entry = totals.setdefault(name, {"player": name, "games": 0, "wins": 0, "points": 0})
+                entry = totals.setdefault(name, {"player": name, "games": 0, "wins": 0, "points": 0, "menus": {}})
                 entry["games"] += 1
                 entry["wins"] += int(name in winners)
                 entry["points"] += points.get(name, 0)
+            count_menus(state, totals)
     for entry in totals.values():
         entry["average"] = round(entry.pop("points") / entry["games"], 2)
     return sorted(totals.values(), key=lambda e: (-e["wins"], -e["average"], e["player"]))

@@ -217,6 +217,18 @@ class Store:
         with self._lock:
             return [name for (name,) in self._db.execute("SELECT name FROM players ORDER BY number, name")]
 
+    def numbered_players(self) -> list[tuple[int, str]]:
+        """The club's players with their numbers (what a player types on their phone's page)."""
+        with self._lock:
+            return [(int(n), str(name)) for name, n in
+                    self._db.execute("SELECT name, number FROM players ORDER BY number, name")]
+
+    def player(self, number: int) -> str | None:
+        """The name of the club's player `number`, None when no player has it."""
+        with self._lock:
+            row = self._db.execute("SELECT name FROM players WHERE number = ?", (number,)).fetchone()
+        return None if row is None else str(row[0])
+
     def add_players(self, names: Iterable[str]) -> None:
         with self._lock:
             start = self._db.execute("SELECT COALESCE(MAX(number), 0) FROM players").fetchone()[0]

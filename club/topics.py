@@ -131,3 +131,39 @@ class ClubURL:
         password = "***" if hide_password else quote(self.password, safe="")
         scheme = "mqtts" if self.tls else "mqtt"
         return f"{scheme}://{quote(self.user, safe='')}:{password}@{self.host}:{self.port}/{self.club}"
+
+
+JOIN_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_MISTYPED = str.maketrans({"I": "1", "L": "1", "O": "0"})
+
+
+def join_code(table: int, password: str) -> str | None:
+    """What a table's host types on its setup page: `3-ABCD-EFGH-JKMN-PQRS` (table, then the password in
+    groups of four); None for a password that is not typeable (a hub's older credentials)."""
+    if not password or any(ch not in JOIN_CODE_ALPHABET for ch in password):
+        return None
+    return "-".join([str(table), *(password[i:i + 4] for i in range(0, len(password), 4))])
+
+
+def hub_address(host: str, port: int, club: str, tls: bool) -> str:
+    """The hub's address as printed beside the join codes: `192.168.1.10:1883/club` (mqtts:// for TLS)."""
+    return f"{'mqtts://' if tls else ''}{host}:{port}/{club}"
+
+
+def url_from_join_code(address: str, code: str) -> tuple[ClubURL, int]:
+    """The club URL and table number a hub address and join code stand for; ValueError saying what is wrong."""
+    address = address.strip()
+    if len(address) > 200 or len(code) > 80:
+        raise ValueError("too long")
+    parts = [part for part in code.strip().upper().replace(" ", "-").split("-") if part]
+    if len(parts) < 2 or not parts[0].isdigit() or not 1 <= int(parts[0]) <= 999:
+        raise ValueError("a join code starts with the table number: 3-ABCD-EFGH-JKMN-PQRS")
+    password = "".join(parts[1:]).translate(_MISTYPED)
+    if any(ch not in JOIN_CODE_ALPHABET for ch in password):
+        raise ValueError("a join code has only digits and letters (no U)")
+    table = int(parts[0])
+    scheme = "mqtts" if address.startswith("mqtts://") else "mqtt"
+    bare = address.removeprefix("mqtts://").removeprefix("mqtt://")
+    if not bare or "@" in bare:
+        raise ValueError("the hub's address is host:port/club, as the hub printed it")
+    return ClubURL.parse(f"{scheme}://{table_user(table)}:{password}@{bare}"), table

@@ -156,12 +156,41 @@ def board_stream() -> Response:
                                                                       "X-Accel-Buffering": "no"})
 
 
+MAX_PLAYER_NUMBER = 99_999
+
+
+def _player_context() -> dict[str, Any]:
+    """The player page's facts for `?number=N`: the number asked, the player's name and next seat."""
+    text = str(request.args.get("number", "")).strip()
+    if not text:
+        return {"number": None, "player": None, "seat": None, "lang": _language()}
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PLAYER_NUMBER:
+        abort(400)
+    number = int(text)
+    name = _hub().store.player(number)
+    seat = _hub().next_seat(name) if name is not None else None
+    return {"number": number, "player": name, "seat": seat, "lang": _language()}
+
+
+@board.get("/player")
+def player_page() -> str:
+    """A player's phone: their next table and seat by their club number, live, read aloud on demand."""
+    return render_template("club_player.html", **_player_context())
+
+
+@board.get("/player/part")
+def player_part() -> str:
+    """The player page's live part, re-rendered for the page's script after each change."""
+    return render_template("_club_player.html", **_player_context())
+
+
 @board.get("/director")
 def director_page() -> str:
     """The director's console (or its unlock form)."""
     if not _unlocked():
         return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=False)
     return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
+                           numbered=_hub().store.numbered_players(),
                            rounds=_hub().store.rounds(), problems=_hub().store.problems(20),
                            decisions=_hub().store.decisions(), games=sorted(SIZES), **_context(
                                message=session.pop("message", None)))

@@ -139,6 +139,17 @@ def start_broker(args: argparse.Namespace, data_dir: Path, credentials: Any) -> 
     return broker, url, public_host, port, tls_files is not None
 
 
+def print_join(join: Any, table: int, *, qr: bool) -> None:
+    """How table `table` joins: the `marmite run` line, the code typed on its setup page, the QR code."""
+    from club.topics import hub_address, join_code
+
+    print(f"Table {table} : marmite run --club '{join.text()}' --table {table}", flush=True)
+    if (code := join_code(table, join.password)) is not None:
+        print(f"Table {table} : code {code} — {hub_address(join.host, join.port, join.club, join.tls)}", flush=True)
+    if qr:
+        print_qr(join.text())
+
+
 def run_club(args: argparse.Namespace) -> int:
     """Start the broker and the hub; print each table's join URL; run until Ctrl-C or SIGTERM."""
     import os
@@ -190,10 +201,8 @@ def run_club(args: argparse.Namespace) -> int:
         print(f"Mosquitto : pid {broker.pid}, {data_dir / 'mosquitto'}", flush=True)
     print(f"Data : {data_dir}", flush=True)
     for table, password in credentials.tables.items():
-        join = ClubURL(public_host, port, table_user(table), password, args.name, tls)
-        print(f"Table {table} : marmite run --club '{join.text()}' --table {table}", flush=True)
-        if getattr(args, "qr", False):
-            print_qr(join.text())
+        print_join(ClubURL(public_host, port, table_user(table), password, args.name, tls), table,
+                   qr=getattr(args, "qr", False))
     tables: list[Any] = []
     if getattr(args, "demo_root", None) is not None:
         from club.demo import start_tables

@@ -5,15 +5,17 @@ Only this composition root knows both the table service and the club adapter; `c
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, jsonify, url_for
+from flask import Blueprint, Flask, abort, jsonify, redirect, request, session, url_for
 
 from club.link import LinkStatus, TableLink
-from club.topics import ClubURL
+from club.mqtt import probe
+from club.topics import ClubURL, url_from_join_code
 from companion.table import TableService
 
 CLUB_ENV = "MARMITE_CLUB"
@@ -27,42 +29,112 @@ def club_url(given: str | None) -> str | None:
     return given or os.environ.get(CLUB_ENV) or None
 
 
-def attach_club_link(service: TableService, app: Flask, url_text: str, table: int | None) -> TableLink:
+JOIN_FILE = "club.json"
+"""In the table's data dir (0600): the club joined from the setup page, rejoined at the next start."""
+
+
+def attach_club_link(service: TableService, app: Flask, url_text: str, table: int | None,
+                     data_dir: Path | None = None) -> TableLink:
     """Start publishing the table's journal to the club; ValueError for a bad URL or table number."""
-    url = ClubURL.parse(url_text)
+    mount_club(service, app, data_dir)
+    return start_link(service, app, ClubURL.parse(url_text), table)
+
+
+def start_link(service: TableService, app: Flask, url: ClubURL, table: int | None) -> TableLink:
+    """Link the table to the club at `url` (the routes are mounted already); ValueError for a bad number."""
     number = table if table is not None else _table_from_user(url.user)
     if number is None or number < 1:
         raise ValueError("--table N (1 or more) is required with --club")
     if url.user.startswith("table-") and url.user != f"table-{number}":
         raise ValueError(f"the club URL is {url.user}'s, not table {number}'s")
-
     announcer = LinkAnnouncer(service)
     ca = os.environ.get(CA_ENV)
     link = TableLink(service.journal, url, number, on_status=announcer.changed, ca_file=Path(ca) if ca else None,
-                     on_notice=lambda notice: announce_decision(service, notice))
+                     on_notice=lambda notice: announce_decision(service, notice),
+                     readers=lambda: list(service.table_view().get("readers", [])))
     service.add_listener(link.journal_changed)
     app.extensions["marmite.club.link"] = link
+    app.extensions["marmite.club.table"] = number
+    return link.start()
 
+
+def rejoin_saved(service: TableService, app: Flask, data_dir: Path) -> TableLink | None:
+    """Mount the club's routes (so the setup page can join) and rejoin the club saved there, if any."""
+    mount_club(service, app, data_dir)
+    saved = data_dir / JOIN_FILE
+    if not saved.exists():
+        return None
+    body = json.loads(saved.read_text(encoding="utf-8"))
+    return start_link(service, app, ClubURL.parse(str(body["url"])), int(body["table"]))
+
+
+def close_link(app: Flask) -> None:
+    """Close the club link, whether given at start or joined later (a server closer)."""
+    link = app.extensions.get("marmite.club.link")
+    if isinstance(link, TableLink):
+        link.close()
+
+
+def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None:
+    """The club's routes on the table's app: its link state, the director button, joining by code."""
+    if "club_table" in app.blueprints:
+        return
     assets = Blueprint("club_table", "club", static_folder="static", static_url_path="/club/static")
     app.register_blueprint(assets)
-    app.context_processor(lambda: {"club_script": url_for("club_table.static", filename="club_table.js")})
 
-    from web_ui.auth import require_pin
+    def context() -> dict[str, Any]:
+        linked = "marmite.club.link" in app.extensions
+        script = url_for("club_table.static", filename="club_table.js") if linked else None
+        return {"club_script": script, "club_join": {"table": app.extensions.get("marmite.club.table"),
+                                                      "can_join": data_dir is not None,
+                                                      "error": session.pop("club_join_error", None)}}
+
+    app.context_processor(context)
+
+    from web_ui.auth import authorized, require_pin
+
+    def current() -> TableLink:
+        link = app.extensions.get("marmite.club.link")
+        if not isinstance(link, TableLink):
+            abort(404)
+        return link
 
     @app.post("/api/club/call")
     @require_pin
     def call_director() -> Any:
         """The table's "call the director" button (the host's PIN or unlocked tablet)."""
-        return jsonify(called=link.call_director())
+        return jsonify(called=current().call_director())
 
     @app.get("/api/club")
     def club_status() -> Any:
         """Whether this table's results reached the hub, and its next seating (no secret in it)."""
-        answer = link.status().as_json()
-        answer["table"] = number
+        answer = current().status().as_json()
+        answer["table"] = app.extensions["marmite.club.table"]
         return jsonify(answer)
 
-    return link.start()
+    @app.post("/club/join")
+    def join_club() -> Any:
+        """Join the club from the setup page with the hub's address and this table's join code."""
+        ok, why = authorized()
+        if not ok:
+            abort(401, why)
+        if data_dir is None or "marmite.club.link" in app.extensions:
+            abort(409, "this table is in a club already")
+        try:
+            url, table = url_from_join_code(str(request.form.get("address", "")), str(request.form.get("code", "")))
+        except ValueError:
+            session["club_join_error"] = "code"
+            return redirect(url_for("pages.setup_page") + "#club-title")
+        ca = os.environ.get(CA_ENV)
+        if (refused := probe(url, Path(ca) if ca else None)) is not None:  # a wrong code is never kept
+            session["club_join_error"] = refused
+            return redirect(url_for("pages.setup_page") + "#club-title")
+        start_link(service, app, url, table)
+        text = json.dumps({"url": url.text(), "table": table})
+        fd = os.open(data_dir / JOIN_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        return redirect(url_for("pages.setup_page") + "#club-title")
 
 
 def announce_decision(service: TableService, notice: dict[str, Any]) -> None:

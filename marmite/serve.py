@@ -178,6 +178,26 @@ def table_app(service: TableService, *, pin: str, data_dir: Path | None,
     return create_app(service, pin=pin, pages=PAGES, desk=desk, data_dir=data_dir, config=config)
 
 
+def _club_from_setup(service: Any, app: Any, data_dir: Path) -> bool:
+    """With the club extra installed: the setup page can join a club by code, and a club joined so is
+    rejoined; True when a link may need closing at the end (it may come later), False without the extra."""
+    try:
+        from marmite.club_wiring import rejoin_saved
+    except ImportError:  # a table without paho-mqtt plays alone
+        return False
+    try:
+        rejoin_saved(service, app, data_dir)
+    except (ValueError, KeyError, OSError) as error:
+        print(f"marmite run: the club joined on the setup page cannot be rejoined: {error}", file=sys.stderr)
+    return True
+
+
+def _close_club(app: Any) -> None:
+    from marmite.club_wiring import close_link
+
+    close_link(app)
+
+
 def serve(args: argparse.Namespace, data_dir: Path) -> int:
     """Serve the claimed data dir until Ctrl-C or SIGTERM."""
     from companion.robot_table import RobotDriver
@@ -194,16 +214,18 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     except StartRefused as refused:
         print(f"marmite run: {refused}", file=sys.stderr)
         return refused.status
-    link = None
+    link: object = False
     if (club := _club_url(args)) is not None:
         from marmite.club_wiring import attach_club_link
 
         try:
-            link = attach_club_link(service, app, club, getattr(args, "table", None))
+            link = attach_club_link(service, app, club, getattr(args, "table", None), data_dir)
         except ValueError as error:
             print(f"marmite run: --club: {error}", file=sys.stderr)
             service.close()
             return 2
+    else:
+        link = _club_from_setup(service, app, data_dir)
     connect_tag_memory(app.extensions["marmite.desk"], reader)  # self-describing decks, where the reader can
     connect_partial_uids(app.extensions["marmite.desk"], reader)  # a keyboard wedge: decks mapped onto what it types
     robots = RobotDriver(service, think_ms=max(10, getattr(args, "robot_think_ms", 300))).start()
@@ -220,7 +242,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
     closers = [robots.close, pump.close, *([speaker.close] if speaker else []), *([panel.close] if panel else []),
-               *([link.close] if link else []), service.close]
+               *([functools.partial(_close_club, app)] if link else []), service.close]
     try:
         server = make_server(app, args.host, args.port, trusted_proxy=getattr(args, "trusted_proxy", None))
     except OSError as error:

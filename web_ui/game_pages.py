@@ -93,9 +93,9 @@ class GamePages:
         template = f"{self.name}/_seat_state.html" if fragment else "seat.html"
         return render_template(template, **self._context(language), view=view, name=name, claim=claim)
 
-    def render_history(self, history: dict[str, Any], language: str) -> str:
-        """The round history page."""
-        return render_template(f"{self.name}/history.html", **self._context(language), history=history)
+    def render_history(self, history: dict[str, Any], language: str, **extra: Any) -> str:
+        """The round history page (with `extra`, e.g. the table's per-player statistics)."""
+        return render_template(f"{self.name}/history.html", **self._context(language), history=history, **extra)
 
     def render_setup(self, language: str) -> str:
         """The game's own setup page."""

@@ -9,6 +9,7 @@ import re
 from flask import Blueprint, abort, redirect, render_template, request, send_from_directory, session, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from companion.player_stats import NEWEST_GAMES, table_statistics
 from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service
 from web_ui.game_pages import GamePages, page_table
@@ -66,7 +67,10 @@ def favicon() -> WerkzeugResponse:
 @pages.get("/history")
 def history_page() -> str:
     """Round history, trick by trick (for Sus au buffet !, step by step)."""
-    return _current().render_history(service().history(), service().language)
+    table = service()
+    return _current().render_history(table.history(), table.language,
+                                     player_stats=table_statistics(table.journal, table.games,
+                                                                   table.past_games(limit=NEWEST_GAMES)))
 
 
 SETUP_GAMES = 20  # the setup page lists the newest games only; /api/games?before= pages through the rest

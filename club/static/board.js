@@ -1,32 +1,41 @@
-// The wall screen: re-render the live part after each change the hub announces on its stream, and read
-// the standings aloud on demand (the phrase comes from the page, in the board's language).
+// The wall screen and a player's page: re-render the live part after each change the hub announces on its
+// stream, and read the standings (or the player's seat) aloud on demand; once asked, a player's page also
+// reads each new seat aloud as it arrives (the phrase comes from the page, in the board's language).
 (function () {
   "use strict";
-  function refresh(board) {
-    fetch(board.dataset.part, { headers: { Accept: "text/html" } })
-      .then(function (answer) { return answer.ok ? answer.text() : null; })
-      .then(function (html) {
-        if (html === null) return;
-        var parsed = new DOMParser().parseFromString(html, "text/html");
-        board.replaceChildren.apply(board, Array.prototype.slice.call(parsed.body.childNodes));
-        board.dataset.version = String(Number(board.dataset.version || 0) + 1);
-      })
-      .catch(function () { /* the next change tries again */ });
-  }
+  var lastHtml = null;
+  var speakLive = false;
   function speak(button) {
-    var text = document.getElementById("standings-spoken");
+    var text = document.getElementById(button.dataset.text || "standings-spoken");
     if (!text || !("speechSynthesis" in window)) return;
     var utterance = new SpeechSynthesisUtterance(text.textContent);
     utterance.lang = button.dataset.lang;
     window.speechSynthesis.cancel();
     window.speechSynthesis.speak(utterance);
   }
+  function refresh(board, button) {
+    fetch(board.dataset.part, { headers: { Accept: "text/html" } })
+      .then(function (answer) { return answer.ok ? answer.text() : null; })
+      .then(function (html) {
+        if (html === null || html === lastHtml) return;  // unchanged: nothing re-announced
+        var first = lastHtml === null;
+        lastHtml = html;
+        var parsed = new DOMParser().parseFromString(html, "text/html");
+        board.replaceChildren.apply(board, Array.prototype.slice.call(parsed.body.childNodes));
+        board.dataset.version = String(Number(board.dataset.version || 0) + 1);
+        if (!first && speakLive && button) speak(button);
+      })
+      .catch(function () { /* the next change tries again */ });
+  }
   document.addEventListener("DOMContentLoaded", function () {
     var board = document.getElementById("board");
     var button = document.getElementById("speak-standings");
-    if (button) button.addEventListener("click", function () { speak(button); });
+    if (button) button.addEventListener("click", function () {
+      speakLive = button.dataset.live === "1";
+      speak(button);
+    });
     if (!board || !("EventSource" in window)) return;
     var stream = new EventSource(board.dataset.stream);
-    stream.onmessage = function () { refresh(board); };
+    stream.onmessage = function () { refresh(board, button); };
   });
 })();

@@ -111,3 +111,30 @@ def table_stars(table: Table) -> dict[str, int]:
     state = json.loads(raw)
     assert state["phase"] == "game_over"
     return {name: int(value) for name, value in state["stars"].items()}
+
+
+def test_a_players_phone_follows_their_seat_live_and_reads_it_aloud(page: Any, tmp_path: Path) -> None:
+    from tests.club.test_console import director_page
+
+    hub = Hub(tmp_path / "hub", tables=2).start()
+    try:
+        director = director_page(hub, "fr")
+        director.post("/director/seat", {"csrf_token": director.csrf(director.get("/director")[1]),
+                                         "players": "\n".join(NAMES[:6]), "game": "chaud_devant"})
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(f"{hub.web}/player")
+        page.fill("#number", "1")
+        page.click("main form button[type=submit]")
+        page.wait_for_selector("#seat-spoken")
+        assert "Ana, partie 1 : table" in page.locator("#seat-spoken").inner_text()
+        assert audit(page, "club-player") == []
+        page.click("#speak-standings")
+        assert page.evaluate("() => window.__spoken")[-1].startswith("Ana, partie 1 : table")
+        director.post("/director/seat", {"csrf_token": director.csrf(director.get("/director")[1]),
+                                         "players": "\n".join(NAMES[:6]), "game": "chaud_devant"})
+        page.wait_for_function("() => document.getElementById('seat-spoken').textContent.includes('partie 2')")
+        assert page.evaluate("() => window.__spoken")[-1].startswith("Ana, partie 2 : table")  # said as it came
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+        assert audit(page, "club-player-live") == []
+    finally:
+        hub.stop()

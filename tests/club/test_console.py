@@ -4,6 +4,8 @@ and shows no secret."""
 
 from __future__ import annotations
 
+import contextlib
+import html
 import http.cookiejar
 import json
 import re
@@ -119,8 +121,28 @@ def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> N
     assert {names[s["playerRefId"]]: int(s["score"]) for s in bgstats["plays"][0]["playerScores"]} == stars
     statistics = json.loads(director.get("/director/night.players.json")[1])
     assert {e["player"]: (e["games"], e["average"]) for e in statistics} == {n: (1, v) for n, v in stars.items()}
+    assert {e["player"]: e["menus"] for e in statistics} == table_menus(41)
     director.post("/director/close", {"csrf_token": token})
     assert "The night is closed" in visitor.get("/")[1]
+
+
+def table_menus(seed: int) -> dict[str, dict[str, dict[str, int]]]:
+    """Each player's menus in game `seed` as the table folds it: chosen, and succeeded (above zero)."""
+    from companion.referee import Referee
+    from marmite.games import GAMES
+
+    referee = Referee(GAMES)
+    for event in game_events(seed):
+        referee.apply(event)
+    menus: dict[str, dict[str, dict[str, int]]] = {name: {} for name in referee.public_state["stars"]}
+    rounds = referee.public_state["rounds"]
+    assert rounds and all(set(r["menus"]) == set(menus) for r in rounds)  # every round, every player chose
+    for played in rounds:
+        for name, menu in played["menus"].items():
+            tally = menus[name].setdefault(menu, {"chosen": 0, "succeeded": 0})
+            tally["chosen"] += 1
+            tally["succeeded"] += played["points"][name] > 0
+    return menus
 
 
 def test_pin_guessing_is_bounded(hub: Hub) -> None:
@@ -171,3 +193,71 @@ def test_the_board_has_the_tables_limits(hub: Hub) -> None:
     with urllib.request.urlopen(f"{hub.web}/", timeout=10) as answer:
         policy = answer.headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "default-src 'none'" in policy
+
+
+def director_page(hub: Hub, lang: str = "en") -> Browser:
+    """A director's browser, unlocked, with the console in `lang`."""
+    director = Browser(hub.web)
+    page = director.post("/director/unlock", {"pin": DIRECTOR_PIN, "csrf_token": director.csrf(
+        director.get("/director")[1])})[1]
+    director.post("/director/settings", {"csrf_token": director.csrf(page), "rule": "stars", "language": lang})
+    return director
+
+
+def wait_for(director: Browser, text: str, timeout: float = 10) -> str:
+    """The console page once it shows `text` (fails after `timeout`)."""
+    deadline = time.monotonic() + timeout
+    page = ""
+    while time.monotonic() < deadline:
+        page = director.get("/director")[1]
+        if text in page:
+            return page
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} not on the console:\n{page[-3000:]}")
+
+
+def test_each_tables_reader_health_reaches_the_console(tmp_path: Path, hub: Hub) -> None:
+    table = Table(tmp_path / "table1", hub.urls[1], 1).start()  # a real table, its simulated reader ready
+    try:
+        director = director_page(hub, "fr")
+        wait_for(director, "sim : prêt")
+        url = ClubURL.parse(hub.urls[2])  # table 2 as a PC/SC table without its reader says it
+        client = Client(hub.port, url.user, url.password)
+        client.publish(Topics(url.club, 2).status, {"state": "online", "last_seq": 0, "readers": [
+            {"reader": "pcsc<b>", "ok": False, "state": "missing", "detail": "no PC/SC reader: plug it in"}]})
+        client.publish(Topics(url.club, 2).events, b"not json")  # a problem, told in the console's language
+        wait_for(director, "Un message illisible a été refusé.")
+        page = wait_for(director, "pcsc&lt;b&gt; : absent")
+        assert "<b>" not in page and "(no PC/SC reader: plug it in)" in page
+        client.publish(Topics(url.club, 2).status, b"offline")  # its last will: nothing stale is shown
+        director.post("/director/settings", {"csrf_token": director.csrf(page), "rule": "stars", "language": "nl"})
+        page = wait_for(director, "sim: klaar")
+        assert "pcsc" not in page and "Een onleesbaar bericht is geweigerd." in page
+        client.close()
+    finally:
+        table.stop()
+
+
+def test_each_players_phone_shows_their_next_table_and_seat(hub: Hub) -> None:
+    names = ["Ana", "Bruno", "Cléo", "Dan", "Élise", "Farid<i>"]
+    director = director_page(hub, "fr")
+    phone = Browser(hub.web)
+    assert "Aucun joueur n’a le numéro 1." in phone.get("/player?number=1")[1]
+    assert phone.get("/player?number=abc")[0] == 400 and phone.get("/player?number=100000")[0] == 400
+    page = director.get("/director")[1]
+    director.post("/director/seat", {"csrf_token": director.csrf(page), "players": "\n".join(names),
+                                     "game": "chaud_devant"})
+    with contextlib.closing(hub.db()) as db:
+        numbers = dict(db.execute("SELECT name, number FROM players"))
+        seatings = {table: json.loads(body) for table, body in db.execute("SELECT table_no, body FROM seatings")}
+    assert sorted(numbers) == sorted(names) and len(seatings) == 2
+    assert f"{numbers['Ana']} — Ana" in director.get("/director")[1]
+    for table, seating in seatings.items():
+        for seat, name in enumerate(seating["players"], start=1):
+            status, page = phone.get(f"/player?number={numbers[name]}")
+            shown = html.escape(name, quote=False)
+            assert status == 200 and f"{shown}, partie 1 : table {table}, place {seat}." in page
+            assert ("C’est vous qui distribuez." in page) == (seating["dealer"] == name)
+    assert "<i>" not in phone.get(f"/player/part?number={numbers['Farid<i>']}")[1]
+    with urllib.request.urlopen(f"{hub.web}/player?number=1", timeout=10) as answer:
+        assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
