@@ -62,6 +62,7 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.extensions["marmite.stop"] = threading.Event()
     app.extensions["marmite.desk"] = DeckDesk(service, data_dir) if data_dir is not None else None
     app.extensions["marmite.claims"] = SeatClaims()
+    app.extensions["marmite.data_dir"] = data_dir
     app.extensions["marmite.guesses"] = GuessWindow(GUESSES_PER_MINUTE, 60.0)
     app.extensions["marmite.streams"] = StreamGate(app.config["MARMITE_MAX_STREAMS"],
                                                    app.config["MARMITE_STREAMS_PER_CLIENT"])
@@ -75,9 +76,11 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     from web_ui.deck_api import deck_api
     from web_ui.deck_pages import deck_pages
     from web_ui.pages import pages
+    from web_ui.pin_api import pin_api
     from web_ui.seat_api import seat_api
 
     app.register_blueprint(api)
+    app.register_blueprint(pin_api)
     app.register_blueprint(pages)
     app.register_blueprint(deck_api)
     app.register_blueprint(deck_pages)

@@ -16,7 +16,9 @@ from companion.buffet.plates import FOODS, MOUSE_CARDS, PLATES
 from companion.buffet.state import State as BuffetState
 from companion.catalogs import Phrasebook, said, said_plural
 
-RING_CENTRE, RING_RADIUS, MOUSE_STEP = 210, 150, 26
+RING_RADIUS, MOUSE_STEP, MOUSE_SIZE, MOST_MICE = 150, 22, 10, 6
+RING_CENTRE = RING_RADIUS + 20 + (MOST_MICE - 1) * MOUSE_STEP + MOUSE_SIZE + 2
+"""The picture is wide enough for all six mice stacked outward on one square (a third went outside)."""
 SQUARES = 40
 SHAPE_SYMBOLS: dict[str, str] = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆", "star": "★",
                                  "hexagon": "⬢"}
@@ -125,8 +127,8 @@ def ring(players: list[dict[str, Any]]) -> dict[str, Any]:
         level = stacked.get(player["square"], 0)
         stacked[player["square"]] = level + 1
         x, y = _point(player["square"], RING_RADIUS + 20 + level * MOUSE_STEP)
-        mice.append({**player, "x": x, "y": y, "path": shape_path(player["shape"], x, y, 10)})
-    return {"ticks": ticks, "mice": mice, "size": 2 * RING_CENTRE}
+        mice.append({**player, "x": x, "y": y, "path": shape_path(player["shape"], x, y, MOUSE_SIZE)})
+    return {"ticks": ticks, "mice": mice, "size": 2 * RING_CENTRE, "centre": RING_CENTRE, "radius": RING_RADIUS}
 
 
 def _point(square: int, radius: float) -> tuple[float, float]:

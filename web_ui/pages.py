@@ -6,7 +6,17 @@ import hmac
 import re
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, send_from_directory, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.chaud_devant.announcer import Theme, render
@@ -17,6 +27,7 @@ from companion.seam import Part
 from web_ui import buffet_pages
 from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service, settings
+from web_ui.fact_keys import fact_keys
 from web_ui.seats import base_url, seat_links, visible_seat_view
 
 pages = Blueprint("pages", __name__)
@@ -44,15 +55,23 @@ def _helpers() -> dict[str, Any]:
         "card_name": card_name, "card_suit": card_suit, "suit_name": theme.suit, "menu_name": theme.menu,
         "symbol": SUIT_SYMBOLS, "unlocked": unlocked(), "csrf": csrf_token(), "settings": settings().current,
         "lang": service().language, "languages": LANGUAGES, "all_codes": ALL_CODES, "menus": MENUS,
-        "recent": _recent_announcements(), "revoke_text": revoke_text, "last_seq": _last_seq(),
+        "log_seed": _log_seed, "fact_keys_for": lambda game, page: fact_keys(game, page, theme.suit),
+        "revoke_text": revoke_text, "last_seq": _last_seq(),
     }
 
 
-def _recent_announcements(count: int = 10) -> list[str]:
-    """The last game announcements, newest first, so a page opened mid-game is not blank."""
+LOG_SEED = 1000
+"""Announcements of the current game a page's log starts from (it shows the last 200; the older ones
+only count the rounds and tricks for its headings)."""
+
+
+def _log_seed() -> list[dict[str, Any]]:
+    """The current game's announcements, oldest first, as the stream sends them: a page opened
+    mid-game is not blank, and a new game's log does not carry the previous game's."""
     table = service()
-    events = [m for m in table.messages_after(0) if m.is_event]
-    return [table.render(m)["text"] for m in reversed(events[-count:])]
+    start = table.current_game or 0
+    events = [m for m in table.messages_after(0) if m.is_event and m.seq >= start]
+    return [table.render(m) for m in events[-LOG_SEED:]]
 
 
 def _last_seq() -> int:
@@ -166,7 +185,7 @@ def setup_page() -> str:
     view = service().table_view()
     running = bool(view["players"]) and view["phase"] != "game_over"
     return render_template("setup.html", games=service().past_games(limit=SETUP_GAMES), seat_links=links,
-                           running=running,
+                           running=running, table_pin=current_app.config["MARMITE_PIN"] if unlocked() else None,
                            **_helpers())
 
 
