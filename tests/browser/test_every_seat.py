@@ -277,3 +277,37 @@ def test_the_new_states_pass_axe_in_three_languages(page: Any, server: Server, l
     page.goto(server.url + "/seat/" + events[0]["players"][0])
     wait_stream(page)
     assert audit(page, f"seat-{language}") == []
+
+
+def test_a_players_own_keys_on_their_phone(page: Any, server: Server) -> None:
+    events = simulate(random.Random(2), players=3, known_hands={0, 1, 2}).events
+    first_card = next(i for i, e in enumerate(events) if e["type"] == "card")
+    for event in events[:first_card]:
+        server.post("/api/events", event)
+    owner = events[0]["players"][1]
+    hand = next(e for e in events if e["type"] == "hand" and e["player"] == owner)
+    link = seat_link(page, server, owner)
+    page.set_viewport_size(SIZES["phone"])
+    page.goto(link)
+    wait_stream(page)
+    page.click("[data-output=aloud]")
+    page.keyboard.press("m")
+    said = " ".join(page.evaluate("window.__spoken")[-4:])
+    assert f"{len(hand['cards'])} cartes" in page.inner_text("#fact-answer") and said
+    page.keyboard.press("1")
+    assert page.inner_text("#fact-answer").startswith("Pois :")
+    assert all(name.startswith("Pois") for name in page.inner_text("#fact-answer")[7:].split(" ; ") if name)
+    page.keyboard.press("e")
+    assert page.inner_text("#fact-answer").startswith("Votre menu :")
+    no_overflow(page, "phone-own-seat")
+
+
+def test_buffet_keys_on_the_tablet(page: Any, server: Server) -> None:
+    server.post("/api/events", {"type": "new_game", "game": "buffet", "players": PLAYERS, "first": "Bruno"})
+    page.goto(server.url + "/")
+    wait_stream(page)
+    page.keyboard.press("t")
+    assert page.inner_text("#fact-answer").startswith(page.inner_text("#turn").split(":")[0])
+    page.keyboard.press("s")
+    assert all(name in page.inner_text("#fact-answer") for name in PLAYERS)
+    assert page.locator("#fact-keys [data-fact=led]").count() == 0  # no led suit in this game
