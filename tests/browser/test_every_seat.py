@@ -93,7 +93,8 @@ def test_game_over_takes_the_grid_away_and_puts_the_standings_first(page: Any, s
     wait_stream(page)
     assert page.is_visible(".card-btn")
     server.post("/api/events", events[-1])
-    page.wait_for_function("() => document.getElementById('card-entry').hidden")
+    page.wait_for_function("() => document.getElementById('state').innerText.includes('Classement final')")
+    page.wait_for_timeout(200)  # the host bar is applied with the fragment
     assert not page.is_visible(".card-btn")
     summary = page.inner_text("#summary-title + *")
     assert summary.splitlines()[0].startswith(PLAYERS[0]) or "★" in summary  # the standings, not the last trick
@@ -137,6 +138,20 @@ def test_a_refusal_is_an_alert_and_a_log_line_and_a_sound_when_chosen(page: Any,
     assert page.locator("#log li").last.inner_text() == newest  # the order is remembered
     page.keyboard.press("j")
     assert page.evaluate("document.activeElement.id") == "log-title"
+
+
+def test_a_refusal_box_is_whole_above_the_fold_at_1024x768(page: Any, server: Server) -> None:
+    events = simulate(random.Random(5), players=3, known_hands={0, 1, 2}, noise=Noise(revoke=1.0)).events
+    page.set_viewport_size(SIZES["tablet"])
+    unlock(page, server, "/")
+    wait_stream(page)
+    for event in events:
+        if not server.post("/api/events", event)["accepted"]:
+            break
+    page.wait_for_selector("#refusal:not([hidden])")
+    box = page.locator("#refusal").bounding_box()
+    assert page.evaluate("window.scrollY") == 0
+    assert box is not None and box["y"] + box["height"] <= 768
 
 
 def test_the_log_keeps_the_last_two_hundred(page: Any, server: Server) -> None:

@@ -80,3 +80,10 @@ def _seed(page: str) -> list[dict[str, Any]]:
     text = page.split('<script type="application/json" id="log-seed">')[1].split("</script>")[0]
     seed: list[dict[str, Any]] = json.loads(text)
     return seed
+
+
+def test_the_deck_check_date_is_a_date_not_an_iso_stamp(client: FlaskClient, app: Flask) -> None:
+    app.extensions["marmite.desk"].store.mark_checked("2026-11-25T12:34:56+00:00")
+    page = client.get("/deck").get_data(as_text=True)
+    assert ">2026-11-25T12:34" not in page
+    assert '<time class="local-time" datetime="2026-11-25T12:34:56+00:00">2026-11-25 12:34 UTC</time>' in page
