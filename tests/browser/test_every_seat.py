@@ -197,10 +197,11 @@ def test_fact_keys_answer_at_once_and_the_profile_is_one_key(page: Any, server: 
     assert turn and turn[0] not in said  # brief: whose turn is left to the T key
 
 
-def test_a_live_update_never_moves_the_focus(page: Any, server: Server) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_a_live_update_never_moves_the_focus(page: Any, server: Server, size: str) -> None:
     server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Chloé"})
     link = seat_link(page, server, "Bruno")
-    page.set_viewport_size(SIZES["phone"])
+    page.set_viewport_size(SIZES[size])
     page.goto(link)
     wait_stream(page)
     page.click("[data-output=aloud]")
@@ -214,7 +215,42 @@ def test_a_live_update_never_moves_the_focus(page: Any, server: Server) -> None:
     server.post("/api/events", {"type": "menu", "player": "Bruno", "menu": "onion"})
     page.wait_for_function("n => Number(document.body.dataset.refreshed) >= n", arg=refreshed + 3)
     assert focus_kept(page)
-    no_overflow(page, "phone-seat")
+    no_overflow(page, f"{size}-seat")
+
+
+def test_the_tablet_keeps_its_focus_on_the_card_grid(page: Any, server: Server) -> None:
+    events = game_events()
+    cards = [i for i, e in enumerate(events) if e["type"] == "card"]
+    for event in events[: cards[0]]:
+        server.post("/api/events", event)
+    page.set_viewport_size(SIZES["tablet"])
+    unlock(page, server, "/")
+    wait_stream(page)
+    keep_focus_marker(page, ".card-btn[data-code='pepper-5b']")
+    refreshed = int(page.evaluate("document.body.dataset.refreshed"))
+    for event in events[cards[0]: cards[0] + 3]:
+        server.post("/api/events", event)
+    page.wait_for_function("n => Number(document.body.dataset.refreshed) >= n", arg=refreshed + 3)
+    assert focus_kept(page)
+
+
+def test_vibration_is_offered_only_where_the_phone_has_it(page: Any, server: Server) -> None:
+    server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Chloé"})
+    page.context.add_init_script(
+        "window.__buzzes = []; navigator.vibrate = p => { window.__buzzes.push(p); return true; };")
+    page.goto(server.url + "/seat/Anne")
+    wait_stream(page)
+    assert page.is_visible("#vibration-toggle")
+    assert page.get_attribute("#vibration-toggle", "aria-pressed") == "false"  # off by default
+    page.click("#vibration-toggle")
+    assert page.evaluate("window.__buzzes") == [[200, 100, 200]]  # the turn pattern, as a sample
+    other = page.context.browser.new_context(viewport=SIZES["phone"], locale="fr-FR")
+    other.add_init_script("delete Navigator.prototype.vibrate;")
+    without = other.new_page()
+    without.goto(server.url + "/seat/Anne")
+    without.wait_for_function("() => document.body.dataset.stream === 'open'")
+    assert not without.is_visible("#vibration-toggle")  # silently absent
+    other.close()
 
 
 def test_joining_a_seat_asks_for_one_voice(page: Any, server: Server) -> None:
