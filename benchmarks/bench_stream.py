@@ -21,9 +21,9 @@ from pathlib import Path
 
 from companion.table import TableService
 from companion.tags import simulated_uid
-from marmite.games import GAMES
-from marmite.wiring import demo_events, demo_tag
-from web_ui.app import create_app, stop_streams
+from marmite.games import DEMOS, GAMES
+from marmite.serve import table_app
+from web_ui.app import stop_streams
 from web_ui.server import make_server
 
 
@@ -77,7 +77,7 @@ def main() -> None:
     # double-read window (the latency itself is timed with perf_counter).
     ticks = itertools.count(step=3)
     service = TableService.open(data, GAMES, clock=lambda: float(next(ticks)))
-    app = create_app(service, pin="0000", data_dir=data)
+    app = table_app(service, pin="0000", data_dir=data)
     server = make_server(app, "127.0.0.1", 0)  # the server `marmite run` uses, with its stream limits
     threading.Thread(target=server.run, daemon=True).start()
     # Each display from its own loopback address, as tablets and phones are distinct devices to the
@@ -90,8 +90,9 @@ def main() -> None:
     latencies: list[float] = []
     for game in range(args.games):
         copies: dict[str, int] = {}
-        for event in demo_events(random.Random(game), args.game, 4):
-            tag = demo_tag(event, copies)
+        demo = DEMOS[args.game]
+        for event in demo.random_game(random.Random(game), 4):
+            tag = demo.demo_tag(event, copies)
             if tag is None:
                 service.submit(event, source="bench")
                 continue

@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.events import EventShapes, MalformedEvent
 from companion.referee import Referee
-from companion.seam import Games
+from companion.seam import ContractOrder, Games
 
 
 class MalformedLog(ValueError):
@@ -52,6 +52,8 @@ def replay(events: Iterable[tuple[int, dict[str, Any]]], games: Games) -> dict[s
             refused.append({"line": number, "reason": str(outcome.reason)})
     state = referee.public_state
     state["refused"] = refused
-    if "revokes" in state:  # Chaud Devant's contract lists revokes after refused
-        state["revokes"] = state.pop("revokes")
+    kind = referee.kind or games.kinds[games.default]
+    for key in kind.after_refused if isinstance(kind, ContractOrder) else ():  # e.g. Chaud Devant's revokes
+        if key in state:
+            state[key] = state.pop(key)
     return state

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any, Protocol, runtime_checkable
 
 BAD_SETUP = "bad_setup"
@@ -141,6 +142,35 @@ class GameKind(Protocol):
     def describe_refusal(self, event: dict[str, Any], reason: str) -> Part:
         """A refusal made before any match of this game exists (`no_game`, `bad_setup`)."""
         ...
+
+
+class Demo(Protocol):
+    """A game's demo: whole random legal games, and the physical card the demo drops for each event."""
+
+    def random_game(self, rng: Random, players: int) -> list[dict[str, Any]]:
+        """The contract events of a whole random legal game (`players` bounded to the game's own range)."""
+        ...
+
+    def demo_tag(self, event: dict[str, Any], copies: dict[str, int]) -> str | None:
+        """The tag code the simulated reader reads for `event`, None for an event the demo submits;
+        `copies` is the demo's own memory (which copy of a card comes next)."""
+        ...
+
+
+@runtime_checkable
+class EmptyTableView(Protocol):
+    """Optional for the default GameKind: the table view's fields before any match, beyond its empty
+    public state (what its table page reads before the first `new_game`)."""
+
+    def empty_table_view(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class ContractOrder(Protocol):
+    """Optional for a GameKind: fields of its public state the contract lists after `refused`."""
+
+    @property
+    def after_refused(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from companion.journal import Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
 from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
 from companion.referee import Outcome, Referee
-from companion.seam import Games, Part, State, Voice
+from companion.seam import EmptyTableView, Games, Part, State, Voice
 from companion.tags import TagMap
 
 __all__ = ["GameNotSwitchable", "JournalDisagrees", "Message", "Submission", "TableService", "UnknownGame"]
@@ -492,8 +492,10 @@ class TableService:
 
     def _empty_table_view(self) -> dict[str, Any]:
         view = self._referee.public_state
-        view.update({"game": None, "players": [], "pot_plays": [], "last_trick": None, "pot_overflowed": False,
-                     "stars_by_round": [], "next_to_reveal": None, "rules": None})
+        view.update({"game": None, "players": []})
+        kind = self.games.kinds[self.games.default]
+        if isinstance(kind, EmptyTableView):  # what the default game's table page reads before a match
+            view.update(kind.empty_table_view())
         return view
 
     def seat_view(self, player: str, *, owner: bool = False) -> dict[str, Any] | None:

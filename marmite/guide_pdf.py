@@ -25,13 +25,13 @@ def print_guides(out_dir: Path, *, chromium: str = CHROMIUM, languages: Sequence
     """One PDF per language, printed by headless Chromium from the guide page; the paths written."""
     from waitress.server import create_server
 
-    from web_ui.app import create_app
+    from marmite.serve import table_app
 
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         data = data_dir or Path(scratch) / "data"
         service = TableService.open(data, GAMES)
-        app = create_app(service, pin="print-only", data_dir=data)
+        app = table_app(service, pin="print-only", data_dir=data)
         server = create_server(app, host="127.0.0.1", port=0, threads=2)
         port = server.effective_port
         thread = threading.Thread(target=server.run, daemon=True)

@@ -11,10 +11,15 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.paths import default_data_dir
 from companion.writer_lock import DataDirBusy, WriterLock
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from companion.table import TableService
 
 DEFAULT_PORT = 8000
 PIN_DIGITS = 6
@@ -152,6 +157,17 @@ def run(args: argparse.Namespace) -> int:
         lock.release()
 
 
+def table_app(service: TableService, *, pin: str, data_dir: Path | None,
+              config: dict[str, Any] | None = None) -> Flask:
+    """The composition root's app: the hosted games' pages and the deck desk (on the data dir) handed in."""
+    from companion.deck_desk import DeckDesk
+    from marmite.games import PAGES
+    from web_ui.app import create_app
+
+    desk = DeckDesk(service, data_dir) if data_dir is not None else None
+    return create_app(service, pin=pin, pages=PAGES, desk=desk, data_dir=data_dir, config=config)
+
+
 def serve(args: argparse.Namespace, data_dir: Path) -> int:
     """Serve the claimed data dir until Ctrl-C or SIGTERM."""
     from companion.journal import JournalError
@@ -159,7 +175,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     from marmite.games import GAMES
     from marmite.readers import make_reader, parse_reader_option
     from marmite.wiring import ReaderPump, connect_tag_memory, play_demo
-    from web_ui.app import create_app, stop_streams
+    from web_ui.app import stop_streams
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
 
@@ -181,7 +197,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
         print(f"marmite run: {error}", file=sys.stderr)
         service.close()
         return 2
-    app = create_app(service, pin=pin, data_dir=data_dir)
+    app = table_app(service, pin=pin, data_dir=data_dir)
     panel = None
     if getattr(args, "panel", False):
         from hardware.gpio_backend import GpioUnavailable, explained_gpio_errors, open_gpio

@@ -10,15 +10,13 @@ import logging
 import queue
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion import buffet
-from companion.buffet import simulate as buffet_simulate
-from companion.chaud_devant import simulate as chaud_devant_simulate
 from companion.deck_desk import DeckDesk
 from companion.journal import StorageError
 from companion.reads import Reader, ReaderHealth, ReaderMessage, TagMemory, TagSeen
+from companion.seam import Demo
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
 from hardware.panel import Panel, PanelPins
@@ -96,25 +94,23 @@ def connect_tag_memory(desk: DeckDesk | None, reader: Reader) -> bool:
     return True
 
 
-def demo_events(rng: random.Random, game: str, players: int) -> list[dict[str, Any]]:
-    """A whole random legal game of `game` (its simulator), as contract events."""
-    if game == buffet.KIND.name:
-        return buffet_simulate.random_game(rng, players=players)
-    return chaud_devant_simulate.random_game(rng, players=min(players, 5))  # Chaud Devant seats 3 to 5
-
-
 def play_demo(service: TableService, drop: Callable[[str], None], *, seed: int | None = None,
               pace: float = 1.5, players: int = 4, stop: threading.Event | None = None,
-              game: str = "chaud_devant") -> int:
-    """Play a whole random legal game of `game`: setup (and menus) submitted, cards and plates dropped
-    in the simulated reader. Returns the number of events sent; each read waits for its announcement."""
+              game: str | None = None, demos: Mapping[str, Demo] | None = None) -> int:
+    """Play a whole random legal game of `game` (the default game when None) with its demo from `demos`
+    (the hosted games' by default): setup (and menus) submitted, cards and plates dropped in the
+    simulated reader. Returns the number of events sent; each read waits for its announcement."""
+    if demos is None:
+        from marmite.games import DEMOS
+
+        demos = DEMOS
+    demo = demos[game or service.games.default]
     stop = stop or threading.Event()
-    rng = random.Random(seed)
-    events = demo_events(rng, game, players)
+    events = demo.random_game(random.Random(seed), players)
     copies: dict[str, int] = {}
     sent = 0
     for event in events:
-        tag = demo_tag(event, copies)
+        tag = demo.demo_tag(event, copies)
         if stop.wait(pace if tag is not None else pace / 3):
             break
         if tag is not None:
@@ -125,22 +121,6 @@ def play_demo(service: TableService, drop: Callable[[str], None], *, seed: int |
             service.submit(event, source="demo")
         sent += 1
     return sent
-
-
-def demo_tag(event: dict[str, Any], copies: dict[str, int]) -> str | None:
-    """The physical card the demo drops for an event, None for one it submits: a buffet mouse card is
-    one of its ten copies in turn (two equal values in one step are two cards, and a copy comes back
-    only after nine other reads of its value, long after the double-read window at any real pace),
-    a plate its tag."""
-    if event["type"] == "plate":
-        return str(event["plate"])
-    if event["type"] != "card":
-        return None
-    code = str(event["card"])
-    if code.startswith("mouse-"):
-        copies[code] = copies.get(code, 0) % 10 + 1
-        return f"{code}@{copies[code]}"
-    return code
 
 
 class ServiceActions:

@@ -29,7 +29,7 @@ LANGUAGES = ("fr", "en", "nl")
 KEYWORDS = {**DEFAULT_KEYWORDS, "said": ((1, "c"), 2), "said_plural": ((1, "c"), 2, 3)}
 SOURCES = {
     "companion": [("**.py", "python")],
-    "web_ui": [("**.py", "python"), ("templates/**.html", "jinja2")],
+    "web_ui": [("**.py", "python"), ("templates/**.html", "jinja2"), ("games/**/templates/**.html", "jinja2")],
 }
 WIDTH = 100
 

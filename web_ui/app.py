@@ -19,6 +19,7 @@ from companion.deck_desk import DeckDesk
 from companion.table import TableService
 from web_ui.auth import GUESSES_PER_MINUTE
 from web_ui.context import client_address
+from web_ui.game_pages import PageTable
 from web_ui.limits import GuessWindow, RateLimit, StreamGate, TooMany
 from web_ui.seats import SeatClaims
 from web_ui.settings import SETTINGS_FILE, SettingsStore
@@ -37,9 +38,13 @@ RATE_LIMITED = {"api.where": "where", "api.repeat": "repeat", "api.unlock": "unl
 """Endpoints anyone may call without the PIN, limited per address (a token bucket each)."""
 
 
-def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
-               config: dict[str, Any] | None = None) -> Flask:
-    """A Flask app serving `service`; `pin` guards every change."""
+def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckDesk | None = None,
+               data_dir: Path | None = None, config: dict[str, Any] | None = None) -> Flask:
+    """A Flask app serving `service`; `pin` guards every change. `pages` has every hosted game's pages
+    (by game name); `desk`, the deck desk the composition root built (none: no deck page actions)."""
+    missing = set(service.games.kinds) - set(pages)
+    if missing:
+        raise ValueError(f"no pages for the games {sorted(missing)}")
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=_secret_key(data_dir),
@@ -60,7 +65,8 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     app.extensions["marmite.service"] = service
     app.extensions["marmite.settings"] = store
     app.extensions["marmite.stop"] = threading.Event()
-    app.extensions["marmite.desk"] = DeckDesk(service, data_dir) if data_dir is not None else None
+    app.extensions["marmite.desk"] = desk
+    app.extensions["marmite.pages"] = pages
     app.extensions["marmite.claims"] = SeatClaims()
     app.extensions["marmite.data_dir"] = data_dir
     app.extensions["marmite.guesses"] = GuessWindow(GUESSES_PER_MINUTE, 60.0)
@@ -75,16 +81,18 @@ def create_app(service: TableService, *, pin: str, data_dir: Path | None = None,
     from web_ui.api import api
     from web_ui.deck_api import deck_api
     from web_ui.deck_pages import deck_pages
-    from web_ui.pages import pages
+    from web_ui.pages import pages as generic_pages
     from web_ui.pin_api import pin_api
     from web_ui.seat_api import seat_api
 
     app.register_blueprint(api)
     app.register_blueprint(pin_api)
-    app.register_blueprint(pages)
+    app.register_blueprint(generic_pages)
     app.register_blueprint(deck_api)
     app.register_blueprint(deck_pages)
     app.register_blueprint(seat_api)
+    for game_pages in pages.values():  # each game's templates/<game>/ and static/<game>/
+        app.register_blueprint(game_pages.blueprint)
     app.register_error_handler(TooMany, _too_many)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)

@@ -6,14 +6,13 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
 
-from companion.chaud_devant import KIND as CHAUD_DEVANT
-from companion.chaud_devant.cards import DECK
 from companion.deck_desk import DeckDesk
 from companion.phrases import LANGUAGES
 from web_ui.auth import csrf_token, unlocked
 from web_ui.context import service, settings
 from web_ui.deck_words import words
-from web_ui.guide_text import COLOURS, CROSS, guide
+from web_ui.game_pages import page_table
+from web_ui.guide_text import guide
 
 deck_pages = Blueprint("deck_pages", __name__)
 
@@ -38,7 +37,9 @@ def deck_page() -> str:
     kinds = service().games.kinds
     boxes = [(game, [(code, desk.name(code, language) if desk is not None else code)
                      for code in kinds[game].tag_codes]) for game in kinds]
-    return render_template("deck.html", w=words(language), info=info, boxes=boxes, unlocked=unlocked(),
+    game_words = {name: game.deck_words(language) for name, game in page_table().items()}
+    return render_template("deck.html", w=words(language), info=info, boxes=boxes, game_words=game_words,
+                           unlocked=unlocked(),
                            csrf=csrf_token(), settings=settings().current, lang=language, languages=LANGUAGES,
                            default_game=service().games.default)
 
@@ -56,18 +57,5 @@ def guide_page() -> str:
 
 
 def _checklist(language: str, known: set[str]) -> list[dict[str, Any]]:
-    """One row per physical card of Chaud Devant, in box order, with its marks."""
-    colours = COLOURS.get(language, COLOURS["fr"])
-    none = str(guide(language)["none"])
-    rows = []
-    for code in CHAUD_DEVANT.tag_codes:
-        card = DECK.get(code)
-        if card is None:  # a menu card: centred colour sticker only
-            menu = code[len("menu-"):].partition("@")[0]
-            marks = {"hole": False, "colour": colours[menu], "dots": none}
-        else:
-            dots = CROSS.get(language, "croix") if card.is_overflow else (str(card.value) if card.value else none)
-            marks = {"hole": True, "colour": colours[str(card.suit)], "dots": dots}
-        rows.append({"code": code, "name": CHAUD_DEVANT.tag_name(code, language) or code, "enrolled": code in known,
-                     **marks})
-    return rows
+    """The printable checklist's rows: every game's that has one, in the page table's order."""
+    return [row for game in page_table().values() for row in game.checklist(language, known)]

@@ -61,11 +61,6 @@ WORDS = Phrasebook(
     said("deck_page.edition_2005", "2005 (Too Many Cooks)"),
     said("deck_page.edition_2023", "2023 (Foodie Forest)"),
     said("deck_page.game", "Cards of the game"),
-    said("deck_page.chaud_devant", "Chaud Devant!"),
-    said("deck_page.buffet", "Sus au buffet!"),
-    said("deck_page.enroll_help_buffet",
-        "Sus au buffet!: the mouse cards value by value, copy by copy, then the plates, food by food; "
-        "skip those your box does not have."),
 )
 
 

@@ -151,3 +151,25 @@ class _Simulator:
         given = hand[: self.rng.randrange(len(hand) + 1)]
         self.hands[seat] = hand[len(given):] + self._take(len(given))
         self.discard.extend(given)
+
+
+class BuffetDemo:
+    """The demo's Sus au buffet ! (see companion.seam.Demo): plates and mouse cards dropped on the reader."""
+
+    def random_game(self, rng: random.Random, players: int) -> list[dict[str, Any]]:
+        return random_game(rng, players=max(3, min(players, 6)))
+
+    def demo_tag(self, event: dict[str, Any], copies: dict[str, int]) -> str | None:
+        """A plate its tag; a mouse card one of its ten copies in turn (two equal values in one step are
+        two cards, and a copy comes back only after nine other reads of its value, long after the
+        double-read window at any real pace)."""
+        if event["type"] == "plate":
+            return str(event["plate"])
+        if event["type"] != "card":
+            return None
+        code = str(event["card"])
+        copies[code] = copies.get(code, 0) % COPIES + 1
+        return f"{code}@{copies[code]}"
+
+
+DEMO = BuffetDemo()

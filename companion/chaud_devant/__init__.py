@@ -36,6 +36,16 @@ class ChaudDevant:
 
         return public_state(None)
 
+    def empty_table_view(self) -> dict[str, Any]:
+        """The table view's fields before any match, beyond the empty public state (see seam.EmptyTableView)."""
+        return {"pot_plays": [], "last_trick": None, "pot_overflowed": False, "stars_by_round": [],
+                "next_to_reveal": None, "rules": None}
+
+    @property
+    def after_refused(self) -> tuple[str, ...]:
+        """The contract lists `revokes` after `refused` (see seam.ContractOrder)."""
+        return ("revokes",)
+
     def voice(self) -> Voice:
         return EditionVoice()
 

@@ -206,3 +206,16 @@ class _Simulator:
         self._send_action({"type": "card", "card": code})
         if self.rng.random() < self.noise.double_read:
             self._send({"type": "card", "card": code}, legal=False)
+
+
+class ChaudDevantDemo:
+    """The demo's Chaud Devant (see companion.seam.Demo): 3 to 5 players, every card dropped in the pot."""
+
+    def random_game(self, rng: random.Random, players: int) -> list[dict[str, Any]]:
+        return random_game(rng, players=max(3, min(players, 5)))
+
+    def demo_tag(self, event: dict[str, Any], copies: dict[str, int]) -> str | None:
+        return str(event["card"]) if event["type"] == "card" else None
+
+
+DEMO = ChaudDevantDemo()

@@ -19,7 +19,7 @@ from companion.buffet.announcer import BuffetVoice
 from companion.catalogs import LANGUAGES, LOCALE_DIR
 from companion.deck_phrases import MAX_NAMED, DeckVoice
 from companion.seam import Part
-from web_ui.buffet_pages import LABELS
+from web_ui.games.buffet.pages import LABELS
 
 ROOT = Path(__file__).resolve().parents[2]
 PERCENT_FIELD = re.compile(r"%\((\w+)\)[sd]")

@@ -16,7 +16,7 @@ from companion.phrases import TABLE_VOICE
 from companion.seam import Part
 from companion.table import TableService
 from marmite.games import GAMES
-from web_ui.app import create_app
+from marmite.serve import table_app
 from web_ui.seats import seat_key
 from web_ui.speaker import Phrase, Speaker, SpeechQueue, command, speakable
 
@@ -33,7 +33,7 @@ def service(tmp_path: Path) -> TableService:
 
 @pytest.fixture
 def app(service: TableService, tmp_path: Path) -> Flask:
-    return create_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
+    return table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
 
 
 def start(app: Flask, players: list[str] = PLAYERS) -> None:
@@ -98,20 +98,20 @@ def test_a_plain_path_is_still_followed(app: Flask) -> None:
 
 
 def test_a_new_pin_locks_browsers_unlocked_with_the_old_one(service: TableService, tmp_path: Path) -> None:
-    old = create_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
+    old = table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
     browser = old.test_client()
     csrf = browser.post("/api/unlock", json={"pin": PIN}).get_json()["csrf"]
     assert browser.get("/api/auth").get_json()["authorized"] is False  # no CSRF header on a GET
     assert browser.get("/api/auth", headers={"X-CSRF-Token": csrf}).get_json()["authorized"] is True
     cookie = browser.get_cookie("session")
     assert cookie is not None
-    new = create_app(service, pin="111111", data_dir=tmp_path, config={"TESTING": True})  # a restart, same data dir
+    new = table_app(service, pin="111111", data_dir=tmp_path, config={"TESTING": True})  # a restart, same data dir
     same_browser = new.test_client()
     same_browser.set_cookie("session", cookie.value)
     answer = same_browser.get("/api/auth", headers={"X-CSRF-Token": csrf}).get_json()
     assert answer["authorized"] is False
     # … and with the same PIN, the restart keeps it unlocked.
-    again = create_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True}).test_client()
+    again = table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True}).test_client()
     again.set_cookie("session", cookie.value)
     assert again.get("/api/auth", headers={"X-CSRF-Token": csrf}).get_json()["authorized"] is True
 

@@ -27,10 +27,12 @@ from companion.deck_phrases import DeckVoice
 from companion.phrases import SAID as TABLE_SAID
 from companion.phrases import TABLE_VOICE
 from companion.seam import Part, Voice
-from web_ui.buffet_pages import LABELS as BUFFET_LABELS
-from web_ui.buffet_pages import helpers
 from web_ui.deck_words import WORDS as DECK_WORDS
 from web_ui.deck_words import words
+from web_ui.games.buffet.pages import DECK_WORDS as BUFFET_DECK_WORDS
+from web_ui.games.buffet.pages import LABELS as BUFFET_LABELS
+from web_ui.games.buffet.pages import helpers
+from web_ui.games.chaud_devant.pages import DECK_WORDS as CHAUD_DEVANT_DECK_WORDS
 from web_ui.guide_text import COLOURS, CROSS, guide
 from web_ui.guide_text import TEXT as GUIDE_TEXT
 
@@ -64,7 +66,8 @@ def render(case: dict[str, Any]) -> str:
     if kind == "tag_name_2023":
         return str(deck_names.tag_name(case["code"], language, "2023"))
     if kind == "deck_words":
-        return words(language)[case["key"]]
+        return {**words(language), **CHAUD_DEVANT_DECK_WORDS.words(language),
+                **BUFFET_DECK_WORDS.words(language)}[case["key"]]
     if kind == "guide":
         value = guide(language)[case["key"]]
         return "\n".join(value) if isinstance(value, list) else str(value)
@@ -120,7 +123,8 @@ def test_every_phrasebook_message_has_a_recorded_case(monkeypatch: pytest.Monkey
     monkeypatch.setattr(catalogs, "text_of", spy)
     for case in _cases():
         render(case)
-    books = (TABLE_SAID, CHAUD_DEVANT_SAID, BUFFET_SAID, DECK_SAID, DECK_WORDS, BUFFET_LABELS, GUIDE_TEXT)
+    books = (TABLE_SAID, CHAUD_DEVANT_SAID, BUFFET_SAID, DECK_SAID, DECK_WORDS, BUFFET_LABELS, GUIDE_TEXT,
+             CHAUD_DEVANT_DECK_WORDS, BUFFET_DECK_WORDS)
     assert {m.context for book in books for m in book.messages.values()} - used == set()
 
 

@@ -21,10 +21,10 @@ from hardware.rc522 import RC522Config
 from hardware.readers.rc522 import AFTER_RESET_S, RC522Reader
 from hardware.tag_memory import RECORD_TYPE, code_from_classic
 from marmite.games import GAMES
+from marmite.serve import table_app
 from marmite.wiring import ReaderPump, connect_tag_memory
 from tests.companion.chaud_devant.rulebook import started
 from tests.hardware.test_tag_memory import FlakyCard, classic, ntag
-from web_ui.app import create_app
 
 PIN = "2468"
 HEADERS = {"X-Table-Pin": PIN}
@@ -70,7 +70,7 @@ def running_table(data_dir: Path, chip: FakeMFRC522, clock: VirtualClock) -> Ite
     """Service, app, rc522 reader, tag memory and pump, in `marmite run`'s order. The reader is
     `marmite.readers`' rc522 but sleeps on the fake chip's clock (its air time is virtual)."""
     service = TableService.open(data_dir, GAMES)
-    app = create_app(service, pin=PIN, data_dir=data_dir, config={"TESTING": True})
+    app = table_app(service, pin=PIN, data_dir=data_dir, config={"TESTING": True})
     reader = RC522Reader(RC522Config.from_options({"debounce_s": "0"}), sleep=clock.sleep)
     assert connect_tag_memory(app.extensions["marmite.desk"], reader)
     pump = ReaderPump(service, reader).start()

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from companion.table import TableService
 from marmite.games import GAMES
-from web_ui.app import create_app
+from marmite.serve import table_app
 
 PIN = "2468"
 HEADERS = {"X-Table-Pin": PIN}
@@ -27,7 +27,7 @@ def service(tmp_path: Path) -> Iterator[TableService]:
 
 @pytest.fixture
 def app(service: TableService, tmp_path: Path) -> Flask:
-    return create_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
+    return table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from companion.chaud_devant.cards import ALL_CODES
 from companion.decks import DeckStore
 from companion.table import TableService
 from marmite.games import GAMES
+from marmite.serve import table_app
 from tests.web_ui.conftest import HEADERS, PIN
-from web_ui.app import create_app
 from web_ui.seats import seat_key
 
 CODES = GAMES.kinds[GAMES.default].tag_codes  # a Chaud Devant box (the default game's cards)
@@ -93,7 +93,7 @@ def test_a_whole_deck_enrolled_with_a_refusal_a_skip_a_back_and_a_resume_after_r
     # A restart: a new table and app on the same data dir resume at the card where we stopped.
     service.close()
     table = TableService.open(tmp_path, GAMES)
-    again = create_app(table, pin=PIN, data_dir=tmp_path, config={"TESTING": True}).test_client()
+    again = table_app(table, pin=PIN, data_dir=tmp_path, config={"TESTING": True}).test_client()
     resumed = enroll(again, "start")
     assert resumed["activity"]["current"] == CODES[40] and resumed["activity"]["count"] == 40
     for index in range(40, 77):

@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from companion.events import MalformedEvent
 from companion.table import TableService
 from marmite.games import GAMES
+from marmite.serve import table_app
 from tests.web_ui.conftest import HEADERS, PIN, PLAYERS, new_game
-from web_ui.app import create_app
 
 CARD = {"type": "menu", "player": "Bruno", "menu": "pea"}
 
@@ -55,12 +55,12 @@ def test_a_resent_drop_is_recorded_once_even_after_the_double_read_window(client
 
 def test_the_first_answer_survives_a_restart(tmp_path: Path) -> None:
     service = TableService.open(tmp_path, GAMES)
-    client = create_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True}).test_client()
+    client = table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True}).test_client()
     new_game(client)
     first = client.post("/api/events", json={"type": "card", "card": "pea-1a"}, headers=keyed("k")).get_json()
     service.close()
     service = TableService.open(tmp_path, GAMES)
-    client = create_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True}).test_client()
+    client = table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True}).test_client()
     assert client.post("/api/events", json={"type": "card", "card": "pea-1a"}, headers=keyed("k")).get_json() \
         == first == {"accepted": False, "reason": "wrong_phase", "seq": 2}
     assert service.journal.last_seq == 2

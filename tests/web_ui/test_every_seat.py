@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from marmite.serve import resolve_pin
 from tests.web_ui.conftest import HEADERS, PIN, new_game
-from web_ui.buffet_pages import ring
+from web_ui.games.buffet.pages import ring
 from web_ui.pin_store import PIN_FILE, kept_pin
 
 MOUSE_RADIUS = 10

@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from companion.chaud_devant.simulate import random_game
 from companion.table import TableService
 from marmite.games import GAMES
+from marmite.serve import table_app
 from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
-from web_ui.app import create_app
 from web_ui.seats import seat_key
 
 
@@ -78,7 +78,7 @@ def test_session_survives_a_restart(client: FlaskClient, tmp_path: Path) -> None
     cookie = client.get_cookie("session")
     assert cookie is not None
     service = TableService.open(tmp_path, GAMES)
-    restarted = create_app(service, pin=HEADERS["X-Table-Pin"], data_dir=tmp_path).test_client()
+    restarted = table_app(service, pin=HEADERS["X-Table-Pin"], data_dir=tmp_path).test_client()
     restarted.set_cookie("session", cookie.value)
     assert 'id="undo"' in restarted.get("/").get_data(as_text=True)
 

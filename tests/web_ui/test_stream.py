@@ -11,8 +11,9 @@ from flask.testing import FlaskClient
 
 from companion.table import TableService
 from marmite.games import GAMES
+from marmite.serve import table_app
 from tests.web_ui.conftest import HEADERS, PIN, new_game
-from web_ui.app import create_app, stop_streams
+from web_ui.app import stop_streams
 
 
 def parse(chunks: list[str]) -> list[tuple[int | None, dict[str, object]]]:
@@ -71,7 +72,7 @@ def test_live_messages_each_in_its_own_chunk(app: Flask, client: FlaskClient) ->
 
 
 def test_heartbeat(service: TableService, tmp_path: Path) -> None:
-    app = create_app(service, pin=PIN, data_dir=tmp_path, config={"MARMITE_HEARTBEAT": 0.0})
+    app = table_app(service, pin=PIN, data_dir=tmp_path, config={"MARMITE_HEARTBEAT": 0.0})
     chunks = live(app.test_client())
     next(chunks)
     assert chunk_text(next(chunks)) == ": heartbeat\n\n"
@@ -80,14 +81,14 @@ def test_heartbeat(service: TableService, tmp_path: Path) -> None:
 
 def test_restart_resumes_the_game_and_the_ids(tmp_path: Path) -> None:
     first = TableService.open(tmp_path, GAMES)
-    app = create_app(first, pin=PIN, data_dir=tmp_path)
+    app = table_app(first, pin=PIN, data_dir=tmp_path)
     client = app.test_client()
     new_game(client)
     client.post("/api/events", json={"type": "menu", "player": "Bruno", "menu": "pea"}, headers=HEADERS)
     state = client.get("/api/state").get_json()
     first.close()
     second = TableService.open(tmp_path, GAMES)
-    app2 = create_app(second, pin=PIN, data_dir=tmp_path)
+    app2 = table_app(second, pin=PIN, data_dir=tmp_path)
     client2 = app2.test_client()
     assert client2.get("/api/state").get_json() == state
     client2.post("/api/events", json={"type": "menu", "player": "Virginie", "menu": "onion"}, headers=HEADERS)

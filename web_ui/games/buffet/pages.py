@@ -1,6 +1,6 @@
-"""The Sus au buffet ! pages' helpers: its words (from the catalogs), plate names, the ring drawing.
+"""Sus au buffet !'s pages: its words (from the catalogs), plate names, the ring drawing.
 
-The pages dispatch here when the table view's `game_kind` is `buffet`; the game's own words (food
+The generic routes find these pages in the page table under `buffet`; the game's own words (food
 names, number words) come from `companion.buffet`, so the pages and the voice say the same.
 """
 
@@ -9,12 +9,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from flask import render_template
+from flask_babel import gettext
 
+from companion.buffet import KIND
 from companion.buffet.announcer import Words, deciding_food
 from companion.buffet.plates import FOODS, MOUSE_CARDS, PLATES
 from companion.buffet.state import State as BuffetState
 from companion.catalogs import Phrasebook, said, said_plural
+from web_ui.fact_keys import FactKey
+from web_ui.game_pages import GamePages
 
 RING_RADIUS, MOUSE_STEP, MOUSE_SIZE, MOST_MICE = 150, 22, 10, 6
 RING_CENTRE = RING_RADIUS + 20 + (MOST_MICE - 1) * MOUSE_STEP + MOUSE_SIZE + 2
@@ -153,8 +156,8 @@ def shape_path(shape: str, x: float, y: float, r: float) -> str:
 
 
 def table_context(view: dict[str, Any], state: object) -> dict[str, Any]:
-    """The table view plus the ring, the step's stake and the tie-break's deciding food."""
-    context: dict[str, Any] = {"view": view, "ring": ring(view["players"])}
+    """The ring, the step's stake and the tie-break's deciding food."""
+    context: dict[str, Any] = {"ring": ring(view["players"])}
     at_stake = len(view["buffet"]) - 2 if view.get("part") == 1 else len(view["buffet"])
     context["at_stake"] = max(0, len(view["buffet"]) - at_stake)
     context["deciding_food"] = None
@@ -163,16 +166,46 @@ def table_context(view: dict[str, Any], state: object) -> dict[str, Any]:
     return context
 
 
-def render_table(template: str, view: dict[str, Any], state: object, language: str, **common: Any) -> str:
-    """A buffet table page or fragment."""
-    return render_template(template, **common, **helpers(language), **table_context(view, state))
+DECK_WORDS = Phrasebook(
+    "deck_page.",
+    said("deck_page.buffet", "Sus au buffet!"),
+    said("deck_page.enroll_help_buffet",
+        "Sus au buffet!: the mouse cards value by value, copy by copy, then the plates, food by food; "
+        "skip those your box does not have."),
+)
+"""The deck page's words for this game's cards."""
 
 
-def render_seat(template: str, view: dict[str, Any], name: str, language: str, **common: Any) -> str:
-    """A buffet seat page or fragment."""
-    return render_template(template, **common, **helpers(language), view=view, name=name)
+class BuffetPages(GamePages):
+    """Sus au buffet !: the ring of mice, the buffet of plates, each step's reveals; a setup page of its own."""
+
+    title = "Sus au buffet !"
+    state_class = "state buffet"
+    seat_class = "state seat buffet"
+    seat_speaks_mine = True  # a phone said everything the tablet said (a seat's own parts name its player)
+
+    def __init__(self) -> None:
+        super().__init__(KIND.name, __file__)
+
+    def helpers(self, language: str) -> dict[str, Any]:
+        return helpers(language)
+
+    def table_context(self, view: dict[str, Any], state: object) -> dict[str, Any]:
+        return table_context(view, state)
+
+    def table_title(self, language: str) -> str:
+        return LABELS.template("title", language)
+
+    def deck_words(self, language: str) -> dict[str, str]:
+        return {"name": DECK_WORDS.template("buffet", language),
+                "enroll_help": DECK_WORDS.template("enroll_help_buffet", language)}
+
+    def fact_keys(self, page: str, language: str) -> list[FactKey]:
+        if page == "seat":
+            return [("hand", "M", gettext("My plates")), ("left", "N", gettext("My square")),
+                    ("turn", "T", gettext("Whose turn")), ("scores", "S", gettext("My score"))]
+        return [("turn", "T", gettext("Whose turn")), ("scores", "S", gettext("Scores")),
+                ("pot", "P", gettext("The buffet")), ("last-trick", "D", gettext("This step's cards"))]
 
 
-def render_page(template: str, language: str, **context: Any) -> str:
-    """Any other buffet page (setup, history)."""
-    return render_template(template, **context, **helpers(language))
+PAGES = BuffetPages()

@@ -1,0 +1,117 @@
+"""A game's face on the pages: what `web_ui.pages` asks of each game, and the table of them.
+
+Each game package under `web_ui/games/<game>/` gives one `GamePages`: its blueprint (templates under
+`templates/<game>/`, files under `static/<game>/`), its template helpers and what its table, seat,
+history and setup pages show. The generic routes look the current game's pages up in the `PageTable`
+the composition root hands to `create_app`; they never name a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, current_app, render_template
+
+from web_ui.fact_keys import FactKey
+from web_ui.page_common import common_context
+
+PageTable = Mapping[str, "GamePages"]
+"""Every hosted game's pages, by the game's name (its `new_game` `game` key)."""
+
+
+class GamePages:
+    """One game's pages. Subclasses set `title`, the helpers and contexts; the shells do the rest.
+
+    Templates a game provides, under `templates/<name>/`: `_table_state.html`, `_controls.html`,
+    `_seat_state.html`, `history.html`; optionally `_head.html` (its CSS and scripts, on every page of
+    the game), `_seat_tail.html` (after the seat's speech controls), `_setup_form.html` (included in the
+    setup page) and `setup.html` (a setup page of its own, at `/setup/<name>`).
+    """
+
+    title = ""
+    """The game's name as the setup and deck pages list it."""
+    state_class = "state"
+    seat_class = "state seat"
+    seat_speaks_mine = False
+    """True when the seat page offers "speak what concerns me" (the phone knows its player's events)."""
+    seat_host_links = True
+    """False hides the host's links (setup, lock) on the seat page."""
+
+    def __init__(self, name: str, package_file: str) -> None:
+        self.name = name
+        folder = Path(package_file).parent
+        self.blueprint = Blueprint(f"game_{name}", f"web_ui.games.{name}", root_path=str(folder),
+                                   template_folder="templates", static_folder=f"static/{name}",
+                                   static_url_path=f"/static/{name}")
+
+    # what a subclass gives
+    def helpers(self, language: str) -> dict[str, Any]:
+        """The functions and tables the game's templates call (names, symbols, labels)."""
+        return {}
+
+    def table_context(self, view: dict[str, Any], state: object) -> dict[str, Any]:
+        """Extra values the table state shows, computed from the view (and the match's state)."""
+        return {}
+
+    def table_title(self, language: str) -> str:
+        """The table page's title."""
+        return self.title
+
+    def table_heading(self, language: str) -> str:
+        """The table page's (visually hidden) heading."""
+        return self.title
+
+    def has_setup_page(self) -> bool:
+        """True when the game has a setup page of its own (`templates/<name>/setup.html`)."""
+        return self._has_template("setup.html")
+
+    def setup_form(self) -> str | None:
+        """The template of a new-game form the setup page includes, if the game has one."""
+        return f"{self.name}/_setup_form.html" if self._has_template("_setup_form.html") else None
+
+    def deck_words(self, language: str) -> dict[str, str]:
+        """The deck page's words for this game: `name` (its cards' group) and `enroll_help` (or none)."""
+        return {"name": self.title}
+
+    def checklist(self, language: str, known: set[str]) -> list[dict[str, Any]]:
+        """Rows of the printable adaptation guide's checklist (none for a game without one)."""
+        return []
+
+    def fact_keys(self, page: str, language: str) -> list[FactKey]:
+        """The one-key facts of its `table` or `seat` page, answered from its templates' `_facts.html`."""
+        return []
+
+    # rendering (the same for every game)
+    def _context(self, language: str) -> dict[str, Any]:
+        return {**common_context(), **self.helpers(language), "game": self.name, "face": self,
+                "face_title": self.table_title(language), "face_heading": self.table_heading(language)}
+
+    def render_table(self, view: dict[str, Any], state: object, language: str, *, fragment: bool) -> str:
+        """The table page (the shell around the game's partials) or only its state part."""
+        template = f"{self.name}/_table_state.html" if fragment else "table.html"
+        return render_template(template, **{**self._context(language), "view": view, **self.table_context(view, state)})
+
+    def render_seat(self, view: dict[str, Any], name: str, language: str, *, fragment: bool) -> str:
+        """A seat page (the shell) or only its state part."""
+        template = f"{self.name}/_seat_state.html" if fragment else "seat.html"
+        return render_template(template, **self._context(language), view=view, name=name)
+
+    def render_history(self, history: dict[str, Any], language: str) -> str:
+        """The round history page."""
+        return render_template(f"{self.name}/history.html", **self._context(language), history=history)
+
+    def render_setup(self, language: str) -> str:
+        """The game's own setup page."""
+        return render_template(f"{self.name}/setup.html", **self._context(language))
+
+    def _has_template(self, name: str) -> bool:
+        folder = Path(self.blueprint.root_path) / "templates" / self.name
+        return (folder / name).is_file()
+
+
+def page_table() -> PageTable:
+    """The app's table of game pages."""
+    table: PageTable = current_app.extensions["marmite.pages"]
+    return table
