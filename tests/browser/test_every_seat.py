@@ -362,3 +362,20 @@ def test_buffet_keys_on_the_tablet(page: Any, server: Server) -> None:
     page.keyboard.press("s")
     assert all(name in page.inner_text("#fact-answer") for name in PLAYERS)
     assert page.locator("#fact-keys [data-fact=led]").count() == 0  # no led suit in this game
+
+
+def test_the_detailed_profile_adds_the_state_after_a_play(page: Any, server: Server) -> None:
+    events = game_events()
+    cards = [i for i, e in enumerate(events) if e["type"] == "card"]
+    for event in events[: cards[1]]:
+        server.post("/api/events", event)
+    page.context.add_init_script("localStorage.setItem('marmite.profile', 'detailed');")
+    page.goto(server.url + "/")
+    wait_stream(page)
+    assert page.inner_text("#profile-toggle") == "Verbosité : détaillée"
+    before = len(page.evaluate("window.__spoken"))
+    server.post("/api/events", events[cards[1]])
+    pot = server.get("/api/state")["pot"]["sum"]
+    page.wait_for_function("n => window.__spoken.slice(n).some(t => t.startsWith('Marmite :'))", arg=before)
+    detail = next(t for t in page.evaluate("window.__spoken")[before:] if t.startswith("Marmite :"))
+    assert detail.startswith(f"Marmite : {pot}")
