@@ -8,6 +8,7 @@ into its own folder under `.venv/bench-baselines/` and imported from there for t
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME = ROOT / ".venv" / "bench-baselines"
-PINNED = {"mfrc522-python": "0.0.9", "pi-rc522": "2.3.0"}
+PINNED = {"mfrc522-python": "0.0.9", "pi-rc522": "2.3.0", "mfrc522": "0.0.7"}
 
 
 def ensure(dist: str) -> Path:
@@ -44,3 +45,23 @@ def imported_from(folder: Path, *modules: str) -> Iterator[None]:
     finally:
         sys.path.remove(str(folder))
         forget()
+
+
+def pi_driver(script: str) -> None:
+    """Make `mfrc522` (the register library under the Pi reader) importable, or stop saying so.
+
+    A venv made by scripts/test or scripts/install-pi has it; the README's (scripts/run's) has not: then
+    it is installed beside the project as the baselines are (no dependencies: the fakes stand for
+    RPi.GPIO and spidev). Without it the Pi reader cannot open the fake chip and would report nothing,
+    so a benchmark never runs without it: it exits naming what is missing."""
+    if importlib.util.find_spec("mfrc522") is not None:
+        return
+    try:
+        folder = ensure("mfrc522")
+    except (OSError, subprocess.CalledProcessError) as error:
+        raise SystemExit(
+            f"{script}: the Pi reader's driver library `mfrc522` is not installed in this venv and could not "
+            f"be installed beside it ({error}); install it with `.venv/bin/pip install --no-deps "
+            f"mfrc522=={PINNED['mfrc522']}` and run again. No figures without it."
+        ) from None
+    sys.path.insert(0, str(folder))

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.loopback_clients import Display, Running, loopback
 from companion.chaud_devant.simulate import random_game
-from tests.drill.helpers import Display, Running, loopback
 
 
 def play_latencies(server: Running, games: int, seed: int) -> list[float]:

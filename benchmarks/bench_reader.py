@@ -183,6 +183,7 @@ def pi_rc522_irq(per_transfer_s: float, seconds: float) -> dict[str, Any]:
 
 
 def main() -> int:
+    _baselines.pi_driver(Path(__file__).name)  # the Pi reader's mfrc522, or a clear stop
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--polls", type=int, default=2000, help="empty polls measured for our driver")
     args = parser.parse_args()

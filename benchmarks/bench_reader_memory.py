@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import _baselines
 from hardware.fakes import FakeGPIO, FakeMFRC522, VirtualClock, installed
 from hardware.readers.rc522 import RC522Reader
 
@@ -47,6 +48,7 @@ def held(action: Callable[[], object], count: int) -> tuple[float, int]:
 
 
 def main() -> int:
+    _baselines.pi_driver(Path(__file__).name)  # the Pi reader's mfrc522, or a clear stop
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--opens", type=int, default=10_000)
     args = parser.parse_args()

@@ -22,21 +22,24 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.reads import TagSeen
+from benchmarks import _baselines
 from firmware_bridge import protocol
 from firmware_bridge.simulator import FakeMachine, load_firmware
 from hardware.fakes import (
+    IDEAL,
     PI_ZERO_2W,
+    PI_ZERO_2W_REAL,
     PICO,
     FakeCard,
-    FakeGPIO,
     FakeMFRC522,
     FieldSchedule,
+    Realism,
+    SpiCost,
     VirtualClock,
     charge_spi,
-    installed,
 )
-from hardware.readers.rc522 import RC522Reader
+from hardware.fakes.pot import Arrival, PiPot
+from hardware.rc522 import RC522Config
 
 GAPS_MS = (0, 5, 10, 25)
 
@@ -64,7 +67,7 @@ def pair(rng: random.Random) -> tuple[FakeCard, FakeCard]:
     return cards[0], cards[1]
 
 
-def trials(run_trial: Callable[[FakeCard, FakeCard, float, float], set[bytes]], count: int, gap_ms: int,
+def trials_of(run_trial: Callable[[FakeCard, FakeCard, float, float], set[bytes]], count: int, gap_ms: int,
            seed: int) -> list[int]:
     """How many trials reported neither card, one, both."""
     rng = random.Random(seed)
@@ -76,38 +79,24 @@ def trials(run_trial: Callable[[FakeCard, FakeCard, float, float], set[bytes]], 
     return outcome
 
 
-def pi_rig(dwell_s: float) -> tuple[Callable[[FakeCard, FakeCard, float, float], set[bytes]], Any]:
-    clock = VirtualClock()
-    chip = FakeMFRC522(clock=clock)
-    charge_spi(chip, clock, PI_ZERO_2W)
-    schedule = FieldSchedule(chip, clock)
-    context = installed(chip, FakeGPIO(clock=clock))
-    context.__enter__()
-    reader = RC522Reader(clock=clock, sleep=clock.sleep)
-    reader.step()
-    period = reader.config.poll_ms / 1000
+def pi_rig(dwell_s: float, realism: Realism = IDEAL, config: RC522Config | None = None,
+           cost: SpiCost = PI_ZERO_2W) -> tuple[Callable[[FakeCard, FakeCard, float, float], set[bytes]], Any]:
+    pot = PiPot(config, cost=cost, realism=realism)  # RuntimeError, not 0/1000, if the reader cannot start
 
     def run_trial(a: FakeCard, b: FakeCard, gap_s: float, phase: float) -> set[bytes]:
-        start = clock.now() + phase * period
-        schedule.add(a, start, dwell_s)
-        schedule.add(b, start + gap_s, dwell_s)
-        reported: set[bytes] = set()
-        while schedule.events:
-            schedule.apply()
-            messages, pause = reader.cycle()  # what the reader thread does between its waits
-            reported |= {bytes.fromhex(m.uid) for m in messages if isinstance(m, TagSeen)}
-            clock.sleep(pause)
-        clock.advance(2.0)  # past the debounce time before the next trial
-        return reported
+        seen = pot.passage([Arrival(a, 0.0, dwell_s), Arrival(b, gap_s, dwell_s)], phase)
+        return {bytes.fromhex(m.uid) for m in seen}
 
-    return run_trial, context
+    return run_trial, pot
 
 
-def pico_rig(dwell_s: float) -> tuple[Callable[[FakeCard, FakeCard, float, float], set[bytes]], Any]:
+def pico_rig(dwell_s: float, power_up_s: float = 0.0) -> tuple[Callable[[FakeCard, FakeCard, float, float], set[bytes]],
+                                                                Any]:
     bridge = load_firmware()
     rc522 = sys.modules["rc522"]
     clock = VirtualClock()
     chip = FakeMFRC522(clock=clock)
+    chip.power_up_s = power_up_s
     charge_spi(chip, clock, PICO)
     schedule = FieldSchedule(chip, clock)
     machine = FakeMachine(chip)
@@ -144,7 +133,17 @@ def pico_rig(dwell_s: float) -> tuple[Callable[[FakeCard, FakeCard, float, float
         clock.advance(2.0)
         return reported
 
-    return run_trial, None
+    return run_trial, _Stop(chip)
+
+
+class _Stop:
+    """The Pico rig's handle (nothing to close); `chip` lets a caller set the card power-up."""
+
+    def __init__(self, chip: FakeMFRC522) -> None:
+        self.chip = chip
+
+    def close(self) -> None:
+        pass
 
 
 def _frames(board: Any) -> list[protocol.Frame]:
@@ -152,26 +151,76 @@ def _frames(board: Any) -> list[protocol.Frame]:
     return [f for entry in board.pending for f in decoder.feed(entry[1]) if f.kind == protocol.TAG]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=1000)
-    parser.add_argument("--dwell", type=float, default=50.0, help="ms each card stays in the field")
-    args = parser.parse_args()
-    print(f"{args.trials} trials per case, each card {args.dwell:.0f} ms in the field\n")
+PI_4 = SpiCost(20e-6, 8e-6)  # spidev from Python on a Pi 4 / Pi 5 (an assumption, as in bench_reader)
+PI_4_REAL = Realism(5.0, 80e-6, 3e-3)  # Python 4-6 times slower than this machine's (docs/BENCHMARKS.md)
+AT_4MHZ = SpiCost(PI_ZERO_2W.per_transaction_s, 2e-6)  # the same per-transaction cost, 2 µs a byte
+DWELLS_MS = (20, 25, 30, 35, 40, 50)
+
+
+def table(rows: list[tuple[str, Callable[[], tuple[Callable[..., set[bytes]], Any]]]], trials: int) -> int:
+    """Print one row per reader and gap; the number of trials that lost a card."""
     print("| reader | cards entering | both reported | only one | neither |")
     print("|---|---|---:|---:|---:|")
     failed = 0
-    for name, rig in (("Pi driver (rc522)", pi_rig), ("Pico firmware", pico_rig)):
-        run_trial, context = rig(args.dwell / 1000)
+    for name, rig in rows:
+        run_trial, handle = rig()
         try:
             for gap in GAPS_MS:
-                neither, one, both = trials(run_trial, args.trials, gap, seed=gap + 1)
+                neither, one, both = trials_of(run_trial, trials, gap, seed=gap + 1)
                 failed += neither + one
                 when = "together" if gap == 0 else f"{gap} ms apart"
-                print(f"| {name} | {when} | {both} / {args.trials} | {one} | {neither} |", flush=True)
+                print(f"| {name} | {when} | {both} / {trials} | {one} | {neither} |", flush=True)
         finally:
-            if context is not None:
-                context.__exit__(None, None, None)
+            handle.close()
+    return failed
+
+
+def dependable(name: str, rig: Callable[[float], tuple[Callable[..., set[bytes]], Any]], trials: int) -> str:
+    """The shortest dwell (of DWELLS_MS) at which no trial of any gap lost a card."""
+    for dwell in DWELLS_MS:
+        run_trial, handle = rig(dwell / 1000)
+        try:
+            lost = sum(sum(trials_of(run_trial, trials, gap, seed=gap + 11)[:2]) for gap in GAPS_MS)
+        finally:
+            handle.close()
+        print(f"  {name}: {dwell} ms in the field: {lost} of {trials * len(GAPS_MS)} trials lost a card", flush=True)
+        if lost == 0:
+            return f"{dwell} ms"
+    return f"more than {DWELLS_MS[-1]} ms"
+
+
+def main() -> int:
+    _baselines.pi_driver(Path(__file__).name)  # the Pi reader's mfrc522, or a clear stop
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=1000)
+    parser.add_argument("--dwell", type=float, default=50.0, help="ms each card stays in the field")
+    parser.add_argument("--real-trials", type=int, default=200, help="trials per case with the realistic fake")
+    args = parser.parse_args()
+    dwell = args.dwell / 1000
+    print(f"{args.trials} trials per case, each card {args.dwell:.0f} ms in the field\n")
+    failed = table([("Pi driver (rc522)", lambda: pi_rig(dwell)), ("Pico firmware", lambda: pico_rig(dwell))],
+                   args.trials)
+    real = PI_ZERO_2W_REAL
+    print(f"\nThe realistic fake: the driver's Python time charged (this machine's thread time x"
+          f"{real.compute_scale:g} for a Pi Zero 2 W), every sleep {real.sleep_overshoot_s * 1e6:.0f} µs longer, "
+          f"cards silent {real.power_up_s * 1000:g} ms after entering; {args.real_trials} trials per case, "
+          "each card 25 ms in the field (the harsh case), SPI at 1 MHz (the default) and 4 MHz\n")
+    table([
+        ("Pi Zero 2 W, plain fake, 1 MHz (as before)", lambda: pi_rig(0.025)),
+        ("Pi Zero 2 W, realistic fake, 1 MHz", lambda: pi_rig(0.025, real)),
+        ("Pi Zero 2 W, realistic fake, 4 MHz", lambda: pi_rig(0.025, real, RC522Config(speed_hz=4_000_000), AT_4MHZ)),
+        ("Pico firmware, 3 ms power-up", lambda: pico_rig(0.025, real.power_up_s)),
+    ], args.real_trials)
+    print("\nDependable dwell (realistic fake, every gap, the shortest time over the antenna that lost no card):")
+    boards = [
+        ("Pi Zero 2 W", lambda d: pi_rig(d, real)),
+        ("Pi 4 / Pi 5", lambda d: pi_rig(d, PI_4_REAL, None, PI_4)),
+        ("Pico (power-up and SPI modelled; MicroPython's own time not charged)", lambda d: pico_rig(d, 3e-3)),
+    ]
+    found = [(name, dependable(name, rig, max(20, args.real_trials // 4))) for name, rig in boards]
+    print("\n| board | dependable dwell |\n|---|---:|")
+    for name, dwell_text in found:
+        print(f"| {name} | {dwell_text} |")
     return 1 if failed else 0
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import _baselines
 from benchmarks.bench_reader import PROFILES
 from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, VirtualClock, installed
 from hardware.rc522 import RC522Config
@@ -25,6 +26,7 @@ CARDS = (("NTAG213", FakeCard.ntag213, "04a1b2c3d4e5f6"), ("Classic 1K", FakeCar
 
 
 def main() -> int:
+    _baselines.pi_driver(Path(__file__).name)  # the Pi reader's mfrc522, or a clear stop
     clock = VirtualClock()
     chip = FakeMFRC522(clock=clock)
     spent = [0]

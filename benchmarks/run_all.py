@@ -33,13 +33,16 @@ def main(names: list[str]) -> int:
     if names:
         scripts = [s for s in scripts if s.stem.removeprefix("bench_") in names]
     print(f"# Marmite benchmarks on {machine()}\n", flush=True)
-    failed = 0
+    failed: list[str] = []
     for script in scripts:
         print(f"## {script.stem}\n", flush=True)
         started = time.monotonic()
         done = subprocess.run([sys.executable, str(script)], cwd=HERE.parent, check=False)
-        failed += done.returncode != 0
+        if done.returncode != 0:
+            failed.append(script.stem)
         print(f"\n({script.name}: {time.monotonic() - started:.1f} s, exit {done.returncode})\n", flush=True)
+    if failed:  # said at the end too, so a failure is never lost in a long output
+        print(f"FAILED or incomplete: {', '.join(failed)} (see their output above)", flush=True)
     return 1 if failed else 0
 
 

@@ -12,6 +12,7 @@ import json
 import os
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -21,7 +22,7 @@ from companion.deck_phrases import DeckVoice
 from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file
 from companion.enrollment import Enrollment
 from companion.hub import Message
-from companion.reads import TagMemory, TagWriter
+from companion.reads import KnownTags, TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -283,8 +284,11 @@ class DeckDesk:
             return {"outcome": "adopted", "text": self._say(Part("deck_adopted", {"card": code})), "activity": None}
 
     def set_self_describing(self, on: bool) -> None:
-        """Whether enrolling the active deck also writes each card's code on its tag."""
+        """Whether enrolling the active deck also writes each card's code on its tag; refused, aloud,
+        with a reader that cannot write tags (an enrollment would say "Noted" and write nothing)."""
         with self._lock:
+            if on:
+                self._need_writer()
             self.store.set_self_describing(on)
             self._active_changed()
 
@@ -294,7 +298,14 @@ class DeckDesk:
         with self._lock:
             self.memory = memory
             self.writer = memory
+            if isinstance(memory, KnownTags):  # a known tag's code is never used: not worth its radio time
+                memory.skip_codes_of(lambda uid: self.service.tags.lookup(uid) is not None)
             self._active_changed()
+
+    def _need_writer(self) -> None:
+        """DeckError, said to the table, unless the reader can write tags."""
+        if self.writer is None:
+            raise DeckError(self._say(Part("self_describing_refused"), accepted=False))
 
     def _active_changed(self) -> None:
         """Another deck, or new settings of this one: its edition's names, whether tags say codes."""
@@ -314,6 +325,8 @@ class DeckDesk:
             if self.enrollment is not None:
                 return self._enroll_answer(self.enrollment.ask())
             self._idle("enroll")
+            if self.store.info().self_describing:  # set with another reader: this one must write too
+                self._need_writer()
             if game is not None:
                 self._kind(game)  # an unknown game: DeckError, nothing changed
             if edition is not None:
@@ -449,7 +462,13 @@ class DeckDesk:
     def _deal_plan(self) -> DealPlan | None:
         kind = self.service.games.kinds.get(self.service.game_name)
         state = self.service.game_state
-        return kind.deal_plan(state) if isinstance(kind, DealsByTag) and state is not None else None
+        plan = kind.deal_plan(state) if isinstance(kind, DealsByTag) and state is not None else None
+        robots = self.service.robots.setup
+        if plan is not None and robots.practice == "cards":  # practice: the robots' hands are dealt virtually
+            sizes = tuple(0 if name in robots.seats else size for name, size in zip(plan.players, plan.sizes,
+                                                                                    strict=True))
+            plan = replace(plan, sizes=sizes)
+        return plan
 
     def deals_every_round(self) -> bool:
         """True when the current game was set to deal every round by tag (known hands)."""
@@ -510,6 +529,8 @@ class DeckDesk:
         self.deal = None
         refusals = []
         for player, cards in deal.hands().items():
+            if not cards:
+                continue  # a practice robot's seat: dealt virtually
             answer = self.service.submit({"type": "hand", "player": player, "cards": cards}, source="deal")
             if not answer.accepted:
                 refusals.append(answer.reason or "")

@@ -45,6 +45,8 @@ SAID = Phrasebook(
     said("deck.deal_refused", "Hands refused: {reason}."),
     said("deck.enroll_written", "Code written on the tag and verified."),
     said("deck.enroll_write_failed", "Writing the tag failed; put the card down again."),
+    said("deck.self_describing_refused",
+         "Refused: this reader cannot write on tags, so the cards cannot describe themselves."),
     said("deck.deck_offer", "This card says it is {card}; add it to the deck on the Deck page."),
     said("deck.deck_adopted", "{card} added to the deck."),
     said("deck.and", " and "),

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from companion.seam import Games
 
-TABLE_EVENT_TYPES: tuple[str, ...] = ("new_game", "undo")
+TABLE_EVENT_TYPES: tuple[str, ...] = ("new_game", "undo", "robot")
 
 
 class MalformedEvent(ValueError):
@@ -22,7 +22,8 @@ class EventShapes:
 
     def __init__(self, games: Games) -> None:
         self.games = games
-        self.fields: dict[str, dict[str, type | tuple[type, ...]]] = {"new_game": {"players": list}, "undo": {}}
+        self.fields: dict[str, dict[str, type | tuple[type, ...]]] = {
+            "new_game": {"players": list}, "undo": {}, "robot": {"player": str}}
         for kind in games.kinds.values():
             for name, fields in kind.event_fields.items():
                 self.fields.setdefault(name, {}).update(fields)
@@ -63,6 +64,8 @@ class EventShapes:
                 raise MalformedEvent(f"{kind}.{name} must be a list of strings")
         if kind == "new_game" and not isinstance(event.get("rules", {}), dict | None):
             raise MalformedEvent("new_game.rules must be an object")
+        if kind == "new_game" and not isinstance(event.get("robots", {}), dict):
+            raise MalformedEvent("new_game.robots must be an object")
         return event
 
 

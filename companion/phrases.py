@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.catalogs import DEFAULT_LANGUAGE, LANGUAGES, Phrasebook, phrase_format, said
+from companion.catalogs import DEFAULT_LANGUAGE, LANGUAGES, Phrasebook, phrase_format, said, said_plural
 from companion.seam import Part
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "TABLE_VOICE", "TableVoice", "phrase_format"]
@@ -26,6 +26,12 @@ SAID = Phrasebook(
     said("table.game_resumed_turn", "Game of {date:day} resumed: {turn} to play."),
     said("table.game_resumed", "Game of {date:day} resumed: round {round}."),
     said("table.game_abandoned", "Game of {date:day} abandoned in round {round}."),
+    said("table.club_sent", "Results sent to the club."),
+    said("table.club_corrected", "The director ({who}) corrected a result: {player}, {stars}. Reason: {why}."),
+    said("table.club_voided", "The director ({who}) voided a game of this table. Reason: {why}."),
+    said_plural("table.club_waiting",
+                "Club out of reach; waiting: {count} event, kept at this table.",
+                "Club out of reach; waiting: {count} events, kept at this table.", "count"),
 )
 
 

@@ -34,6 +34,8 @@ class TagSeen:
     `done`, when set, is called once the read is dealt with (journaled, or judged a double read):
     a reader that must acknowledge reads (the USB board) acknowledges only then. `card` is the
     card code a self-describing tag carries (see companion.deck_desk), when the reader read one.
+    `resting`: read just after the reader restarted, and seen before it: a card lying on the
+    antenna, or the same card played again; the table ignores it if it repeats a play that stands.
     """
 
     uid: str
@@ -41,6 +43,7 @@ class TagSeen:
     at: float = field(default_factory=time.time)
     done: Callable[[], None] | None = field(default=None, compare=False)
     card: str | None = None
+    resting: bool = False
 
 
 class TagWriter(Protocol):
@@ -59,6 +62,15 @@ class TagMemory(Protocol):
     def report_codes(self, on: bool) -> None: ...
 
     def write_card(self, uid: str, code: str) -> bool: ...
+
+
+@runtime_checkable
+class KnownTags(Protocol):
+    """A tag-memory reader told which UIDs the deck already knows, so that it reads no memory for
+    them: only the code of a tag the deck lacks is ever used, and a memory read costs radio time
+    during which the next card could pass unseen."""
+
+    def skip_codes_of(self, known: Callable[[str], bool]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)

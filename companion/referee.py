@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.events import EventShapes
+from companion.robot_seats import RobotLedger, parse_setup, turn_of
 from companion.seam import (
     BAD_SETUP,
     NO_GAME,
@@ -47,6 +48,7 @@ class Referee:
         self.actions: list[dict[str, Any]] = []
         self.marks: list[tuple[int, State]] = []  # (actions, an untouched copy of the state after them)
         self._marking = False
+        self.robots = RobotLedger()
 
     def kind_of(self, event: dict[str, Any]) -> GameKind | None:
         """The game a `new_game` names (its `game` key, else the default); None for an unknown one."""
@@ -58,12 +60,18 @@ class Referee:
         kind = self.shapes.event_type(event)
         if kind == "new_game":
             game_kind = self.kind_of(event)
-            return BAD_SETUP if game_kind is None or game_kind.new_game(event) is None else None
+            bad = game_kind is None or game_kind.new_game(event) is None or parse_setup(event) is None
+            return BAD_SETUP if bad else None
         if self.state is None:
             return NO_GAME
         if kind == "undo":
             return None if self.actions else NOTHING_TO_UNDO
-        return self.state.decide(event)
+        if kind == "robot":
+            return self.robots.decide(event, self.state, len(self.actions))
+        reason = self.state.decide(event)
+        if kind == "card" and self.robots.setup.any and (reason is None or str(reason) != "unknown_card"):
+            return self.robots.gate(event, self.state, len(self.actions)) or reason
+        return reason
 
     def apply(self, event: dict[str, Any]) -> Outcome:
         """Decide the event and, if legal, apply it."""
@@ -79,13 +87,19 @@ class Referee:
             self.actions = []
             self.marks = []
             self._marking = isinstance(self.state, Snapshots)
+            self.robots = RobotLedger(parse_setup(event))
             return Outcome(True, None, [GameStarted()])
         if self.state is None or self.game is None:
             return Outcome(False, NO_GAME)
         if event["type"] == "undo":
             return Outcome(True, None, [self._undo()])
+        if event["type"] == "robot":  # a note beside the game: not an action undo takes back
+            return Outcome(True, None, self.robots.apply(event, self.state, len(self.actions)))
+        player = turn_of(self.state) if self.robots.setup.any and event["type"] == "card" else None
         self.actions.append(event)
-        return Outcome(True, None, self.state.apply(event))
+        effects = self.state.apply(event)
+        self.robots.played(len(self.actions) - 1, player, event.get("card"))
+        return Outcome(True, None, effects)
 
     def _undo(self) -> Undone:
         """Take back the last accepted action: replay the others on a copy of the latest mark still
@@ -104,6 +118,7 @@ class Referee:
         if self._marking:
             self.marks.append((target, state.snapshot()))  # type: ignore[attr-defined]
         self.state = state
+        self.robots.truncate(target)
         return Undone(undone, before)
 
     @property

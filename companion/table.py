@@ -20,6 +20,9 @@ from companion.journal import Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
 from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
 from companion.referee import Outcome, Referee
+from companion.robot_seats import ROBOT_REASONS, RobotLedger
+from companion.robot_talk import describe_robot, describe_robot_refusal, robot_ask
+from companion.robot_words import voice_of
 from companion.seam import EmptyTableView, Games, Part, State, Voice
 from companion.tags import TagMap
 
@@ -65,7 +68,7 @@ def fold(referee: Referee, seqs: list[int], seq: int, event: dict[str, Any]) -> 
             seqs = []
         elif event["type"] == "undo":
             seqs.pop()
-        else:
+        elif event["type"] != "robot":  # a robot's note is not an action
             seqs.append(seq)
     return outcome, seqs
 
@@ -226,18 +229,34 @@ class TableService:
         with self._lock:
             if (first := self.recorded(key)) is not None:
                 return first
-            reason = self._referee.decide(checked)
-            closes = None
-            if reason is None and checked["type"] == "new_game" and self._referee.state is not None:
-                game = self.journal.current_game
-                closes = None if game is None else (game, self._referee.state.summary())
-            seq = self._append(checked, reason, source, tag=tag, key=key, closes=closes)
-            outcome = self._apply(seq, checked)
-            if outcome.accepted and tag is not None:
-                self._reads.accepted(tag, seq)
-            message = self._announce(seq, checked, outcome)
+            seq, outcome, message = self._record_locked(checked, source, tag=tag, key=key)
         self._hub.tell(message)  # outside the lock: a slow buzzer never holds up the table
         return Submission(outcome.accepted, outcome.reason, seq, message)
+
+    def submit_if(self, event: dict[str, Any], source: str, still: Callable[[], bool]) -> Submission | None:
+        """Submit `event` only if `still()` holds under the table lock (the robot driver's check that the
+        table has not moved on while it thought); None, recording nothing, otherwise."""
+        checked = self._referee.shapes.check_well_formed(event)
+        with self._lock:
+            if not still():
+                return None
+            seq, outcome, message = self._record_locked(checked, source, tag=None, key=None)
+        self._hub.tell(message)
+        return Submission(outcome.accepted, outcome.reason, seq, message)
+
+    def _record_locked(self, checked: dict[str, Any], source: str, *, tag: str | None,
+                       key: str | None) -> tuple[int, Outcome, Message]:
+        """Decide, journal, apply and publish one well-formed event (the caller holds the lock)."""
+        reason = self._referee.decide(checked)
+        closes = None
+        if reason is None and checked["type"] == "new_game" and self._referee.state is not None:
+            game = self.journal.current_game
+            closes = None if game is None else (game, self._referee.state.summary())
+        seq = self._append(checked, reason, source, tag=tag, key=key, closes=closes)
+        outcome = self._apply(seq, checked)
+        if outcome.accepted and tag is not None:
+            self._reads.accepted(tag, seq)
+        return seq, outcome, self._announce(seq, checked, outcome)
 
     def recorded(self, key: str | None) -> Submission | None:
         """The answer a request with this Idempotency-Key got, None for no key or a new one."""
@@ -344,14 +363,19 @@ class TableService:
                                  is_event=False, detail=(("game", game),))
 
     def tag_seen(self, uid: str, source: str = "reader", *, written: str | None = None,
-                 key: str | None = None) -> Submission | None:
+                 key: str | None = None, resting: bool = False) -> Submission | None:
         """A reader saw a tag: submit the event its card stands for; None for a double read.
 
         The double-read check and the submit happen under one lock, so two reads of one card at
-        once are journaled once. `written` is the code a self-describing tag carries.
+        once are journaled once. `written` is the code a self-describing tag carries. `resting`:
+        read again just after the reader restarted; if the card repeats a play that stands (it is
+        in this round) it is the pile lying on the antenna, however long ago it was played,
+        else (a card of an earlier round played again) a new play.
         """
         if (first := self.recorded(key)) is not None:  # a resent drop: not a read at all
             return first
+        if resting and self._lying_there(uid):
+            return None
         hook = self.read_hook
         if hook is not None and hook(uid, written):
             return None
@@ -366,6 +390,14 @@ class TableService:
                 return None
             event = state.tag_event(code) if state is not None else {"type": "card", "card": code}
             return self.submit(event, source, tag=code, key=key)
+
+    def _lying_there(self, uid: str) -> bool:
+        """A tag seen again after a reader restart that repeats a play that stands (or that no deck
+        knows: it was already refused before the restart)."""
+        with self._lock:
+            code = self.tags.lookup(uid)
+            state = self._referee.state
+            return code is None or (state is not None and state.repeats_read(code))
 
     def undo(self, source: str = "api", *, key: str | None = None) -> Submission:
         """Take back the last accepted action."""
@@ -418,12 +450,46 @@ class TableService:
             part = default.describe_refusal(event, outcome.reason or "")
             return self._hub.publish("refused", (part,), default.voice(), seq=seq, is_event=True,
                                      accepted=False, reason=outcome.reason, detail=tuple(detail))
+        if kind == "robot" or outcome.reason in ROBOT_REASONS:
+            return self._announce_robot(seq, event, outcome, state, detail)
         if outcome.accepted:
             return self._hub.publish(kind, tuple(state.describe(outcome.effects)), state.voice(), seq=seq,
                                      is_event=True, accepted=True, detail=tuple(detail))
         part = state.describe_refusal(event, outcome.reason or "")
         return self._hub.publish("refused", (part,), state.voice(), seq=seq, is_event=True, accepted=False,
                                  reason=outcome.reason, detail=tuple(detail))
+
+    def _announce_robot(self, seq: int, event: dict[str, Any], outcome: Outcome, state: State,
+                        detail: list[tuple[str, Any]]) -> Message:
+        """A robot's choice or hand, or a refusal robot seats add, in the robot voice."""
+        voice = voice_of(state)
+        if outcome.accepted:
+            parts = describe_robot(outcome.effects, self._referee.robots.setup, event)
+            return self._hub.publish("robot", tuple(parts), voice, seq=seq, is_event=True, accepted=True,
+                                     detail=tuple(detail))
+        part = describe_robot_refusal(event, outcome.reason or "", self._referee.robots, state,
+                                      len(self._referee.actions))
+        return self._hub.publish("refused", (part,), voice, seq=seq, is_event=True, accepted=False,
+                                 reason=outcome.reason, detail=tuple(detail))
+
+    @property
+    def robots(self) -> RobotLedger:
+        """The current game's robot seats, choices and robot hands (read under the table lock)."""
+        return self._referee.robots
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The table's lock: hold it to read the state, the actions and the robots together."""
+        return self._lock
+
+    def standing_actions(self) -> list[dict[str, Any]]:
+        """The current game's accepted actions still standing (its new_game first), for a robot's request."""
+        with self._lock:
+            game = self.journal.current_game
+            if game is None or self._referee.state is None:
+                return []
+            start = next(iter(self.journal.records(game=game, after=game - 1, limit=1)))
+            return [start.body, *self._referee.actions]
 
     def last_announcement(self) -> Message | None:
         """The last message that said something about the game."""
@@ -452,6 +518,9 @@ class TableService:
                 parts, voice = (Part("where_no_game"),), TABLE_VOICE
             else:
                 parts, voice = tuple(state.describe_where()), state.voice()
+                ask = robot_ask(state, self._referee.robots, len(self._referee.actions))
+                if ask is not None:  # "où en est-on" also says which card a robot is waiting to have played
+                    parts, voice = (*parts, ask), voice_of(state)
             message = self._hub.publish("where", parts, voice, seq=self.journal.last_seq, is_event=False)
         self._hub.tell(message)
         return message

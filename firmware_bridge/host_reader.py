@@ -198,7 +198,8 @@ class UsbReader:
             ("last_heartbeat", "" if self._last_heartbeat_wall is None else f"{self._last_heartbeat_wall:.3f}"),
             ("frames_ok", str(decoder.frames_ok)),
             ("frames_bad", str(decoder.frames_bad + decoder.frames_oversize)),
-            ("duplicates_dropped", str(facts.duplicates_dropped + facts.boot_repeats_dropped)),
+            ("duplicates_dropped", str(facts.duplicates_dropped)),
+            ("reread_after_reset", str(facts.boot_repeats)),
             ("resets_seen", str(facts.resets_seen)),
         ]
         return tuple((key, value) for key, value in info if value or key == "connected")
@@ -318,7 +319,8 @@ class UsbReader:
         out = self._out
         if out is not None:
             for tag in received.tags:
-                out.put(TagSeen(tag.uid, self.name, done=functools.partial(self._acknowledge, tag)))
+                done = functools.partial(self._acknowledge, tag)
+                out.put(TagSeen(tag.uid, self.name, done=done, resting=tag.resting))
         if received.reply:
             self._write_or_raise(received.reply)
         for frame in received.results:

@@ -1,7 +1,10 @@
 """The host's half of the protocol, without I/O: decode, acknowledge, drop duplicates, track health.
 
 A new TAG is handed over as a `Delivery` and acknowledged only when the table is done with it
-(`HostSession.done`: its event is durable, or it was judged a double read). Until then the board
+(`HostSession.done`: its event is durable, or it was judged a double read). A tag read just after a
+board reset whose UID was delivered before it is handed over marked `resting`: it may be the pile lying
+on the antenna, or a card played in an earlier round and dropped again now; only the table can tell
+(a card already in the current round is the pile). Until then the board
 keeps resending it; a resend of a tag handed over `REDELIVER_SECONDS` ago and still not done is
 handed over again (the table failed to record it), and a resend of a tag that is done is
 acknowledged again.
@@ -33,6 +36,7 @@ class Delivery:
     boot_id: int
     seq: int
     uid: str
+    resting: bool = False  # read at boot and delivered before the reset: the table judges
 
 
 @dataclass(slots=True)
@@ -41,7 +45,7 @@ class _BootMemory:
 
     order: deque[int] = field(default_factory=deque)
     finished: set[int] = field(default_factory=set)
-    in_flight: dict[int, tuple[str, float]] = field(default_factory=dict)  # seq -> (uid, handed over at)
+    in_flight: dict[int, tuple[str, float, bool]] = field(default_factory=dict)  # seq -> (uid, handed at, resting)
 
     def finish(self, seq: int) -> None:
         """Remember `seq` as acknowledged (the oldest are forgotten past SEEN_PER_BOOT)."""
@@ -81,7 +85,7 @@ class BoardFacts:
     tags_delivered: int = 0
     tags_redelivered: int = 0
     duplicates_dropped: int = 0
-    boot_repeats_dropped: int = 0
+    boot_repeats: int = 0  # tags read at boot that were delivered before the reset (handed over as resting)
     resets_seen: int = 0
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -112,7 +116,7 @@ class HostSession:
     def in_flight(self) -> list[Delivery]:
         """The tags handed to the table and not yet done (not acknowledged: the board still holds them)."""
         return [Delivery(boot_id, seq, uid) for boot_id, memory in self._boots.items()
-                for seq, (uid, _at) in memory.in_flight.items()]
+                for seq, (uid, _at, _resting) in memory.in_flight.items()]
 
     def done(self, tag: Delivery) -> tuple[bytes, bool]:
         """The table is done with `tag` (durable, or a double read): the ACK to send, and whether this was news.
@@ -222,18 +226,17 @@ class HostSession:
             return None, ack
         flight = memory.in_flight.get(frame.seq)
         if flight is not None:
-            uid, handed_at = flight
+            uid, handed_at, resting = flight
             if now - handed_at < REDELIVER_SECONDS:
                 self.facts.duplicates_dropped += 1
                 return None, b""
-            memory.in_flight[frame.seq] = (uid, now)
+            memory.in_flight[frame.seq] = (uid, now, resting)
             self.facts.tags_redelivered += 1
-            return Delivery(boot_id, frame.seq, uid), b""
+            return Delivery(boot_id, frame.seq, uid, resting), b""
         uid = p.hexlify(raw_uid)
-        if flags & p.FLAG_AT_BOOT and any(u == uid and b != boot_id for u, b in self._delivered):
-            # Read just after a reset and already delivered before it: the card was lying on the reader.
-            self.facts.boot_repeats_dropped += 1
-            memory.finish(frame.seq)
-            return None, ack
-        memory.in_flight[frame.seq] = (uid, now)
-        return Delivery(boot_id, frame.seq, uid), b""
+        # Read just after a reset and delivered before it: the pile lying on the reader, or a card of an
+        # earlier round played again. Only the table knows which: it gets the tag, marked resting.
+        resting = bool(flags & p.FLAG_AT_BOOT) and any(u == uid and b != boot_id for u, b in self._delivered)
+        self.facts.boot_repeats += resting
+        memory.in_flight[frame.seq] = (uid, now, resting)
+        return Delivery(boot_id, frame.seq, uid, resting), b""

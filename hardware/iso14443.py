@@ -31,6 +31,12 @@ if TYPE_CHECKING:
         def send(self, data: Sequence[int]) -> None:
             """Send a frame no card answers (HLTA)."""
 
+    class MemoryPcd(Pcd, Protocol):
+        """A PCD that also waits for answers whose timing the standard leaves open (memory commands)."""
+
+        def exchange(self, data: Sequence[int], expect_bits: int) -> tuple[list[int], int, int | None, int] | None:
+            """Like `transceive`, but waiting one receive-timer period for the answer before giving up."""
+
 
 REQA = 0x26
 WUPA = 0x52
@@ -41,6 +47,7 @@ CASCADE_TAG = 0x88
 HLTA = (0x50, 0x00)
 SAK_CASCADE = 0x04  # SAK bit 3: the UID is not complete yet
 READ = 0x30
+FAST_READ = 0x3A  # NTAG21x: pages from a start to an end address in one answer
 NTAG_WRITE = 0xA2
 CLASSIC_WRITE = 0xA0
 ACK = 0x0A  # a 4-bit acknowledge
@@ -55,11 +62,17 @@ ERR_BUFFER_OVERFLOW = 0x10
 BIT_TIME = 128 / 13.56e6
 FRAME_DELAY = 1236 / 13.56e6
 
+NAK_BITS = 4  # a refusal (NAK) or an acknowledge is 4 bits
+
 MAX_READS_PER_SCAN = 8  # reads tried in one scan: cards in the field, plus retries after a damaged exchange
 
 
 class RadioError(Exception):
     """The air exchange failed (no answer mid-way, CRC, BCC, parity): the card is tried again."""
+
+
+class Refused(RadioError):
+    """The card answered a NAK: it does not know the command or may not do it (it is back to IDLE or HALT)."""
 
 
 def crc_a(data: "Iterable[int]", preset: int = 0x6363) -> tuple[int, int]:
@@ -219,3 +232,64 @@ def _select(pcd: "Pcd", sel: int, part: list[int]) -> int:
     if collision is not None or errors or nbits != 24 or not crc_ok(data):
         raise RadioError("SELECT answer damaged (CRC or parity)")
     return data[0]
+
+
+# --- tag memory: one known card, woken, selected, read and halted again ------------------------
+
+
+def wake_select(pcd: "Pcd", uid: bytes) -> int | None:
+    """WUPA (which wakes halted cards too), then SELECT `uid` level by level with no anticollision: its SAK.
+
+    None when no card answers (the card has gone). Cards woken with it that are not `uid` go back to sleep
+    at the SELECT they do not match; a card that arrived since the scan goes back to IDLE, for the next REQA.
+    """
+    levels = uid_levels(uid)
+    if pcd.transceive([WUPA], 7, 0, 16) is None:
+        return None  # collided ATQAs of cards of two kinds still mean someone is there
+    sak = 0
+    for level, part in enumerate(levels):
+        answer = pcd.transceive(with_crc([SEL_CL[level], NVB_SELECT] + part + [bcc(part)]), 0, 0, 24)
+        if answer is None:
+            return None
+        data, nbits, collision, errors = answer
+        if collision is not None or errors or nbits != 24 or not crc_ok(data):
+            raise RadioError("SELECT answer damaged (CRC or parity)")
+        sak = data[0]
+        if bool(sak & SAK_CASCADE) != (level < len(levels) - 1):
+            raise RadioError("SAK does not match the UID's length")
+    return sak
+
+
+def read_block(pcd: "MemoryPcd", address: int) -> list[int]:
+    """READ `address`: 16 bytes (four NTAG pages from it, or one Classic block), CRC_A checked.
+
+    RadioError when the card does not answer within one receive-timer period, refuses (NAK) or the
+    answer is damaged: nothing unchecked is ever returned.
+    """
+    return _memory(pcd, [READ, address], 16, "READ %d" % address)
+
+
+def read_pages(pcd: "MemoryPcd", first: int, last: int) -> list[int]:
+    """FAST_READ pages `first` to `last` of an NTAG21x in one exchange (at most 15 pages: the FIFO holds 64
+    bytes), CRC_A checked; Refused when the tag does not know FAST_READ, RadioError as `read_block`."""
+    if not 0 < last - first + 1 <= 15:
+        raise ValueError("FAST_READ reads 1 to 15 pages here, not %d" % (last - first + 1))
+    return _memory(pcd, [FAST_READ, first, last], 4 * (last - first + 1), "FAST_READ %d-%d" % (first, last))
+
+
+def _memory(pcd: "MemoryPcd", command: "Sequence[int]", size: int, name: str) -> list[int]:
+    """Send a memory command expecting `size` bytes and CRC_A: the bytes, checked, or RadioError/Refused."""
+    answer = pcd.exchange(with_crc(command), (size + 2) * 8)
+    if answer is None:
+        raise RadioError("no answer to %s" % name)
+    data, nbits, collision, errors = answer
+    if nbits == NAK_BITS:
+        raise Refused("%s refused (NAK %#x)" % (name, data[0] & 0x0F if data else 0))
+    if collision is not None or errors or nbits != (size + 2) * 8 or not crc_ok(data):
+        raise RadioError("%s answer damaged (CRC_A, parity or length)" % name)
+    return data[:size]
+
+
+def halt(pcd: "Pcd") -> None:
+    """HLTA: the selected card sleeps until a WUPA or the field goes off."""
+    pcd.send(with_crc(HLTA))

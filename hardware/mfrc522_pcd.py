@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 COMMAND = 0x01
 COMM_IRQ = 0x04
 ERROR = 0x06
+STATUS2 = 0x08
 FIFO_DATA = 0x09
 FIFO_LEVEL = 0x0A
 CONTROL = 0x0C
@@ -52,7 +53,10 @@ T_RELOAD_L = 0x2D
 VERSION = 0x37
 IDLE = 0x00
 TRANSCEIVE = 0x0C
+MF_AUTHENT = 0x0E
 SOFT_RESET = 0x0F
+MF_CRYPTO1_ON = 0x08  # Status2Reg: MFAuthent succeeded, exchanges are enciphered until it is cleared
+IDLE_IRQ = 0x10
 TX_IRQ = 0x40
 RX_IRQ = 0x20
 ERR_IRQ = 0x02
@@ -76,6 +80,7 @@ MAX_TIMEOUT_US = 1_600_000
 NO_CHIP_VERSIONS = (0x00, 0xFF)
 CHIP_NAMES = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522", 0x12: "RC522 clone", 0xB2: "FM17522 clone"}
 ANSWER_MARGIN_BITS = 24  # parity (1 in 9), start and end of frame, and about 0.15 ms of slack
+AUTH_AIR_US = 1000  # MFAuthent's three further frames and the card's answer delays, about 0.9 ms
 STATUS = [COMM_IRQ, ERROR, FIFO_LEVEL, CONTROL, COLL, VERSION, T_RELOAD_L]
 
 
@@ -190,11 +195,25 @@ class MFRC522Pcd:
         received by then, nobody answered, without waiting for the receive timer. Only when the frame was
         not even sent does the wait go on, to the timer and beyond: then the chip is stuck.
         """
+        return self._exchange(data, tx_last_bits, rx_align, expect_bits, False)
+
+    def exchange(
+        self, data: "Sequence[int]", expect_bits: int
+    ) -> tuple[list[int], int, int | None, int] | None:
+        """A memory command (READ): like `transceive`, but an answer not complete when expected is waited
+        for until the receive timer ends, one timer period, since ISO 14443-3 lets a card answer later."""
+        return self._exchange(data, 0, 0, expect_bits, True)
+
+    def _exchange(
+        self, data: "Sequence[int]", tx_last_bits: int, rx_align: int, expect_bits: int, patient: bool
+    ) -> tuple[list[int], int, int | None, int] | None:
         air = self._start(data, tx_last_bits, rx_align)
         timer_end = air + (self._reload + 1) * TICK_US + 50
+        if patient:  # long answers: their parity bits (one a byte) count too
+            expect_bits += expect_bits // 8
         answered = air + FRAME_DELAY_US + (expect_bits + ANSWER_MARGIN_BITS) * BIT_US
         waits = (answered, max(0.0, timer_end - answered), 2000.0)
-        for wait in waits:
+        for index, wait in enumerate(waits):
             self._bus.sleep_us(int(wait + 0.5))
             irq, errors, level, control, coll = self._status()[:5]
             if irq & (RX_IRQ | ERR_IRQ):  # an error without RxIRq is noise on the air, not a stuck chip
@@ -205,9 +224,42 @@ class MFRC522Pcd:
                 if errors & COLL_ERR:
                     collision = -1 if coll & COLL_POS_NOT_VALID else (coll & 0x1F) or 32
                 return fifo, nbits, collision, errors & RECEIVE_ERRORS
-            if irq & (TIMER_IRQ | TX_IRQ):
+            if irq & TIMER_IRQ or (irq & TX_IRQ and not (patient and index == 0)):
                 return None
         raise ChipError("the RC522 never finished a transceive (no interrupt after a transmission)")
+
+    def authenticate(self, key_type: int, block: int, key: "Sequence[int]", uid4: "Sequence[int]") -> bool:
+        """MIFARE Classic: MFAuthent with `key` (type 0x60 A / 0x61 B) for `block`'s sector; True when the
+        chip's Crypto1 unit is on (every exchange after it is enciphered until `stop_crypto`).
+
+        False when the card refused the key or did not answer within the receive timer, which then ends
+        the command: the card has gone back to sleep."""
+        w = self._bus.write
+        w(COMMAND, [IDLE])
+        w(COMM_IRQ, [0x7F])
+        w(FIFO_LEVEL, [0x80])
+        w(FIFO_DATA, [key_type, block] + list(key) + list(uid4))  # noqa: RUF005 (MicroPython: no star in displays)
+        w(COMMAND, [MF_AUTHENT])
+        # Four frames each way (about 0.9 ms on air with the card's delays), then the timer, then a stuck chip.
+        air = 12 * 8 * BIT_US
+        waits = (air + AUTH_AIR_US, (self._reload + 1) * TICK_US + 50, 2000.0)
+        for wait in waits:
+            self._bus.sleep_us(int(wait + 0.5))
+            irq, status2, version = self._bus.read([COMM_IRQ, STATUS2, VERSION])
+            if version != self._expected[0]:
+                raise ChipError("the RC522 answers nonsense (registers read back wrong)")
+            if status2 & MF_CRYPTO1_ON:
+                return True
+            if irq & (TIMER_IRQ | ERR_IRQ | IDLE_IRQ):
+                w(COMMAND, [IDLE])
+                return False
+        raise ChipError("the RC522 never finished an authentication (no interrupt)")
+
+    def stop_crypto(self) -> None:
+        """Crypto1 off (after a Classic card is halted): plain exchanges again, as the poll needs."""
+        status2 = self._bus.read([STATUS2])[0]
+        if status2 & MF_CRYPTO1_ON:
+            self._bus.write(STATUS2, [status2 & ~MF_CRYPTO1_ON & 0xFF])
 
     def send(self, data: "Sequence[int]") -> None:
         """Send a frame that no card answers (HLTA): wait for the end of the transmission only."""

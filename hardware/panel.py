@@ -14,7 +14,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Protocol
+
+from hardware.gpio_backend import GpioBackend, Pwm
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +90,7 @@ class Panel:
 
     def __init__(
         self,
-        gpio: Any,
+        gpio: GpioBackend,
         actions: TableActions,
         pins: PanelPins | None = None,
         *,
@@ -207,7 +209,7 @@ class Panel:
         elif gpio.getmode() != gpio.BCM:
             raise ValueError("GPIO numbering is already set to BOARD; Marmite uses BCM numbers")
         gpio.setup([p.buzzer, p.green, p.red], gpio.OUT, initial=gpio.LOW)
-        self._pwm = gpio.PWM(p.buzzer, 2000) if p.passive_buzzer else None
+        self._pwm: Pwm | None = gpio.PWM(p.buzzer, 2000) if p.passive_buzzer else None
         self._shown = {p.green: False, p.red: False, p.buzzer: None}
         for pin in (p.repeat, p.where, p.undo):
             gpio.setup(pin, gpio.IN, pull_up_down=gpio.PUD_UP)

@@ -60,7 +60,8 @@ class RC522Config:
     # One poll every 5 ms. Cards can arrive just after a poll, and reading two stacked cards whose UIDs share
     # their first cascade level takes 14 radio exchanges, about 17 ms of a Pi Zero 2 W's time until the second
     # is selected (half of it SPI transactions, half air time): 5 + 17 ms fits a card that spends only 25 ms
-    # over the antenna, with 3 ms to spare; 10 ms polls did not (docs/BENCHMARKS.md, stacked cards).
+    # over the antenna on the plain model, with 3 ms to spare; 10 ms polls did not. With the Python time, the
+    # sleeps' overshoot and the cards' power-up charged too, a Zero 2 W needs 50 ms (docs/BENCHMARKS.md).
     poll_ms: float = 5.0
     debounce_s: float = 1.0  # the same UID again within this time is the same passage
     max_errors: int = 3  # chip errors in a row before a reset
@@ -113,6 +114,11 @@ class RC522Driver:
     ) -> None:
         self.config = config or RC522Config()
         self._pcd = pcd.MFRC522Pcd(SpiTransport(chip.spi, sleep), self.config.timeout_ms * 1000, self.config.gain_db)
+
+    @property
+    def chip_pcd(self) -> pcd.MFRC522Pcd:
+        """The chip as the ISO 14443 core sees it, with the poller's settings (tag-memory reads use it)."""
+        return self._pcd
 
     @property
     def version(self) -> int:

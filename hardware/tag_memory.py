@@ -1,4 +1,5 @@
-"""Self-describing tags: the card's code written on the tag itself, through the `mfrc522` package.
+"""Self-describing tags: the card's code written on the tag itself (writes through the `mfrc522` package,
+reads through the project's own ISO 14443 core, CRC_A checked).
 
 * NTAG21x: an NDEF message (encoded with `ndeflib`) holding one NFC Forum external record
   `marmite.table:card` whose payload is the card code, in a TLV from page 4.
@@ -13,17 +14,23 @@ code's CRC, so new data under an old header does not check. Every write is read 
 from __future__ import annotations
 
 import re
+import time
 import zlib
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 import ndef
 
 from hardware import iso14443 as iso
+from hardware.mfrc522_pcd import ChipError, MFRC522Pcd
+from hardware.rc522 import SpiTransport
 
 RECORD_TYPE = "urn:nfc:ext:marmite.table:card"
 NTAG_FIRST_PAGE = 4
 NTAG213_USER_PAGES = 36
+NTAG_FAST_PAGES = 10
+"""Pages one FAST_READ takes from page 4: 40 bytes, the NDEF message of any code up to 16 characters
+(every card of both games), in one exchange instead of three READs."""
 CLASSIC_HEADER, CLASSIC_DATA = 4, (5, 6)
 CLASSIC_MAGIC = b"MRMT"
 CLASSIC_VERSION = 1
@@ -34,8 +41,10 @@ TX_IRQ = 0x40  # CommIrqReg: the frame has left the antenna
 HALT_POLLS = 50  # HLTA is 4 bytes (0.4 ms on air): a few register reads at any SPI speed
 CODE_SHAPE = re.compile(r"[a-z0-9][a-z0-9@._-]{0,31}")
 """What a card code looks like, for a reader that does not know the table's codes (the core checks them)."""
-WRITE_TIMER = ((0x2A, 0x8D), (0x2B, 0x3E), (0x2C, 0x00), (0x2D, 30))
-"""TMode, TPrescaler, TReload H/L as `mfrc522` sets them (15 ms): a tag's EEPROM write takes ~5 ms."""
+WRITE_TIMEOUT_US = 15_000
+"""The receive timeout while a tag is written (as `mfrc522` sets it): a tag's EEPROM write takes ~5 ms.
+A poller restores its own settings after."""
+AUTH_KEY_A = 0x60
 
 
 class TagWriteError(RuntimeError):
@@ -108,7 +117,8 @@ def code_from_classic(blocks: dict[int, bytes], codes: Collection[str] | None) -
     if len(header) != 16 or header[:4] != CLASSIC_MAGIC or header[4] != CLASSIC_VERSION:
         return None
     length = header[5]
-    data = blocks.get(CLASSIC_DATA[0], b"") + blocks.get(CLASSIC_DATA[1], b"")
+    second = blocks.get(CLASSIC_DATA[1], bytes(16) if length <= 16 else b"")  # unread when the code fits in one
+    data = blocks.get(CLASSIC_DATA[0], b"") + second
     raw = data[:length]
     if len(data) != 32 or length > 32 or zlib.crc32(raw).to_bytes(4, "big") != header[6:10]:
         return None
@@ -119,11 +129,62 @@ def code_from_classic(blocks: dict[int, bytes], codes: Collection[str] | None) -
     return _accepted(code, codes)
 
 
-class TagLink:
-    """One tag in the field, spoken to through an `mfrc522.MFRC522` (its ToCard, CRC, Auth, Read, Write)."""
+def is_classic(uid: bytes, sak: int) -> bool:
+    """A MIFARE Classic (1K or 4K) by its SAK: its memory opens with a key, not page by page."""
+    return len(uid) == 4 and sak & 0x18 == 0x08
 
-    def __init__(self, chip: Any) -> None:
+
+def read_code_with(pcd: MFRC522Pcd, uid: bytes, codes: Collection[str] | None = None) -> str | None:
+    """The code on tag `uid`, through the project's own ISO 14443 core on a configured `pcd`: woken and
+    selected (WUPA, SELECT), read with CRC_A checked (after MFAuthent for a Classic), halted again.
+
+    One attempt: None when the tag has gone (an exchange gives up after one receive-timer period), refuses,
+    answers damaged, or holds no code to trust. A ChipError (the chip itself) is left to the caller."""
+    try:
+        sak = iso.wake_select(pcd, uid)
+    except iso.RadioError:
+        return None
+    if sak is None:
+        return None
+    try:
+        if is_classic(uid, sak):
+            if not pcd.authenticate(AUTH_KEY_A, CLASSIC_HEADER, TRANSPORT_KEY, list(uid[:4])):
+                return None
+            blocks = {CLASSIC_HEADER: bytes(iso.read_block(pcd, CLASSIC_HEADER))}
+            for block in CLASSIC_DATA[: 2 if blocks[CLASSIC_HEADER][5] > 16 else 1]:
+                blocks[block] = bytes(iso.read_block(pcd, block))  # the second data block only for a long code
+            return code_from_classic(blocks, codes)
+        try:  # one FAST_READ for any card code; more READs only if the record runs on
+            memory = bytes(iso.read_pages(pcd, NTAG_FIRST_PAGE, NTAG_FIRST_PAGE + NTAG_FAST_PAGES - 1))
+        except iso.Refused:  # a tag without FAST_READ (a first Ultralight) went back to sleep: four pages a READ
+            if iso.wake_select(pcd, uid) is None:
+                return None
+            memory = bytes(iso.read_block(pcd, NTAG_FIRST_PAGE))
+        needed = min(ndef_needed(memory), NTAG213_USER_PAGES * 4)
+        while len(memory) < needed:
+            memory += bytes(iso.read_block(pcd, NTAG_FIRST_PAGE + len(memory) // 4))
+        return code_from_ndef(memory, codes)
+    except iso.RadioError:
+        return None
+    finally:
+        iso.halt(pcd)
+        pcd.stop_crypto()
+
+
+def memory_pcd(chip: Any, sleep: Callable[[float], None] = time.sleep) -> MFRC522Pcd:
+    """The own core's PCD on an `mfrc522.MFRC522`'s SPI handle, configured with the write timeout."""
+    pcd = MFRC522Pcd(SpiTransport(chip.spi, sleep), WRITE_TIMEOUT_US)
+    pcd.configure()
+    return pcd
+
+
+class TagLink:
+    """One tag in the field, spoken to through an `mfrc522.MFRC522` (its ToCard, CRC, Auth, Write) for
+    selection and writes, and through the own core (`memory_pcd`) for reads, whose CRC_A is checked."""
+
+    def __init__(self, chip: Any, sleep: Callable[[float], None] = time.sleep) -> None:
         self.chip = chip
+        self.pcd = memory_pcd(chip, sleep)
         self.uid: bytes = b""
         self.sak = 0
 
@@ -201,19 +262,23 @@ class TagLink:
 
     @property
     def is_classic(self) -> bool:
-        return len(self.uid) == 4 and self.sak & 0x18 == 0x08
+        return is_classic(self.uid, self.sak)
 
     # ------------------------------------------------------------------ NTAG pages
 
     def read_pages(self, first: int, count: int) -> bytes:
-        """`count` NTAG pages from `first` (READ gives four at a time); TagWriteError if the tag is gone."""
+        """`count` NTAG pages from `first` (READ gives four at a time, CRC_A checked); TagWriteError if the
+        tag is gone or the answer is damaged."""
         out = b""
         for page in range(first, first + count, 4):
-            chunk = self.chip.MFRC522_Read(page)
-            if chunk is None:
-                raise TagWriteError(f"no answer reading page {page}")
-            out += bytes(chunk)
+            out += self._read(page)
         return out[: count * 4]
+
+    def _read(self, address: int) -> bytes:
+        try:
+            return bytes(iso.read_block(self.pcd, address))
+        except (iso.RadioError, ChipError) as error:
+            raise TagWriteError(f"reading {address}: {error}") from None
 
     def write_page(self, page: int, data: bytes) -> None:
         """NTAG WRITE (0xA2) of one 4-byte page; TagWriteError without the 4-bit ACK."""
@@ -231,10 +296,8 @@ class TagLink:
             raise TagWriteError(f"sector of block {block} refused the transport key")
 
     def read_block(self, block: int) -> bytes:
-        data = self.chip.MFRC522_Read(block)
-        if data is None:
-            raise TagWriteError(f"no answer reading block {block}")
-        return bytes(data)
+        """One Classic block (CRC_A checked) of the open sector; TagWriteError if gone or damaged."""
+        return self._read(block)
 
     # ------------------------------------------------------------------ the card code
 
@@ -281,12 +344,13 @@ class ChipTagWriter:
     """companion.reads.TagWriter on an `mfrc522.MFRC522`: select the tag in the field, check its
     UID, write the code, read it back. Use it only while no reader thread polls the same chip."""
 
-    def __init__(self, chip: Any, codes: Collection[str]) -> None:
+    def __init__(self, chip: Any, codes: Collection[str], sleep: Callable[[float], None] = time.sleep) -> None:
         self.chip = chip
         self.codes = frozenset(codes)
+        self.sleep = sleep
 
     def write_card(self, uid: str, code: str) -> bool:
-        link = TagLink(self.chip)
+        link = TagLink(self.chip, self.sleep)
         if not link.select() or link.uid.hex() != uid.lower():
             return False
         try:
@@ -296,29 +360,10 @@ class ChipTagWriter:
         return True
 
 
-def long_timer(chip: Any) -> None:
-    """`mfrc522`'s own receive timeout, for a memory exchange (a poller restores its settings after):
-    a poller's 1 ms would end a tag's write before its ACK comes."""
-    for register, value in WRITE_TIMER:
-        chip.Write_MFRC522(register, value)
-
-
-def read_tag_code(chip: Any, uid: str) -> str | None:
-    """The code-shaped text tag `uid` carries (woken and selected, read, halted again), or None.
-    With the poller's own short timeout: a READ is answered at once, and HLTA is never answered."""
-    link = TagLink(chip)
-    if not link.wake_and_select(bytes.fromhex(uid)):
-        return None
-    try:
-        return link.read_code(None)
-    finally:
-        link.halt()
-
-
-def write_tag_code(chip: Any, uid: str, code: str) -> bool:
-    """Write `code` on tag `uid` (woken and selected) and read it back; False if it is not there after."""
-    link = TagLink(chip)
-    long_timer(chip)
+def write_tag_code(chip: Any, uid: str, code: str, sleep: Callable[[float], None] = time.sleep) -> bool:
+    """Write `code` on tag `uid` (woken and selected) and read it back; False if it is not there after.
+    The link sets the long write timeout; a poller restores its own settings after."""
+    link = TagLink(chip, sleep)
     if not link.wake_and_select(bytes.fromhex(uid)):
         return False
     try:

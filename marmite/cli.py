@@ -5,9 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
-
-from marmite import contract_commands, deck_commands, firmware_commands, reader_commands, serve
 
 DESCRIPTION = (
     "Marmite, a table companion for Chaud Devant ! (Too Many Cooks): the pot reader, the referee, "
@@ -17,6 +14,16 @@ DESCRIPTION = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: every command, composed here."""
+    from marmite import (
+        club_commands,
+        contract_commands,
+        deck_commands,
+        firmware_commands,
+        reader_commands,
+        robot_command,
+        serve,
+    )
+
     parser = argparse.ArgumentParser(prog="marmite", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -25,10 +32,14 @@ def build_parser() -> argparse.ArgumentParser:
     reader_commands.add_commands(sub)
     deck_commands.add_commands(sub)
     firmware_commands.add_commands(sub)
+    robot_command.add_commands(sub)
+    club_commands.add_commands(sub)
     return parser
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # not on the robot's fast path
+
     try:
         return version("marmite")
     except PackageNotFoundError:
@@ -37,8 +48,13 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `marmite` console script."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["robot"]:  # the fast path: a robot's first answer counts its start-up time
+        from marmite import robot_command
+
+        return robot_command.main(arguments[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     try:
         result: int = args.handler(args)
     except BrokenPipeError:  # `marmite export | head`: the reader left; not an error of ours

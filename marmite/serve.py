@@ -9,6 +9,7 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,8 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--trusted-proxy", default=None, metavar="ADDRESS",
                        help="a TLS reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the device")
         p.add_argument("--speak", action="store_true", help="also speak on this computer with espeak-ng")
+        p.add_argument("--robot-think-ms", type=int, default=300, metavar="MS",
+                       help="time a robot seat may think over a decision (default 300)")
         p.add_argument("--panel", action="store_true",
                        help="Raspberry Pi: buzzer, LEDs and buttons on GPIO (see hardware/README.md)")
         demo_only = name == "demo"  # `run --demo` takes them too, but `run --help` is about running a table
@@ -59,6 +62,10 @@ def add_commands(sub: Any) -> None:
                        else argparse.SUPPRESS)
         if name == "run":
             p.add_argument("--demo", action="store_true", help="play a random demo game once started")
+            p.add_argument("--club", default=None, metavar="URL",
+                           help="send every result to a club hub: the URL `marmite club` printed for this table"
+                                " (default: $MARMITE_CLUB)")
+            p.add_argument("--table", type=int, default=None, metavar="N", help="this table's number in the club")
         p.set_defaults(handler=run if name == "run" else demo)
 
 
@@ -143,6 +150,15 @@ def claim_data_dir(data_dir: Path) -> WriterLock:
         raise StartRefused(str(error), 1) from error
 
 
+def _club_url(args: argparse.Namespace) -> str | None:
+    """The club URL of `marmite run --club` (or $MARMITE_CLUB), None when the table plays alone."""
+    if getattr(args, "command", None) != "run":
+        return None
+    from marmite.club_wiring import club_url
+
+    return club_url(getattr(args, "club", None))
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve the table with waitress until Ctrl-C (or SIGTERM); the journal makes a restart resume."""
     data_dir: Path = args.data or default_data_dir()
@@ -170,76 +186,113 @@ def table_app(service: TableService, *, pin: str, data_dir: Path | None,
 
 def serve(args: argparse.Namespace, data_dir: Path) -> int:
     """Serve the claimed data dir until Ctrl-C or SIGTERM."""
-    from companion.journal import JournalError
-    from companion.table import JournalDisagrees, TableService
-    from marmite.games import GAMES
-    from marmite.readers import make_reader, parse_reader_option
-    from marmite.wiring import ReaderPump, connect_tag_memory, play_demo
-    from web_ui.app import stop_streams
+    from companion.robot_table import RobotDriver
+    from marmite.wiring import ReaderPump, connect_tag_memory
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
 
     pin, _ = resolve_pin(args.pin, data_dir)
     try:
-        options = dict(parse_reader_option(text) for text in args.reader_option)
-        if args.reader == "usb":  # the board's sequence memory, so a restart never replays a card
-            options.setdefault("memory", str(data_dir / "usb-reader.json"))
-        service = TableService.open(data_dir, GAMES)
-    except JournalDisagrees as error:
-        print(f"marmite run: refusing to serve a journal that disagrees with itself: {error}", file=sys.stderr)
-        return 2
-    except (ValueError, OSError, JournalError) as error:  # bad option, corrupt journal or tags.json
-        print(f"marmite run: {error}", file=sys.stderr)
-        return 2
-    try:
-        reader = make_reader(args.reader, options)
-    except ValueError as error:
-        print(f"marmite run: {error}", file=sys.stderr)
-        service.close()
-        return 2
-    app = table_app(service, pin=pin, data_dir=data_dir)
-    panel = None
-    if getattr(args, "panel", False):
-        from hardware.gpio_backend import GpioUnavailable, explained_gpio_errors, open_gpio
-        from hardware.panel import PanelPins
-        from marmite.wiring import attach_panel
+        service, reader = open_table(args, data_dir)
+        app = table_app(service, pin=pin, data_dir=data_dir)
+        panel = open_panel(service) if getattr(args, "panel", False) else None
+    except StartRefused as refused:
+        print(f"marmite run: {refused}", file=sys.stderr)
+        return refused.status
+    link = None
+    if (club := _club_url(args)) is not None:
+        from marmite.club_wiring import attach_club_link
 
         try:
-            pins = PanelPins.from_text(os.environ.get("MARMITE_PANEL_PINS", ""))  # e.g. buzzer=26 beside I2S audio
-            with explained_gpio_errors():  # e.g. the old RPi.GPIO cannot detect edges on kernel 6.6+
-                panel = attach_panel(service, open_gpio(), pins)
-        except (ValueError, GpioUnavailable) as error:
-            print(f"marmite run: --panel: {error}", file=sys.stderr)
+            link = attach_club_link(service, app, club, getattr(args, "table", None))
+        except ValueError as error:
+            print(f"marmite run: --club: {error}", file=sys.stderr)
             service.close()
             return 2
     connect_tag_memory(app.extensions["marmite.desk"], reader)  # self-describing decks, where the reader can
+    robots = RobotDriver(service, think_ms=max(10, getattr(args, "robot_think_ms", 300))).start()
+    app.extensions["marmite.robots"] = robots
     pump = ReaderPump(service, reader).start()
     app.extensions["marmite.reader"] = reader
     store = app.extensions["marmite.settings"]
     speaker = Speaker(service, rate=lambda: store.current.rate).start() if args.speak else None
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
+    closers = [robots.close, pump.close, *([speaker.close] if speaker else []), *([panel.close] if panel else []),
+               *([link.close] if link else []), service.close]
     try:
         server = make_server(app, args.host, args.port, trusted_proxy=getattr(args, "trusted_proxy", None))
     except OSError as error:
         print(f"marmite run: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+        robots.close()
         pump.close()
         service.close()
         return 2
-    port = server.effective_port
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
-    print_banner(f"http://{host}:{port}/", pin)
+    print_banner(f"http://{host}:{server.effective_port}/", pin)
     print(f"Data : {data_dir}", flush=True)  # where `marmite export --list` finds these games
     stop = threading.Event()
     if getattr(args, "demo", False):
-        drop = getattr(reader, "drop", None)
-        if drop is None:
-            print("marmite run: --demo needs the simulated reader (--reader sim)", file=sys.stderr)
-        else:
-            threading.Thread(target=play_demo, args=(service, drop),
-                             kwargs={"seed": args.seed, "pace": args.pace, "stop": stop, "game": args.game,
-                                     "players": args.players},
-                             name="demo", daemon=True).start()
+        start_demo(args, service, reader, stop)
+    run_until_stopped(server, app, stop, closers)
+    return 0
+
+
+def open_table(args: argparse.Namespace, data_dir: Path) -> tuple[TableService, Any]:
+    """The table service on the data dir and the pot reader; StartRefused (exit 2) with the reason."""
+    from companion.journal import JournalError
+    from companion.table import JournalDisagrees, TableService
+    from marmite.games import GAMES
+    from marmite.readers import make_reader, parse_reader_option
+
+    try:
+        options = dict(parse_reader_option(text) for text in args.reader_option)
+        if args.reader == "usb":  # the board's sequence memory, so a restart never replays a card
+            options.setdefault("memory", str(data_dir / "usb-reader.json"))
+        service = TableService.open(data_dir, GAMES)
+    except JournalDisagrees as error:
+        raise StartRefused(f"refusing to serve a journal that disagrees with itself: {error}", 2) from error
+    except (ValueError, OSError, JournalError) as error:  # bad option, corrupt journal or tags.json
+        raise StartRefused(str(error), 2) from error
+    try:
+        return service, make_reader(args.reader, options)
+    except ValueError as error:
+        service.close()
+        raise StartRefused(str(error), 2) from error
+
+
+def open_panel(service: TableService) -> Any:
+    """The GPIO panel wired to the table (`--panel`); StartRefused (exit 2) when the GPIO cannot be used."""
+    from hardware.gpio_backend import GpioUnavailable, explained_gpio_errors, open_gpio
+    from hardware.panel import PanelPins
+    from marmite.wiring import attach_panel
+
+    try:
+        pins = PanelPins.from_text(os.environ.get("MARMITE_PANEL_PINS", ""))  # e.g. buzzer=26 beside I2S audio
+        with explained_gpio_errors():  # e.g. the old RPi.GPIO cannot detect edges on kernel 6.6+
+            return attach_panel(service, open_gpio(), pins)
+    except (ValueError, GpioUnavailable) as error:
+        service.close()
+        raise StartRefused(f"--panel: {error}", 2) from error
+
+
+def start_demo(args: argparse.Namespace, service: TableService, reader: Any, stop: threading.Event) -> None:
+    """Play the demo game in a thread, through the simulated reader (which alone can drop cards)."""
+    from marmite.wiring import play_demo
+
+    drop = getattr(reader, "drop", None)
+    if drop is None:
+        print("marmite run: --demo needs the simulated reader (--reader sim)", file=sys.stderr)
+        return
+    threading.Thread(target=play_demo, args=(service, drop),
+                     kwargs={"seed": args.seed, "pace": args.pace, "stop": stop, "game": args.game,
+                             "players": args.players},
+                     name="demo", daemon=True).start()
+
+
+def run_until_stopped(server: Any, app: Flask, stop: threading.Event, closers: list[Callable[[], None]]) -> None:
+    """Serve until Ctrl-C or SIGTERM, then end the streams, the server and everything in `closers`, in order."""
+    from web_ui.app import stop_streams
 
     def terminate(signum: int, frame: FrameType | None) -> None:
         # End the streams first: waitress' own shutdown (on the KeyboardInterrupt) waits for its threads.
@@ -259,10 +312,5 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
         stop_streams(app)
         server.task_dispatcher.shutdown(timeout=1)
         server.close()
-        pump.close()
-        if speaker is not None:
-            speaker.close()
-        if panel is not None:
-            panel.close()
-        service.close()
-    return 0
+        for close in closers:
+            close()

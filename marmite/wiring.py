@@ -19,6 +19,7 @@ from companion.reads import Reader, ReaderHealth, ReaderMessage, TagMemory, TagS
 from companion.seam import Demo
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
+from hardware.gpio_backend import GpioBackend
 from hardware.panel import Panel, PanelPins
 
 POLL_SECONDS = 0.25
@@ -63,10 +64,13 @@ class ReaderPump:
     def handle(self, item: ReaderMessage) -> None:
         """Pass one reader value to the table service."""
         if isinstance(item, TagSeen):
-            if item.card is None:
-                self.service.tag_seen(item.uid, source=f"reader:{item.reader}")
+            source = f"reader:{item.reader}"
+            if item.resting:  # seen again just after the reader restarted: the table judges
+                self.service.tag_seen(item.uid, source=source, written=item.card, resting=True)
+            elif item.card is None:
+                self.service.tag_seen(item.uid, source=source)
             else:  # a self-describing tag: what it says travels with it
-                self.service.tag_seen(item.uid, source=f"reader:{item.reader}", written=item.card)
+                self.service.tag_seen(item.uid, source=source, written=item.card)
             if item.done is not None:  # journaled (or a double read): the reader may acknowledge it now
                 item.done()
         elif isinstance(item, ReaderHealth):
@@ -153,7 +157,8 @@ def panel_feedback(panel: Panel) -> Callable[[Message], None]:
     return on_message
 
 
-def attach_panel(service: TableService, gpio: Any, pins: PanelPins | None = None, **options: Any) -> Panel:
+def attach_panel(service: TableService, gpio: GpioBackend, pins: PanelPins | None = None,
+                 **options: Any) -> Panel:
     """Wire a GPIO panel both ways: its buttons act on the table, the table's announcements drive it."""
     panel = Panel(gpio, ServiceActions(service), pins, **options)
     service.add_listener(panel_feedback(panel))

@@ -30,6 +30,7 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "said": ((1, "c"), 2), "said_plural": ((1, "c"),
 SOURCES = {
     "companion": [("**.py", "python")],
     "web_ui": [("**.py", "python"), ("templates/**.html", "jinja2"), ("games/**/templates/**.html", "jinja2")],
+    "club": [("**.py", "python"), ("templates/**.html", "jinja2")],
 }
 WIDTH = 100
 

@@ -83,6 +83,8 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     from web_ui.deck_pages import deck_pages
     from web_ui.pages import pages as generic_pages
     from web_ui.pin_api import pin_api
+    from web_ui.robot_api import robot_api
+    from web_ui.robot_pages import robot_pages
     from web_ui.seat_api import seat_api
 
     app.register_blueprint(api)
@@ -91,6 +93,8 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     app.register_blueprint(deck_api)
     app.register_blueprint(deck_pages)
     app.register_blueprint(seat_api)
+    app.register_blueprint(robot_api)
+    app.register_blueprint(robot_pages)
     for game_pages in pages.values():  # each game's templates/<game>/ and static/<game>/
         app.register_blueprint(game_pages.blueprint)
     app.register_error_handler(TooMany, _too_many)

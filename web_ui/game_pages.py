@@ -39,12 +39,11 @@ class GamePages:
     seat_host_links = True
     """False hides the host's links (setup, lock) on the seat page."""
 
-    def __init__(self, name: str, package_file: str) -> None:
+    def __init__(self, name: str, import_name: str) -> None:
+        """`name` is the game's; `import_name` the module whose folder holds `templates/` and `static/`."""
         self.name = name
-        folder = Path(package_file).parent
-        self.blueprint = Blueprint(f"game_{name}", f"web_ui.games.{name}", root_path=str(folder),
-                                   template_folder="templates", static_folder=f"static/{name}",
-                                   static_url_path=f"/static/{name}")
+        self.blueprint = Blueprint(f"game_{name}", import_name, template_folder="templates",
+                                   static_folder=f"static/{name}", static_url_path=f"/static/{name}")
 
     # what a subclass gives
     def helpers(self, language: str) -> dict[str, Any]:

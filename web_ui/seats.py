@@ -66,6 +66,8 @@ def seat_key(name: str) -> str:
 def owns_seat(name: str) -> bool:
     """True for the player's own phone only: the link's key (remembered in the session) in the browser
     that claimed the seat first. The PIN gives no seat its secrets."""
+    if service().robots.is_robot(name):
+        return False  # a robot's hand is nobody's to read, not even the host's
     expected = seat_key(name)
     given = request.args.get(SEAT_PARAM)
     remembered = (session.get("seats") or {}).get(name)
@@ -96,7 +98,7 @@ def seat_links(base_url: str) -> list[dict[str, str]]:
     game = service().current_game
     for player in service().table_view()["players"]:
         name = player["name"]
-        if _claims().claimed(game, name):
+        if _claims().claimed(game, name) or service().robots.is_robot(name):
             continue
         url = f"{base_url.rstrip('/')}/seat/{quote(name, safe='')}?{SEAT_PARAM}={seat_key(name)}"
         image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)

@@ -55,5 +55,14 @@ class Buffet:
             return None
         return SAID.format("mouse_copy", language, value=words.number(MOUSE_CARDS[card]), copy=copy)
 
+    def robot_position(self, state: Any, actions: list[dict[str, Any]], ask: Any) -> Any:
+        """The robot's view of a seat's decision (companion.robots), built from the table's state."""
+        from companion.buffet.robot import robot_position
+        from companion.buffet.state import State
+
+        if not isinstance(state, State):
+            raise TypeError("not a state of this game")
+        return robot_position(state, actions, ask)
+
 
 KIND = Buffet()

@@ -88,4 +88,16 @@ SAID = Phrasebook(
     said("buffet.place.shared.4", "joint fourth"),
     said("buffet.place.shared.5", "joint fifth"),
     said("buffet.place.shared.6", "joint sixth"),
+    # why a robot played what it played (the learning aid), as a purpose after its play
+    said("buffet.robot_why_forced", "no other choice"),
+    said("buffet.robot_why_duel", "to win the duel"),
+    said("buffet.robot_why_let_go", "to keep its good cards: the plate is not worth the duel"),
+    said("buffet.robot_why_take_plate", "to leave with {plate}"),
+    said("buffet.robot_why_save", "to keep its high cards for later"),
+    said("buffet.robot_why_escape", "to get ahead of the last mouse"),
+    said_plural("buffet.robot_why_swap",
+        "to trade {count} card too weak to keep",
+        "to trade {count} cards too weak to keep",
+        "count"),
+    said("buffet.robot_why_keep", "to keep a hand good enough"),
 )

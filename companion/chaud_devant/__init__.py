@@ -62,5 +62,14 @@ class ChaudDevant:
 
         return deck_names.deal_plan(state) if isinstance(state, State) else None
 
+    def robot_position(self, state: Any, actions: list[dict[str, Any]], ask: Any) -> Any:
+        """The robot's view of a seat's decision (companion.robots), built from the table's state."""
+        from companion.chaud_devant.robot import robot_position
+        from companion.chaud_devant.state import State
+
+        if not isinstance(state, State):
+            raise TypeError("not a state of this game")
+        return robot_position(state, actions, ask)
+
 
 KIND = ChaudDevant()

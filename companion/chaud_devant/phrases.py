@@ -107,6 +107,17 @@ SAID = Phrasebook(
     said("chaud_devant.tag.a", "first copy"),
     said("chaud_devant.tag.b", "second copy"),
     said("chaud_devant.tag.menu", "menu card {menu}, set of seat {seat}"),
+    # why a robot played what it played (the learning aid), as a purpose after its play
+    said("chaud_devant.robot_why_forced", "no other choice"),
+    said("chaud_devant.robot_why_menu", "because its hand suits this menu best: {menu}"),
+    said("chaud_devant.robot_why_lead", "to open the trick low"),
+    said_plural("chaud_devant.robot_why_take",
+        "to take this trick, worth {points} point to it",
+        "to take this trick, worth {points} points to it",
+        "points"),
+    said("chaud_devant.robot_why_least_bad", "to take the trick that costs it least"),
+    said("chaud_devant.robot_why_dodge", "so as not to take the trick at {sum}"),
+    said("chaud_devant.robot_why_dump", "to get rid of a card it does not need"),
 )
 
 

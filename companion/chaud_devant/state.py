@@ -107,8 +107,9 @@ class State:
         if progress.phase != "play" or current is None or progress.turn is None:
             return []
         if hand is None:
-            known = current.hands.get(progress.turn)
-            hand = known if known is not None else [c for c in ALL_CODES if c not in current.played]
+            hand = current.hands.get(progress.turn)
+            if hand is None:  # a hand the table does not see: any unplayed card is accepted (a revoke shows later)
+                return [{"type": "card", "card": code} for code in ALL_CODES if code not in current.played]
         unplayed = [code for code in hand if code not in current.played]
         return [{"type": "card", "card": code} for code in playable(unplayed, progress.pot)]
 

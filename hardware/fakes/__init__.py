@@ -14,24 +14,40 @@ from types import ModuleType
 from hardware.fakes import spidev as fake_spidev
 from hardware.fakes.cards import CardState, FakeCard
 from hardware.fakes.clock import VirtualClock
-from hardware.fakes.field import PI_ZERO_2W, PICO, FieldSchedule, SpiCost, charge_spi
+from hardware.fakes.field import (
+    IDEAL,
+    PI_ZERO_2W,
+    PI_ZERO_2W_REAL,
+    PICO,
+    ComputeCharge,
+    FieldSchedule,
+    Realism,
+    SpiCost,
+    charge_spi,
+    overshooting,
+)
 from hardware.fakes.gpio import FakeGPIO
 from hardware.fakes.mfrc522_chip import FakeMFRC522, Fault, LockUp
 
 __all__ = [
+    "IDEAL",
     "PICO",
     "PI_ZERO_2W",
+    "PI_ZERO_2W_REAL",
     "CardState",
+    "ComputeCharge",
     "FakeCard",
     "FakeGPIO",
     "FakeMFRC522",
     "Fault",
     "FieldSchedule",
     "LockUp",
+    "Realism",
     "SpiCost",
     "VirtualClock",
     "charge_spi",
     "installed",
+    "overshooting",
 ]
 
 _REPLACED = ("spidev", "RPi", "RPi.GPIO")

@@ -182,6 +182,11 @@ class FakeCard:
             return None
         if command == iso.READ and len(data) == 4:
             return self._read(data[1])
+        if command == iso.FAST_READ and self.kind == "ntag213" and len(data) == 5:
+            first, last = data[1], data[2]
+            if not first <= last < NTAG213_PAGES:
+                return AirFrame.of([0x00], 4)  # NAK: invalid argument
+            return AirFrame.of(iso.with_crc(list(self.memory[first * 4 : (last + 1) * 4])))
         if command == iso.NTAG_WRITE and self.kind == "ntag213" and len(data) == 8:
             return self._ntag_write(data[1], data[2:6])
         if command == iso.CLASSIC_WRITE and self.kind == "classic1k" and len(data) == 4:

@@ -17,8 +17,10 @@ value whatever is written, which the datasheet allows; only RxGain, bits 6..4, t
 (simplified: key check, no Crypto1), SoftReset, the antenna switch (switching it on powers the cards up
 afresh) and the NRSTPD reset line (`chip.set_reset_line(level)`; `hardware.fakes.installed` wires it to a
 fake GPIO pin).
-Time comes from `clock` (seconds; pass a `VirtualClock` and hook `on_transfer` to model SPI time);
-frames take their air time at 106 kbit/s. Cards: `enter(card)`, `leave(card)`, `cards`.
+Time comes from `clock` (seconds; pass a `VirtualClock` and hook `on_transfer` to model SPI time,
+`after_transfer` to mark where the chip's own work ends); frames take their air time at 106 kbit/s.
+Cards: `enter(card)`, `leave(card)`, `cards`; `power_up_s`: how long a card needs after entering the field
+(or the field coming on) before it answers (ISO 14443-3 allows up to 5 ms; 0 by default).
 Faults: `inject(Fault.CRC | PARITY | COLLISION | NO_ANSWER, on=...)` and `lock_up(LockUp.STUCK | GARBAGE)`.
 Not modelled: IRQ pin, Transmit/Receive-only commands, Mem, RF-level effects of gain.
 """
@@ -100,7 +102,10 @@ class FakeMFRC522:
         self.transfers = 0
         self.bytes_transferred = 0
         self.on_transfer: list[Callable[[int], None]] = []
+        self.after_transfer: list[Callable[[], None]] = []
         self.cards: list[FakeCard] = []
+        self.power_up_s = 0.0
+        self._powered_at: dict[int, float] = {}  # id(card) -> when it can answer
         self.frames_sent: list[list[int]] = []  # air frames the chip sent, for tests
         self.resets = 0
         self._faults: list[tuple[Fault, str]] = []
@@ -121,6 +126,7 @@ class FakeMFRC522:
         if card not in self.cards:
             card.power_on()
             self.cards.append(card)
+            self._powered_at[id(card)] = self.clock() + self.power_up_s
         return card
 
     def leave(self, card: FakeCard) -> None:
@@ -157,6 +163,13 @@ class FakeMFRC522:
 
     def transfer(self, data: list[int]) -> list[int]:
         """One SPI transaction (see the module docstring)."""
+        try:
+            return self._transfer(data)
+        finally:
+            for hook in self.after_transfer:
+                hook()
+
+    def _transfer(self, data: list[int]) -> list[int]:
         self.transfers += 1
         self.bytes_transferred += len(data)
         for hook in self.on_transfer:
@@ -237,6 +250,7 @@ class FakeMFRC522:
         if on and not self._field_on:
             for card in self.cards:
                 card.power_on()
+                self._powered_at[id(card)] = self.clock() + self.power_up_s
         self._field_on = on
 
     # --- commands --------------------------------------------------------------------------
@@ -292,7 +306,8 @@ class FakeMFRC522:
         answers = []
         if self._field_on:
             frame = AirFrame.of(data, nbits)
-            answers = [a for a in (card.receive(frame) for card in list(self.cards)) if a is not None]
+            ready = [card for card in self.cards if self._powered_at.get(id(card), 0.0) <= now]  # still powering up
+            answers = [a for a in (card.receive(frame) for card in ready) if a is not None]
         kind = _frame_kind(data, nbits)
         answer, errors, collision_bit = self._combine(answers, kind)
         self._start_timer(tx_end)

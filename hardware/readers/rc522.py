@@ -19,13 +19,14 @@ from typing import Any
 from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
 from hardware.diagnose import explain
 from hardware.rc522 import ChipError, RC522Config, RC522Driver
-from hardware.tag_memory import read_tag_code, write_tag_code
+from hardware.tag_memory import read_code_with, write_tag_code
 
 RETRY_S = 2.0  # first wait before another attempt to bring back a chip that does not answer
 MAX_RETRY_S = 30.0  # the wait doubles after each failed attempt, up to this
 AFTER_RESET_S = 0.5  # a known card read this soon after a reset (or a reopen) was resting in the field
 RADIO_ERROR_POLLS = 20  # polls in a row with radio errors (0.1 s at 5 ms) before they are reported
 MFRC522_LOGGER = "mfrc522Logger"  # each mfrc522.MFRC522() adds a handler to this logger
+MFRC522_LOG_LEVEL = "CRITICAL"  # its "Error while reading!" lines, one per failed exchange: ours report failures
 
 
 class RC522Reader:
@@ -61,6 +62,7 @@ class RC522Reader:
         self._closed = False
         self._chip_lock = threading.Lock()  # one user of the chip at a time: the poll, or a tag write
         self._codes = False
+        self._known: Callable[[str], bool] = lambda uid: False
 
     # --- the thread ------------------------------------------------------------------------
 
@@ -124,13 +126,18 @@ class RC522Reader:
         """companion.reads.TagMemory: read each new tag's memory and report its code in `TagSeen.card`."""
         self._codes = on
 
+    def skip_codes_of(self, known: Callable[[str], bool]) -> None:
+        """companion.reads.KnownTags: no memory read for a UID `known` says the deck knows (only the
+        codes of tags the deck lacks are ever used); `known` is called from the reader's thread."""
+        self._known = known
+
     def write_card(self, uid: str, code: str) -> bool:
         """companion.reads.TagWriter: between two polls, write `code` on tag `uid` and read it back."""
         with self._chip_lock:
             if self._driver is None or self._mfrc522 is None:
                 return False
             try:
-                return write_tag_code(self._mfrc522, uid, code)
+                return write_tag_code(self._mfrc522, uid, code, self._sleep)
             except Exception as error:  # an SPI error mid-write: the poll reports the chip, the write failed
                 logging.getLogger(__name__).warning("tag write failed: %s", error)
                 return False
@@ -138,15 +145,17 @@ class RC522Reader:
                 self._restore()
 
     def _seen(self, uid: str) -> TagSeen:
-        """A new tag, with the code its memory holds when codes are reported (None if unreadable)."""
-        if not self._codes or self._mfrc522 is None:
+        """A new tag, with the code its memory holds when codes are reported and the deck lacks the tag.
+
+        Called once the scan found no further card, so the read never delays another card's; it goes
+        through the poller's own core and settings (one receive-timer period at most per exchange when
+        the tag has gone), so nothing needs restoring after. None if unreadable."""
+        if not self._codes or self._driver is None or self._known(uid):
             return TagSeen(uid, self.name)
         try:
-            code = read_tag_code(self._mfrc522, uid)
+            code = read_code_with(self._driver.chip_pcd, bytes.fromhex(uid))
         except Exception:  # the tag is reported anyway; the next poll reports the chip if it is at fault
             code = None
-        finally:
-            self._restore()
         return TagSeen(uid, self.name, card=code)
 
     def _restore(self) -> None:
@@ -263,12 +272,15 @@ def _new_mfrc522(module: Any, gpio: Any, cfg: RC522Config) -> Any:
     """An `mfrc522.MFRC522` for `cfg`, without the logging handler its constructor adds at every call.
 
     Left alone, each retry while the chip is missing would keep one more handler (and its lock) for ever.
+    Its logger is set to CRITICAL: it logs an error line for every exchange that fails (a tag lifted
+    mid-write), which would flood the service log; the reader reports failures itself, once.
     """
     logger = logging.getLogger(MFRC522_LOGGER)
     before = list(logger.handlers)
     try:
         return module.MFRC522(
-            bus=cfg.bus, device=cfg.device, spd=cfg.speed_hz, pin_mode=gpio.BCM, pin_rst=cfg.reset_pin
+            bus=cfg.bus, device=cfg.device, spd=cfg.speed_hz, pin_mode=gpio.BCM, pin_rst=cfg.reset_pin,
+            debugLevel=MFRC522_LOG_LEVEL,
         )
     finally:
         for handler in [h for h in logger.handlers if h not in before]:

@@ -200,3 +200,31 @@ def test_a_failing_listener_neither_loses_the_play_nor_stops_the_others(table: T
     answer = table.submit(new_game())
     assert answer.accepted and table.journal.last_seq == 1
     assert heard == ["new_game"]
+
+
+def test_a_card_read_again_after_a_reader_restart_is_the_pile_in_its_round_and_a_play_in_the_next(
+        table: TableService, clock: Clock) -> None:
+    """A reader that restarts reads the pile lying on its antenna again (`resting`): ignored while those
+    cards are in the round, however long ago they were played. A card of an earlier round dropped again
+    just after the restart is a new play (before, the USB bridge dropped it for two seconds)."""
+    from companion.chaud_devant.cards import ALL_CODES
+
+    for event in started():
+        table.submit(event)
+    first = ALL_CODES[0]
+    assert table.submit(card(first)).accepted
+    records = table.journal.last_seq
+    clock.now += 60  # long past the double-read window
+    assert table.tag_seen(simulated_uid(first), resting=True) is None
+    assert table.journal.last_seq == records
+    for code in ALL_CODES[1:]:  # play the round out
+        if table.state()["phase"] != "play":
+            break
+        assert table.submit(card(code)).accepted
+    assert table.state()["phase"] == "menu" and table.state()["round"] == 2
+    for player, choice in zip(("Bruno", "Valentine", "Nicolas", "Virginie"), ("pea", "none", "pepper", "onion"),
+                              strict=True):
+        assert table.submit(menu(player, choice)).accepted
+    again = table.tag_seen(simulated_uid(first), resting=True)
+    assert again is not None and again.accepted
+    assert table.tag_seen(simulated_uid(first), resting=True) is None  # and now it lies in this round's pot

@@ -63,6 +63,7 @@ class Table:
         self.acknowledging = acknowledging
         self.queue: queue.Queue[ReaderMessage] = queue.Queue()
         self.tags: list[str] = []
+        self.resting: list[str] = []  # tags seen again after a reset, delivered before it: the table judges them
         self.unfinished: list[TagSeen] = []
         self.health: list[ReaderHealth] = []
         self.tag_map = TagMap(GAMES.tag_codes(), CARDS)
@@ -77,6 +78,10 @@ class Table:
                 return
             if isinstance(item, TagSeen):
                 assert item.reader == "usb" and item.done is not None
+                if item.resting:  # the table judges (pile or new round): see the tests with a TableService
+                    self.resting.append(item.uid)
+                    item.done()
+                    continue
                 self.tags.append(item.uid)
                 if self.acknowledging:
                     item.done()
@@ -218,7 +223,8 @@ def test_a_board_reset_neither_repeats_the_pile_nor_loses_a_new_card(pico: Simul
     table.settle(1.0)
     assert table.codes() == ["pea-1a", "onion-10", "pea-3a", "pepper-2a"]
     facts = table.reader.session.facts
-    assert facts.resets_seen == 1 and facts.boot_repeats_dropped == 2
+    assert facts.resets_seen == 1 and facts.boot_repeats == 2
+    assert sorted(table.resting) == ["04a1b2c3d4e5f6", "deadbeef"]
 
 
 def test_a_restarted_host_gets_what_the_board_still_holds(pico: SimulatedPico, table: Table) -> None:
@@ -377,7 +383,8 @@ def test_a_restarted_host_with_memory_does_not_redeliver_the_pile(tmp_path: Path
         second.wait_tags(1)
         second.settle(1.0)
         assert second.tags == ["04112233445566"]
-        assert second.reader.session.facts.boot_repeats_dropped == 2
+        assert sorted(second.resting) == ["04a1b2c3d4e5f6", "deadbeef"]
+        assert second.reader.session.facts.boot_repeats == 2
     finally:
         second.reader.close()
 
@@ -531,4 +538,35 @@ def test_a_host_killed_between_queue_and_commit_gets_the_card_again(
                    "the card to be journaled and acknowledged")
         time.sleep(0.5)  # room for a wrong second delivery to show
     assert accepted_cards(service) == ["pea-1a"] and refused_events(service) == []
+    service.close()
+
+
+def test_a_card_of_an_earlier_round_dropped_just_after_a_board_reset_is_played(tmp_path: Path,
+                                                                                pico: SimulatedPico) -> None:
+    """Its UID was delivered in round 1; the board resets in round 2 and the card is dropped at once: a
+    new play. Before, the host took it for the pile and dropped it, during the two seconds after boot."""
+    from companion.chaud_devant.cards import ALL_CODES
+    from tests.companion.chaud_devant.rulebook import card as card_event
+    from tests.companion.chaud_devant.rulebook import menu
+
+    service = started_table(tmp_path)
+    uid = "04a1b2c3d4e5f6"
+    with ReaderPump(service, UsbReader(find_ports=pico.find_ports, backoff=(0.05, 0.2))):
+        played = pico.chip.enter(card(uid))
+        wait_until(lambda: accepted_cards(service) == ["pea-1a"], "pea-1a played")
+        pico.chip.leave(played)
+        for code in ALL_CODES:  # round 1 played out on the tablet
+            if service.state()["phase"] != "play":
+                break
+            if code != "pea-1a":
+                assert service.submit(card_event(code)).accepted
+        for player, choice in zip(("Bruno", "Valentine", "Nicolas", "Virginie"), ("pea", "none", "pepper", "onion"),
+                                  strict=True):
+            assert service.submit(menu(player, choice)).accepted
+        pico.reset()
+        pico.chip.enter(card(uid))  # within the board's first two seconds: flagged AT_BOOT
+        wait_until(lambda: accepted_cards(service).count("pea-1a") == 2, "pea-1a played again in round 2")
+        time.sleep(0.5)
+    assert accepted_cards(service).count("pea-1a") == 2 and refused_events(service) == []
+    assert service.state()["round"] == 2
     service.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +14,18 @@ from firmware_bridge import install as commands
 from firmware_bridge.simulator import SimulatedPico
 from marmite.cli import main
 
+needs_mpremote = pytest.mark.skipif(
+    importlib.util.find_spec("mpremote") is None, reason="mpremote is not installed (pip install 'marmite[firmware]')"
+)
 
+
+def test_without_mpremote_install_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
+    with pytest.raises(commands.InstallError, match=r"pip install 'marmite\[firmware\]'"):
+        commands.install("/dev/ttyACM0", stop=lambda port: True, run=lambda command: 0)
+
+
+@needs_mpremote
 def test_install_copies_the_firmware_with_mpremote_main_last() -> None:
     calls: list[list[str]] = []
     stopped: list[str] = []
@@ -36,17 +48,20 @@ def test_install_copies_the_firmware_with_mpremote_main_last() -> None:
     assert all(Path(arg).exists() for arg in command[command.index("cp") + 2 : command.index(":")])
 
 
+@needs_mpremote
 @pytest.mark.parametrize(("found", "message"), [([], "no Pico found"), (["/dev/a", "/dev/b"], "several Picos")])
 def test_install_says_clearly_when_it_cannot_pick_a_board(found: list[str], message: str) -> None:
     with pytest.raises(commands.InstallError, match=message):
         commands.install(None, find=lambda: found, stop=lambda port: True, run=lambda command: 0)
 
 
+@needs_mpremote
 def test_a_failed_copy_is_an_error_with_advice() -> None:
     with pytest.raises(commands.InstallError, match="BOOTSEL"):
         commands.install("/dev/ttyACM3", stop=lambda port: False, run=lambda command: 2)
 
 
+@needs_mpremote
 def test_the_command_line_reports_no_board(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(commands, "find_board_ports", lambda: [])
     assert main(["firmware", "install"]) == 1

@@ -160,3 +160,34 @@ def test_installed_leaves_sys_modules_as_it_found_them(clock: VirtualClock) -> N
         assert mfrc522.MFRC522 is not None
     after = {name for name in sys.modules if name.split(".")[0] in ("spidev", "RPi", "mfrc522")}
     assert before == after
+
+
+def test_a_card_is_silent_while_it_powers_up(chip: FakeMFRC522, clock: VirtualClock, stock: Any) -> None:
+    """ISO 14443-3 gives a card up to 5 ms after the field reaches it before it must answer."""
+    chip.power_up_s = 3e-3
+    chip.enter(FakeCard.classic1k("deadbeef"))
+    assert stock.MFRC522_Request(stock.PICC_REQIDL)[0] != stock.MI_OK
+    clock.advance(3e-3)
+    assert stock.MFRC522_Request(stock.PICC_REQIDL)[0] == stock.MI_OK
+
+
+def test_the_realistic_fake_charges_compute_time_and_sleep_overshoot(chip: FakeMFRC522, clock: VirtualClock) -> None:
+    from hardware.fakes import ComputeCharge, overshooting
+
+    cpu = [10.0]
+    charge = ComputeCharge(chip, clock, scale=15.0, cpu=lambda: cpu[0])
+    before = clock.now()
+    cpu[0] += 0.001  # the driver spent 1 ms of this machine's time between two transactions
+    chip.transfer([0x80 | (0x37 << 1), 0])
+    spent = clock.now() - before - 30e-6  # less the conftest's SPI cost
+    assert spent == pytest.approx(0.015) and charge.charged_s == pytest.approx(0.015)
+    cpu[0] += 0.5  # time spent inside the fake chip is the chip's, not the driver's
+    charge.restart()
+    before = clock.now()
+    chip.transfer([0x80 | (0x37 << 1), 0])
+    assert clock.now() - before == pytest.approx(30e-6)
+    sleep = overshooting(clock, 80e-6)
+    before = clock.now()
+    sleep(0.001)
+    sleep(0)
+    assert clock.now() - before == pytest.approx(0.00108)

@@ -348,3 +348,18 @@ def test_radio_errors_that_repeat_are_reported(chip: FakeMFRC522, reader: RC522R
     health = [(m.ok, m.detail.split(" (")[0]) for m in messages if isinstance(m, ReaderHealth)]
     assert health == [(False, "radio errors keep coming"), (True, "radio errors stopped")]
     assert tags(messages) == [NTAG]
+
+
+def test_the_driver_library_does_not_flood_the_log(
+    chip: FakeMFRC522, reader: RC522Reader, clock: VirtualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`mfrc522` logs error lines for every exchange that fails: a Classic whose sector another key locks
+    would write two per attempt into the service log. The reader reports the failed write itself."""
+    card = FakeCard.classic1k(CLASSIC)
+    card.memory[7 * 16 : 7 * 16 + 6] = bytes(range(1, 7))  # sector 1's key A is not the transport key
+    chip.enter(card)
+    assert tags(reader.step()) == [CLASSIC]
+    with caplog.at_level(logging.DEBUG):
+        for _ in range(5):
+            assert not reader.write_card(CLASSIC, "pea-0a")
+    assert not [r for r in caplog.records if r.name == "mfrc522Logger"]

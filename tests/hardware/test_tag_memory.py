@@ -15,9 +15,18 @@ from companion.deck_desk import DeckDesk
 from companion.decks import DeckStore
 from companion.reads import TagSeen
 from companion.table import TableService
-from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522
+from hardware.fakes import FakeCard, FakeGPIO, FakeMFRC522, VirtualClock
 from hardware.fakes.cards import AirFrame
-from hardware.tag_memory import RECORD_TYPE, ChipTagWriter, TagLink, TagWriteError, code_from_ndef, ndef_bytes
+from hardware.tag_memory import (
+    RECORD_TYPE,
+    ChipTagWriter,
+    TagLink,
+    TagWriteError,
+    code_from_ndef,
+    memory_pcd,
+    ndef_bytes,
+    read_code_with,
+)
 from marmite.games import GAMES
 from marmite.wiring import ReaderPump
 
@@ -48,12 +57,35 @@ class FlakyCard(FakeCard):
         self.power_on()
 
 
+@dataclass
+class NoisyCard(FakeCard):
+    """An NTAG whose READ and FAST_READ answers carry one flipped bit in the byte at `noisy_byte` of its
+    memory, with the CRC_A of the clean answer: the chip sees no error (the parity was hit too), only
+    CRC_A tells."""
+
+    noisy_byte: int = -1
+
+    def receive(self, frame: AirFrame) -> AirFrame | None:
+        answer = super().receive(frame)
+        data = frame.data
+        if answer is None or len(answer.bits) < 18 * 8 or data[0] not in (0x30, 0x3A):  # READ, FAST_READ
+            return answer
+        offset = self.noisy_byte - data[1] * 4
+        if not 0 <= offset < len(answer.bits) // 8 - 2:
+            return answer
+        bits = list(answer.bits)
+        bits[offset * 8 + 1] ^= 1
+        return AirFrame(tuple(bits))
+
+
 @pytest.fixture
-def stock(chip: FakeMFRC522, gpio: FakeGPIO) -> Iterator[Any]:
+def stock(chip: FakeMFRC522, gpio: FakeGPIO, clock: VirtualClock) -> Iterator[Any]:
     gpio.setmode(gpio.mode or 11)
     from mfrc522 import MFRC522
 
-    yield MFRC522(pin_rst=25)
+    device = MFRC522(pin_rst=25)
+    device.sleep = clock.sleep  # the own core sleeps through radio exchanges: on the virtual clock
+    yield device
 
 
 def ntag(uid: str = "04a1b2c3d4e5f6") -> FlakyCard:
@@ -67,7 +99,7 @@ def classic(uid: str = "deadbeef") -> FlakyCard:
 
 
 def linked(stock: Any) -> TagLink:
-    link = TagLink(stock)
+    link = TagLink(stock, stock.sleep)
     assert link.select()
     return link
 
@@ -138,7 +170,7 @@ def test_enrolling_a_self_describing_deck_writes_each_card_and_a_reader_recognis
         chip: FakeMFRC522, stock: Any, tmp_path: Path) -> None:
     service = TableService.open(tmp_path, GAMES)
     desk = DeckDesk(service, tmp_path)
-    desk.writer = ChipTagWriter(stock, GAMES.tag_codes())
+    desk.writer = ChipTagWriter(stock, GAMES.tag_codes(), stock.sleep)
     desk.set_self_describing(True)
     desk.enroll_start()
     first = chip.enter(ntag("04000000000001"))
@@ -184,13 +216,17 @@ class NoReader:
 def test_a_halted_tag_among_others_is_woken_read_and_halted_again(chip: FakeMFRC522, stock: Any) -> None:
     """In the pot: the tags read so far rest there halted; only the one asked for answers."""
     from hardware.fakes import CardState
-    from hardware.tag_memory import read_tag_code, write_tag_code
+    from hardware.tag_memory import write_tag_code
+
+    def read_tag_code(chip: Any, uid: str) -> str | None:
+        return read_code_with(memory_pcd(chip, chip.sleep), bytes.fromhex(uid))
 
     twin, other, wanted = ntag("04a1b2c3998877"), classic("deadbeef"), ntag("04a1b2c3d4e5f6")
     for card in (twin, other, wanted):
         chip.enter(card)
-    assert write_tag_code(stock, "04a1b2c3998877", "pea-2a") and write_tag_code(stock, "04a1b2c3d4e5f6", "pea-3b")
-    assert write_tag_code(stock, "deadbeef", "onion-5a")
+    assert write_tag_code(stock, "04a1b2c3998877", "pea-2a", stock.sleep)
+    assert write_tag_code(stock, "04a1b2c3d4e5f6", "pea-3b", stock.sleep)
+    assert write_tag_code(stock, "deadbeef", "onion-5a", stock.sleep)
     assert all(card.state is CardState.HALT for card in (twin, other, wanted))
     assert read_tag_code(stock, "04a1b2c3d4e5f6") == "pea-3b"
     assert read_tag_code(stock, "deadbeef") == "onion-5a"
@@ -209,3 +245,54 @@ def test_halting_a_tag_does_not_wait_for_an_answer_that_never_comes(chip: FakeMF
     link.halt()
     assert card.state is CardState.HALT
     assert len(transfers) < 100
+
+
+def test_a_damaged_read_is_never_trusted(chip: FakeMFRC522, stock: Any) -> None:
+    """CRC_A is checked on every tag-memory read: one flipped bit turning "pea-0a" into "pea-0c" (a card
+    code too) is caught, by the reader's read and by a write's read-back alike. Before, `mfrc522`'s READ
+    dropped the CRC unchecked and the wrong card was reported."""
+    base = FakeCard.ntag213("04a1b2c3d4e5f6")
+    card = NoisyCard(base.uid, base.kind, base.atqa, base.sak, base.memory)
+    memory = ndef_bytes("pea-0a")
+    card.memory[16 : 16 + len(memory)] = memory
+    card.noisy_byte = 16 + memory.index(b"pea-0a") + 5
+    chip.enter(card)
+    pcd = memory_pcd(stock, stock.sleep)
+    assert read_code_with(pcd, card.uid) is None
+    link = TagLink(stock, stock.sleep)
+    assert link.wake_and_select(card.uid)
+    assert link.read_code(None) is None
+    card.noisy_byte = -1
+    card.power_on()
+    assert read_code_with(pcd, card.uid) == "pea-0a"
+
+
+@dataclass
+class FirstUltralight(FakeCard):
+    """A tag without FAST_READ (as the first MIFARE Ultralight): a NAK, and back to sleep."""
+
+    def receive(self, frame: AirFrame) -> AirFrame | None:
+        data = frame.data
+        if self.state.value == "active" and data and data[0] == 0x3A and len(frame.bits) == 40:
+            self._sleep()
+            return AirFrame.of([0x00], 4)
+        return super().receive(frame)
+
+
+@pytest.mark.parametrize("code", ["pea-0a", "plate-chicken-n1", "a-code-of-thirty-two-characters9"])
+@pytest.mark.parametrize("kind", ["ntag", "ultralight", "classic"])
+def test_every_code_length_reads_back_on_every_tag_kind(chip: FakeMFRC522, stock: Any, code: str, kind: str) -> None:
+    """One FAST_READ covers the codes of both games; a longer one needs READs after it, a Classic's second
+    data block is read only for a code over 16 characters, and a tag without FAST_READ is read page by page."""
+    base = classic("deadbeef") if kind == "classic" else ntag()
+    card = FirstUltralight(base.uid, base.kind, base.atqa, base.sak, base.memory) if kind == "ultralight" else base
+    chip.enter(card)
+    linked(stock).write_code(code, None)
+    card.power_on()  # as the scan leaves it: IDLE or halted, never still selected
+    chip.frames_sent.clear()
+    assert read_code_with(memory_pcd(stock, stock.sleep), card.uid) == code
+    reads = [frame[:2] for frame in chip.frames_sent if frame[0] in (0x30, 0x3A)]
+    if kind == "classic":
+        assert reads == [[0x30, 4], [0x30, 5]] + ([[0x30, 6]] if len(code) > 16 else [])
+    elif kind == "ntag":
+        assert reads[0] == [0x3A, 4] and len(reads) == (1 if len(code) <= 16 else 2)

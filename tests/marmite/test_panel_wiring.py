@@ -116,8 +116,8 @@ def test_enrollment_reads_beep_as_plays_do(service: TableService, panel: Panel, 
     desk.enroll_start()
     learned = beeps_for(header, panel, lambda: desk.tag_seen("04000000000001"))
     taken = beeps_for(header, panel, lambda: desk.tag_seen("04000000000001"))  # already Pois, zéro, bouillon
+    desk.writer = LiftedTag()  # a reader that writes tags: self-describing is refused without one
     desk.set_self_describing(True)
-    desk.writer = LiftedTag()
     assert beeps_for(header, panel, lambda: desk.tag_seen("04000000000002")) == taken  # a write that failed
     desk.enroll_stop()
     assert len(learned) == 1 and len(taken) == 2  # one beep; the refusal's double low beep

@@ -239,8 +239,42 @@ def test_a_game_dealt_by_tag_every_round_opens_the_next_deal_by_itself(client: F
     assert client.get("/api/deck").get_json()["activity"] is None  # chosen per game: a new game asks again
 
 
+class WritingReader:
+    """A reader with tag memory (companion.reads.TagMemory), as the RC522 has."""
+
+    def __init__(self) -> None:
+        self.codes = False
+
+    def report_codes(self, on: bool) -> None:
+        self.codes = on
+
+    def write_card(self, uid: str, code: str) -> bool:
+        return True
+
+
+def test_self_describing_is_refused_aloud_with_a_reader_that_cannot_write(client: FlaskClient) -> None:
+    """Before, it was accepted and each enrolled card said "Noted" with nothing written on its tag."""
+    service = client.application.extensions["marmite.service"]
+    desk = client.application.extensions["marmite.desk"]
+    heard: list[Any] = []
+    service.add_listener(heard.append)
+    answer = client.post("/api/deck/self_describing", json={"on": True}, headers=HEADERS)
+    refusal = ("Refusé : ce lecteur ne sait pas écrire sur les étiquettes, les cartes ne peuvent donc pas "
+               "se présenter elles-mêmes.")
+    assert answer.status_code == 400 and answer.get_json()["error"] == refusal
+    assert [service.render(m)["text"] for m in heard] == [refusal]  # said to the table, not only shown
+    assert client.get("/api/deck").get_json()["decks"][0]["self_describing"] is False
+    desk.store.set_self_describing(True)  # set earlier with a reader that writes, now gone
+    started = client.post("/api/deck/enroll", json={"action": "start"}, headers=HEADERS)
+    assert started.status_code == 400 and started.get_json()["error"] == refusal
+    assert client.get("/api/deck").get_json()["activity"] is None
+    desk.attach_memory(WritingReader())
+    post(client, "/api/deck/enroll", {"action": "start"})
+
+
 def test_a_self_describing_card_the_deck_lacks_is_offered_then_added(client: FlaskClient) -> None:
     service = client.application.extensions["marmite.service"]
+    client.application.extensions["marmite.desk"].attach_memory(WritingReader())
     post(client, "/api/deck/self_describing", {"on": True})
     assert client.get("/api/deck").get_json()["decks"][0]["self_describing"] is True
     assert service.tag_seen("0badf00d", source="reader:rc522", written="onion-10") is None  # taken: offered
@@ -295,3 +329,33 @@ def test_a_deal_under_way_ends_when_another_game_is_resumed(client: FlaskClient)
     assert client.get("/api/deck").get_json()["activity"] is None
     played = drop(client, uid(5))  # the next card is the resumed game's again, not the dead deal's
     assert "deck" not in played or played["deck"] is None
+
+
+def test_a_practice_deal_by_tag_deals_the_people_only_and_the_robots_virtually(client: FlaskClient,
+                                                                             service: TableService) -> None:
+    import time
+
+    from companion.robot_table import RobotDriver
+
+    driver = RobotDriver(service, think_ms=30).start()
+    try:
+        client.post("/api/deck/import", data=deck_file(), headers=HEADERS, content_type="text/csv")
+        post(client, "/api/events", {"type": "new_game", "players": ["Ana", "Bot", "Cléo"], "dealer": "Cléo",
+                                     "robots": {"seats": {"Bot": "chef"}, "practice": "cards", "pace_ms": 0}})
+        started = post(client, "/api/deck/deal", {"action": "start"})
+        assert started["activity"]["total"] == 26  # 13 for each person, none for the robot
+        for index in range(26):
+            drop(client, uid(index))
+        deadline = time.monotonic() + 20
+        while True:
+            state: Any = service.game_state
+            hands = state.progress.open_round.hands
+            if len(hands) == 3:
+                break
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        people = set(hands[0]) | set(hands[2])
+        assert people == {ALL_CODES[i] for i in range(26)}  # the cards passed went to the people
+        assert len(hands[1]) == 13 and not hands[1] & people  # the robot's from the cards left
+    finally:
+        driver.close()

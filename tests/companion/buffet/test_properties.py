@@ -1,5 +1,5 @@
 """Properties over random whole buffet games: plates conserved, one plate per departure, rounds ending
-exactly with their last plate, scores, undo as an exact inverse, replay of the export."""
+exactly with their last plate, scores; the export replayed through the command line."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import json
 import random
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,8 @@ from marmite.contract_commands import run_export
 from marmite.games import GAMES
 
 HEAVY_NOISE = Noise(unknown_tag=0.1, undo=0.15, stray=0.2)
-CI = settings(max_examples=40, derandomize=True, database=None, deadline=None,
+# Not derandomized (a failure prints its example); the seam-level properties are in tests/conformance.
+CI = settings(max_examples=40, database=None, deadline=None, print_blob=True,
               suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -124,24 +124,6 @@ def test_scores_are_the_sum_of_the_last_plate_of_each_food(events: list[dict[str
     assert all(out["score"][name] == top for name in out["winners"])
 
 
-@settings(CI, max_examples=25)
-@given(games(), st.randoms(use_true_random=False))
-def test_undo_restores_exactly_the_previous_state(events: list[dict[str, Any]], rng: random.Random) -> None:
-    referee = Referee(GAMES)
-    for event in events:
-        state = referee.state
-        if isinstance(state, State) and event["type"] in ("plate", "card") and rng.random() < 0.2:
-            snapshot = (state.public_state(), state.table_view(), state.history())
-            if referee.apply(event).accepted:
-                assert referee.apply({"type": "undo"}).accepted
-                again = referee.state
-                assert isinstance(again, State)
-                assert (again.public_state(), again.table_view(), again.history()) == snapshot
-            else:
-                assert (state.public_state(), state.table_view(), state.history()) == snapshot
-        referee.apply(event)
-
-
 def export_and_replay(events: list[dict[str, Any]], data_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Journal the game with its outcomes, export it with `marmite export`, replay it: (replayed, live)."""
     referee = Referee(GAMES)
@@ -163,14 +145,6 @@ def export_and_replay(events: list[dict[str, Any]], data_dir: Path) -> tuple[dic
     return replay(parse_log(lines, GAMES), GAMES), live
 
 
-@settings(CI, max_examples=10)
-@given(games())
-def test_replay_of_the_export_equals_the_live_state(events: list[dict[str, Any]]) -> None:
-    with tempfile.TemporaryDirectory() as data_dir:
-        replayed, live = export_and_replay(events, Path(data_dir))
-    assert replayed == live
-
-
 def test_export_and_replay_through_the_command_line_give_the_live_state(tmp_path: Path) -> None:
     events = random_game(random.Random(11), players=3, noise=HEAVY_NOISE)
     _, live = export_and_replay(events, tmp_path)
@@ -181,19 +155,6 @@ def test_export_and_replay_through_the_command_line_give_the_live_state(tmp_path
     replayed = subprocess.run([*marmite, "replay", "-"], input=exported, capture_output=True, text=True,
                               check=True).stdout
     assert json.loads(replayed) == live
-
-
-def test_legal_actions_agree_with_decide_at_every_point_of_a_game() -> None:
-    referee = Referee(GAMES)
-    probes = [{"type": "plate", "plate": code} for code in PLATES] + [
-        {"type": "card", "card": f"mouse-{v}"} for v in ("n1", "0", "5", "9")]
-    for event in random_game(random.Random(5), players=4, noise=TABLE_NOISE):
-        state = referee.state
-        if isinstance(state, State):
-            legal = state.legal_actions()
-            for probe in probes:
-                assert (probe in legal) == (state.decide(probe) is None)
-        referee.apply(event)
 
 
 def test_the_simulator_is_deterministic_and_its_noise_is_exercised() -> None:

@@ -53,3 +53,14 @@ def test_a_known_hand_that_holds_the_led_suit_may_only_follow() -> None:
                             {"type": "card", "card": "pea-1a"})
     legal = {e["card"] for e in current(referee).legal_actions()}
     assert legal == {c for c in deal_b if c.startswith("pea-")}
+
+
+def test_a_hidden_hand_may_play_any_unplayed_card_as_the_referee_accepts() -> None:
+    """Found by the conformance suite: with hidden hands the list followed suit over every unplayed
+    card, while the referee accepts any of them (a revoke is flagged later, when the proof comes)."""
+    players = ("A", "B", "C")
+    referee = referee_after(new_game(players, dealer="C"), *menus(players, ("pea", "onion", "none")),
+                            {"type": "card", "card": "pea-1a"})
+    legal = {e["card"] for e in current(referee).legal_actions()}
+    assert "onion-2a" in legal and current(referee).decide({"type": "card", "card": "onion-2a"}) is None
+    assert legal == {code for code in ALL_CODES if code != "pea-1a"}

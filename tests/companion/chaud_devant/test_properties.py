@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import copy
 import io
 import json
 import random
 import subprocess
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,8 +37,9 @@ from marmite.games import GAMES
 
 HEAVY_NOISE = Noise(double_read=0.2, unknown_tag=0.1, undo=0.1, revoke=0.25, rechoose=0.5)
 
-# Derandomized and database-less: the same examples on every machine and in CI.
-CI = settings(max_examples=60, derandomize=True, database=None, deadline=None,
+# Not derandomized: each run tries new games; a failure prints its example and @reproduce_failure.
+# The seam-level properties (undo, replay, refusals, legal actions, leaks, phrases) are in tests/conformance.
+CI = settings(max_examples=60, database=None, deadline=None, print_blob=True,
               suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -257,38 +256,6 @@ def test_secret_menus_stay_secret_until_the_reveal(sim: Simulation) -> None:
         assert all(seat["menu"] is None and seat["points"] is None for seat in seats)
 
 
-@settings(CI, max_examples=40)
-@given(games(), st.randoms(use_true_random=False))
-def test_undo_restores_exactly_the_previous_state_and_refusals_change_nothing(
-    sim: Simulation, rng: random.Random
-) -> None:
-    referee = Referee(GAMES)
-    snapshot: tuple[Any, dict[str, Any]] | None = None  # the state before the last accepted action
-    for index, event in enumerate(sim.events):
-        game = referee.state
-        refused = referee.decide(event) is not None
-        check_refusal = refused and rng.random() < 0.25  # a deep copy costs ~2 ms: sample the refusals
-        undone_next = index + 1 < len(sim.events) and sim.events[index + 1]["type"] == "undo"
-        extra_undo = event["type"] in ("hand", "menu", "card") and not refused and rng.random() < 0.05
-        if game is not None and (check_refusal or undone_next or extra_undo):
-            snapshot = (copy.deepcopy(game.progress), public_state(game))
-        outcome = referee.apply(event)
-        game = referee.state
-        assert game is not None and outcome.accepted is not refused
-        if check_refusal:
-            assert (game.progress, public_state(game)) == snapshot, f"refused {event} changed the state"
-        elif event["type"] == "undo":
-            assert (game.progress, public_state(game)) == snapshot, f"undo after event {index} is not exact"
-        elif extra_undo:  # an undo here, then the event again: nothing else may change
-            after = (copy.deepcopy(game.progress), public_state(game))
-            assert referee.apply({"type": "undo"}).accepted
-            game = referee.state  # undo replays onto a fresh state
-            assert game is not None and (game.progress, public_state(game)) == snapshot
-            assert referee.apply(event).accepted
-            game = referee.state
-            assert game is not None and (game.progress, public_state(game)) == after
-
-
 def export_and_replay(sim: Simulation, data_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Journal the game with its outcomes, export it through `marmite export`, replay it: (replayed, live)."""
     referee = Referee(GAMES)
@@ -309,14 +276,6 @@ def export_and_replay(sim: Simulation, data_dir: Path) -> tuple[dict[str, Any], 
     live = public_state(referee.state)
     live["refused"] = refused
     return replay(parse_log(lines, GAMES), GAMES), live
-
-
-@settings(CI, max_examples=12)
-@given(games())
-def test_replay_of_the_export_equals_the_live_state(sim: Simulation) -> None:
-    with tempfile.TemporaryDirectory() as data_dir:
-        replayed, live = export_and_replay(sim, Path(data_dir))
-    assert replayed == live
 
 
 def test_export_and_replay_through_the_command_line_give_the_live_state(tmp_path: Path) -> None:

@@ -185,7 +185,7 @@ class BuffetPages(GamePages):
     seat_speaks_mine = True  # a phone said everything the tablet said (a seat's own parts name its player)
 
     def __init__(self) -> None:
-        super().__init__(KIND.name, __file__)
+        super().__init__(KIND.name, __name__)
 
     def helpers(self, language: str) -> dict[str, Any]:
         return helpers(language)

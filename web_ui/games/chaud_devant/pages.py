@@ -33,7 +33,7 @@ class ChaudDevantPages(GamePages):
     seat_host_links = False
 
     def __init__(self) -> None:
-        super().__init__(KIND.name, __file__)
+        super().__init__(KIND.name, __name__)
 
     def helpers(self, language: str) -> dict[str, Any]:
         return helpers(language, self._edition())

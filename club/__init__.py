@@ -1,0 +1,1 @@
+"""A club night: table links, the hub and its broker (an adapter around `companion`; MQTT through Mosquitto)."""

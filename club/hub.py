@@ -1,0 +1,393 @@
+"""The club hub: copies every table's journal rows into its store exactly once, acknowledges them (retained),
+folds each table's games for the board, and publishes each table's next seating (retained).
+
+Messages arrive on paho's thread and are queued; one writer thread stores a batch in one transaction, then
+acknowledges it to the broker (manual acks: a row the hub never stored is redelivered) and to the tables.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from club.mqtt import connect_in_background, make_client
+from club.results import game_points, standings
+from club.seating import History, SeatingError, seat_round
+from club.store import Row, Store
+from club.topics import ClubURL, Topics, call_wildcard, events_wildcard, hub_status, status_wildcard, table_of
+from companion.referee import Referee
+from companion.replay import replay
+from companion.seam import Games
+
+log = logging.getLogger(__name__)
+
+BATCH = 500
+BATCH_WAIT_SECONDS = 0.02
+
+
+@dataclass
+class GameFold:
+    """One table's game as the hub folded it so far."""
+
+    table: int
+    game: int
+    referee: Referee
+    events: int = 0
+    refused: int = 0
+    disagrees: str | None = None  # why the hub's referee disagrees with the table's verdict
+    last_at: str = ""
+    kind: str = ""
+    players: list[str] = field(default_factory=list)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.referee.public_state
+
+
+@dataclass
+class TableState:
+    """What the hub knows of one table's link."""
+
+    held: int = 0  # rows 1..held are stored
+    online: bool = False
+    last_seq: int = 0  # the table's journal length, as its presence message last said
+    called_at: str | None = None  # when the table last called the director (UTC), until answered
+    last_stored: float = 0.0  # monotonic time of the newest row stored
+    gap_reported: bool = False
+    duplicates: int = 0
+    refused_messages: int = 0
+    games: list[int] = field(default_factory=list)
+
+
+class ClubHub:
+    """The hub's service: store, folds, acks, seatings. `console` receives every loud line."""
+
+    def __init__(self, store: Store, url: ClubURL, games: Games, *, tables: int = 0,
+                 console: Callable[[str], None] = print) -> None:
+        self.store = store
+        self.url = url
+        self.games = games
+        self.console = console
+        self.table_count = tables
+        self.tables: dict[int, TableState] = {}
+        self.folds: dict[tuple[int, int], GameFold] = {}
+        self._lock = threading.RLock()
+        self._queue: queue.Queue[mqtt.MQTTMessage | None] = queue.Queue()
+        self._listeners: list[Callable[[int], None]] = []
+        self._changed = threading.Condition()
+        self.version = 0
+        for table in range(1, tables + 1):  # every table gets an ack, so a new one knows to start at 1
+            self.tables[table] = TableState()
+        for table, held in store.last_seqs().items():
+            self.tables[table] = TableState(held=held)
+        for row in store.rows():
+            self._fold(row, quiet=True)
+        self.client = make_client(url, f"marmite-hub-{url.club}", manual_ack=True,
+                                  will=(hub_status(url.club), b"offline"))
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self._writer = threading.Thread(target=self._write_loop, name="club-writer", daemon=True)
+        self._stopped = threading.Event()
+
+    def start(self) -> ClubHub:
+        self._writer.start()
+        connect_in_background(self.client, self.url)
+        return self
+
+    # ------------------------------------------------------------------ MQTT side
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            self.loud(None, "broker", f"the broker refused the hub: {reason}")
+            return
+        client.subscribe([(events_wildcard(self.url.club), 1), (status_wildcard(self.url.club), 1),
+                          (call_wildcard(self.url.club), 1)])
+        with self._lock:  # whatever the broker lost or the hub was restored from: each table resumes at our ack
+            acks = {table: state.held for table, state in self.tables.items()}
+        for table, held in acks.items():
+            self._publish_ack(table, held, resend=True)
+        for table, seating in self.store.seatings().items():
+            client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
+        client.publish(hub_status(self.url.club), b"online", qos=1, retain=True)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self._queue.put(message)
+
+    def _publish_ack(self, table: int, held: int, *, resend: bool) -> None:
+        payload = json.dumps({"seq": held, "resend": resend})
+        self.client.publish(Topics(self.url.club, table).ack, payload, qos=1, retain=True)
+
+    # ------------------------------------------------------------------ the writer
+
+    def _write_loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            deadline = time.monotonic() + BATCH_WAIT_SECONDS
+            while len(batch) < BATCH:
+                try:
+                    item = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+                except queue.Empty:
+                    break
+                if item is None:
+                    self._queue.put(None)
+                    break
+                batch.append(item)
+            try:
+                self._handle(batch)
+            except Exception as error:  # the store refused: nothing acked, the broker redelivers after restart
+                self.loud(None, "store", f"rows not stored: {error}")
+                time.sleep(1)
+                continue
+            for message in batch:
+                if message.qos > 0:
+                    with contextlib.suppress(Exception):
+                        self.client.ack(message.mid, message.qos)
+
+    def _handle(self, batch: list[mqtt.MQTTMessage]) -> None:
+        """Check, store (one transaction), fold and acknowledge a batch of messages."""
+        new: list[Row] = []
+        resend: set[int] = set()
+        called = False
+        with self._lock:
+            pending: dict[tuple[int, int], Row] = {}
+            for message in batch:
+                table = table_of(message.topic, self.url.club)
+                if table is None:
+                    continue
+                state = self.tables.setdefault(table, TableState())
+                if message.topic.endswith("/status"):
+                    self._presence(state, bytes(message.payload))
+                    continue
+                if message.topic.endswith("/call"):
+                    state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
+                    self.console(f"marmite club: table {table}: the director is called")
+                    called = True
+                    continue
+                row = self._check(table, state, bytes(message.payload), pending)
+                if row is None:
+                    if state.gap_reported:
+                        resend.add(table)
+                    continue
+                pending[(table, row.seq)] = row
+                new.append(row)
+                state.held = row.seq
+            self.store.add(new)
+            now = time.monotonic()
+            for row in new:
+                self.tables[row.table].last_stored = now
+                self.tables[row.table].gap_reported = False
+                self._fold(row)
+            touched = {row.table for row in new} | resend
+            acks = {table: self.tables[table].held for table in touched}
+        for table, held in acks.items():
+            self._publish_ack(table, held, resend=table in resend)
+        if new or resend or called:
+            self.touch()
+            for listener in list(self._listeners):
+                listener(self.version)
+
+    @staticmethod
+    def _presence(state: TableState, payload: bytes) -> None:
+        """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}."""
+        try:
+            body: Any = json.loads(payload) if payload.startswith(b"{") else {"state": payload.decode()}
+        except (ValueError, UnicodeDecodeError):
+            return
+        if not isinstance(body, dict):
+            return
+        state.online = body.get("state") == "online"
+        last_seq = body.get("last_seq")
+        if type(last_seq) is int:
+            state.last_seq = last_seq
+
+    def _check(self, table: int, state: TableState, payload: bytes,
+               pending: dict[tuple[int, int], Row]) -> Row | None:
+        """The row to store next, or None: a replay (ignored), a gap, a forgery or a malformed message (loud)."""
+        try:
+            message = json.loads(payload)
+            if not isinstance(message, dict):
+                raise ValueError("not a JSON object")
+            row = Row.from_message(table, message)
+        except (ValueError, UnicodeDecodeError) as error:
+            state.refused_messages += 1
+            self.loud(table, "malformed", f"message refused: {error}")
+            return None
+        if row.seq <= state.held:
+            held = pending.get((table, row.seq)) or self.store.row(table, row.seq)
+            if held is not None and held.same_as(row):
+                state.duplicates += 1  # a redelivery or a resend after a rewind: already counted once
+            else:
+                state.refused_messages += 1
+                self.loud(table, "forged", f"row {row.seq} differs from the one stored: refused")
+            return None
+        if row.seq > state.held + 1:
+            if not state.gap_reported:
+                state.gap_reported = True
+                self.loud(table, "gap", f"row {row.seq} after {state.held}: asked the table to resend from "
+                                        f"{state.held + 1}")
+            return None
+        return row
+
+    def _fold(self, row: Row, *, quiet: bool = False) -> None:
+        if row.game is None:
+            return
+        key = (row.table, row.game)
+        fold = self.folds.get(key)
+        if fold is None:
+            fold = self.folds[key] = GameFold(row.table, row.game, Referee(self.games))
+            if row.event.get("type") == "new_game":
+                fold.kind = str(row.event.get("game", self.games.default))
+                fold.players = [str(name) for name in row.event.get("players", [])]
+            self.tables.setdefault(row.table, TableState()).games.append(row.game)
+        fold.events += 1
+        fold.last_at = row.received_at
+        try:
+            outcome = fold.referee.apply(row.event)
+            accepted = outcome.accepted
+        except Exception as error:  # a malformed event inside a well-formed message
+            accepted = False
+            if fold.disagrees is None:
+                fold.disagrees = f"row {row.seq} does not fold: {error}"
+        if not accepted:
+            fold.refused += 1
+        if accepted != row.accepted and fold.disagrees is None:
+            fold.disagrees = (f"row {row.seq}: the table {'accepted' if row.accepted else 'refused'} it, the hub's "
+                              f"referee {'accepts' if accepted else 'refuses'} it")
+        if fold.disagrees is not None and not quiet and fold.disagrees.startswith(f"row {row.seq}"):
+            self.loud(row.table, "disagrees", f"game {row.game}: {fold.disagrees}; left out of the standings")
+
+    # ------------------------------------------------------------------ reading
+
+    def loud(self, table: int | None, kind: str, detail: str) -> None:
+        """A problem the director must see: on the console, in the log and in the store."""
+        where = "hub" if table is None else f"table {table}"
+        self.console(f"marmite club: {where}: {kind}: {detail}")
+        log.warning("%s: %s: %s", where, kind, detail)
+        self.store.problem(table, kind, detail)
+
+    def add_listener(self, listener: Callable[[int], None]) -> None:
+        """Call `listener(version)` after each stored batch (on the writer thread; it must not block)."""
+        self._listeners.append(listener)
+
+    def wait_change(self, version: int, timeout: float) -> int:
+        """Block until the hub's version passes `version` (or timeout); the version now."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version > version, timeout=timeout)
+            return self.version
+
+    def board(self) -> dict[str, Any]:
+        """What the wall screen and the director see: each table's state, the counted games, the standings."""
+        decisions = self.store.decisions()
+        voided = {(d["table"], d["game"]) for d in decisions if d["kind"] == "void"}
+        corrected: dict[tuple[int, int], dict[str, int]] = {}
+        for d in decisions:
+            if d["kind"] == "correct":
+                corrected.setdefault((d["table"], d["game"]), {})[d["player"]] = d["stars"]
+        rule = self.store.setting("scoring", "stars")
+        now = datetime.now(UTC)
+        with self._lock:
+            games = []
+            for (table, game), fold in sorted(self.folds.items()):
+                state = fold.state
+                points = {**game_points(state), **corrected.get((table, game), {})}
+                status = ("void" if (table, game) in voided else "disagrees" if fold.disagrees
+                          else "over" if state.get("phase") == "game_over" else "playing")
+                games.append({"table": table, "game": game, "kind": fold.kind, "players": fold.players,
+                              "round": state.get("round"), "status": status, "points": points,
+                              "corrected": (table, game) in corrected, "disagrees": fold.disagrees})
+            tables = []
+            for table, link in sorted(self.tables.items()):
+                current = next((g for g in reversed(games) if g["table"] == table), None)
+                last = self.folds.get((table, current["game"])) if current else None
+                age = None
+                if last is not None and last.last_at:
+                    with contextlib.suppress(ValueError):
+                        age = max(0, int((now - datetime.fromisoformat(last.last_at)).total_seconds()))
+                tables.append({"table": table, "online": link.online, "held": link.held, "called": link.called_at,
+                               "unsent": max(0, link.last_seq - link.held), "last_event_age": age,
+                               "current": current})
+            version = self.version
+        counted = [g for g in games if g["status"] == "over"]
+        return {"version": version, "rule": rule, "closed": self.store.setting("closed", "") == "yes",
+                "tables": tables, "games": games, "standings": standings(counted, rule)}
+
+    def touch(self) -> None:
+        """Something the board shows changed outside the tables (a decision, a setting): wake the pages."""
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+    def tell_table(self, table: int, notice: dict[str, Any]) -> None:
+        """Send a director's decision to the table it is about (QoS 1: kept for a table out of reach)."""
+        self.client.publish(Topics(self.url.club, table).notice, json.dumps(notice, ensure_ascii=False), qos=1)
+
+    def answer_call(self, table: int) -> None:
+        """The director went to the table that called."""
+        with self._lock:
+            if table in self.tables:
+                self.tables[table].called_at = None
+        self.touch()
+
+    def held_all(self) -> dict[str, int]:
+        """Per table, the last row stored (what a board client reads from the stream)."""
+        with self._lock:
+            return {str(table): state.held for table, state in self.tables.items()}
+
+    def held(self, table: int) -> int:
+        with self._lock:
+            state = self.tables.get(table)
+            return 0 if state is None else state.held
+
+    def result(self, table: int, game: int) -> dict[str, Any]:
+        """A table's game as `marmite replay` folds that table's export of it."""
+        rows = [row for row in self.store.rows(table) if row.game == game]
+        return replay(enumerate((row.event for row in rows), start=1), self.games)
+
+    def seat(self, table: int, seating: dict[str, Any]) -> None:
+        """Keep and publish (retained) the next game's seating of a table."""
+        self.store.save_seating(table, seating)
+        self.client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
+
+    def seat_next_round(self, players: list[str], game: str, *, rules: dict[str, Any] | None = None,
+                        seed: int | None = None) -> dict[str, Any]:
+        """Seat the night's next game for the players present (from the night's earlier seatings) and publish
+        each table's seating, retained; SeatingError when they cannot be seated at the tables there are."""
+        history = History()
+        for earlier in self.store.rounds():
+            history.record(earlier["tables"], earlier["dealers"])
+        seated = seat_round(players, history, random.Random(seed), game=game)
+        if self.table_count and len(seated.tables) > self.table_count:
+            raise SeatingError(f"{len(players)} players need {len(seated.tables)} tables; the club has "
+                               f"{self.table_count}")
+        body = {"game": game, "tables": seated.tables, "dealers": seated.dealers, "rules": rules or {}}
+        number = self.store.add_round(body)
+        for index, (table, dealer) in enumerate(zip(seated.tables, seated.dealers, strict=True), start=1):
+            self.seat(index, {"table": index, "round": number, "game": game, "players": table, "dealer": dealer,
+                              "rules": rules or {}})
+        self.touch()
+        return {"round": number, **body}
+
+    def close(self) -> None:
+        if self._stopped.is_set():
+            return
+        self._stopped.set()
+        self._queue.put(None)
+        self._writer.join(timeout=5)
+        self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.store.close()

@@ -1,0 +1,78 @@
+// A club table's pages: a line saying whether the results reached the hub, a "call the director" button
+// (unlocked tablets), and on the setup page the hub's seating for the next game filled in (the host only
+// checks and starts; nothing is submitted here, and a value the host already typed is left as it is).
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  function byId(id) { return document.getElementById(id); }
+  function fill(seating) {
+    var buffetForm = byId("new-buffet-game");
+    var form = buffetForm || byId("new-game");
+    if (!form || !seating || !Array.isArray(seating.players)) return;
+    if ((seating.game === "buffet") !== Boolean(buffetForm)) return;
+    var prefix = buffetForm ? "buffet-player-" : "player-";
+    seating.players.forEach(function (name, i) {
+      var input = byId(prefix + i);
+      if (input && !input.value) input.value = String(name);
+    });
+    var first = seating.players.indexOf(seating.dealer);
+    if (first >= 0) {
+      if (buffetForm) byId("buffet-first").value = String(first + 1);
+      else byId("dealer").value = String(first);
+    }
+    var rules = seating.rules || {};
+    ["edition", "menu_reveal"].forEach(function (name) {
+      var select = byId(name);
+      if (select && rules[name]) select.value = String(rules[name]);
+    });
+    var note = document.createElement("p");
+    note.id = "club-seating";
+    note.setAttribute("role", "status");
+    note.textContent = script.dataset.seated.replace("%(table)s", String(seating.table))
+      .replace("%(round)s", String(seating.round));
+    form.parentNode.insertBefore(note, form);
+  }
+  function linkLine() {
+    var box = document.createElement("div");
+    box.className = "club-link";
+    var line = document.createElement("p");
+    line.id = "club-link";
+    line.setAttribute("role", "status");
+    box.appendChild(line);
+    if (document.body.dataset.unlocked === "yes") {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.id = "call-director";
+      button.textContent = script.dataset.call;
+      button.addEventListener("click", function () {
+        fetch("/api/club/call", { method: "POST", headers: { "X-CSRF-Token": document.body.dataset.csrf } })
+          .then(function (answer) { if (answer.ok) line.textContent = script.dataset.called; });
+      });
+      box.appendChild(button);
+    }
+    var main = document.getElementById("main");
+    main.insertBefore(box, main.firstChild);
+    return line;
+  }
+  function show(line, club) {
+    var text = club.sent && club.reachable ? script.dataset.sent
+      : (club.reachable ? script.dataset.waiting : script.dataset.away).replace("%(n)s", String(club.pending));
+    if (line.textContent !== text && line.textContent !== script.dataset.called) line.textContent = text;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var line = linkLine();
+    var seated = false;
+    function poll() {
+      fetch("/api/club", { headers: { Accept: "application/json" } })
+        .then(function (answer) { return answer.ok ? answer.json() : null; })
+        .then(function (club) {
+          if (!club) return;
+          show(line, club);
+          if (!seated && document.body.dataset.page === "setup") { seated = true; fill(club.seating); }
+        })
+        .catch(function () { /* the next poll tries again */ });
+    }
+    poll();
+    window.setInterval(poll, 5000);
+  });
+})();

@@ -1,0 +1,306 @@
+"""The hub's pages: the board for the wall screen (public, read-only, live) and the director's console
+(its own PIN). Same limits as a table: strict CSP, bounded streams and connections, PIN guesses bounded."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Flask, Response, abort, current_app, redirect, render_template, request, session, url_for
+from flask_babel import Babel
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from club.hub import ClubHub
+from club.results import SCORING_RULES, bg_stats, night, night_csv, player_statistics
+from club.seating import SIZES, SeatingError
+from companion.catalogs import LOCALE_DIR
+from web_ui.app import CONTENT_SECURITY_POLICY
+from web_ui.limits import GuessWindow, RateLimit, StreamGate, TooMany
+
+MAX_STREAMS = 64
+STREAMS_PER_CLIENT = 4
+HEARTBEAT_SECONDS = 15.0
+LANGUAGES = ("fr", "en", "nl")
+
+board = Blueprint("board", __name__, template_folder="templates", static_folder="static",
+                  static_url_path="/static/club")
+
+
+def create_club_app(hub: ClubHub, *, pin: str) -> Flask:
+    """The hub's Flask app; `pin` guards the director's console."""
+    app = Flask(__name__, static_folder=None)
+    # Its own cookie name: cookies ignore ports, and a table served by the same machine has its own session.
+    app.config.update(SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_NAME="marmite_club",
+                      SESSION_COOKIE_SAMESITE="Strict",
+                      SESSION_COOKIE_HTTPONLY=True, BABEL_DEFAULT_LOCALE="fr",
+                      BABEL_TRANSLATION_DIRECTORIES=str(LOCALE_DIR), MAX_CONTENT_LENGTH=64 * 1024,
+                      MARMITE_MAX_STREAMS=MAX_STREAMS, CLUB_PIN=pin)
+    app.extensions["club.hub"] = hub
+    app.extensions["club.stop"] = threading.Event()
+    app.extensions["club.streams"] = StreamGate(MAX_STREAMS, STREAMS_PER_CLIENT)
+    app.extensions["club.guesses"] = GuessWindow(10, 60.0)
+    app.extensions["club.unlock_rate"] = RateLimit(burst=5, every=6.0)
+    Babel(app, locale_selector=lambda: _language())
+    app.register_blueprint(board)
+    app.register_error_handler(TooMany, _too_many)
+    app.after_request(_security_headers)
+    return app
+
+
+def _hub() -> ClubHub:
+    hub: ClubHub = current_app.extensions["club.hub"]
+    return hub
+
+
+def _language() -> str:
+    wanted = _hub().store.setting("language", "fr")
+    return wanted if wanted in LANGUAGES else "fr"
+
+
+def _security_headers(response: Response) -> Response:
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    if request.path.startswith("/director") or request.path.startswith("/api"):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _too_many(error: TooMany) -> Response:
+    response = Response(error.what, status=429, mimetype="text/plain")
+    response.headers["Retry-After"] = str(error.retry_after)
+    return response
+
+
+def _unlocked() -> bool:
+    return session.get("director") == _pin_tag()
+
+
+def _pin_tag() -> str:
+    return hmac.new(current_app.config["SECRET_KEY"].encode(), current_app.config["CLUB_PIN"].encode(),
+                    "sha256").hexdigest()[:16]
+
+
+def _csrf() -> str:
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = session["csrf"] = secrets.token_urlsafe(16)
+    return token
+
+
+def _director_post() -> None:
+    """A console action: the director's session and its CSRF token, else 403."""
+    if not _unlocked() or not hmac.compare_digest(str(request.form.get("csrf_token", "")), _csrf()):
+        abort(403)
+
+
+def _context(**extra: Any) -> dict[str, Any]:
+    data = _hub().board()
+    return {"board": data, "lang": _language(), "rules": SCORING_RULES, **extra}
+
+
+@board.get("/")
+def board_page() -> str:
+    """The wall screen: standings, the rule they follow, each table's game."""
+    finished_only = request.args.get("finished") == "1"
+    return render_template("club_board.html", finished_only=finished_only, **_context())
+
+
+@board.get("/board/part")
+def board_part() -> str:
+    """The board's live part, re-rendered for the page's script after each change."""
+    return render_template("_club_board.html", finished_only=request.args.get("finished") == "1", **_context())
+
+
+@board.get("/standings")
+def printable_standings() -> str:
+    """The standings alone, for printing."""
+    return render_template("club_standings.html", **_context())
+
+
+@board.get("/api/board")
+def board_json() -> Response:
+    return Response(json.dumps(_hub().board(), ensure_ascii=False), mimetype="application/json")
+
+
+@board.get("/api/board/stream")
+def board_stream() -> Response:
+    """Server-sent events: one message (the hub's version) after each change, a comment as heartbeat."""
+    gate: StreamGate = current_app.extensions["club.streams"]
+    client = request.remote_addr or "?"
+    gate.enter(client)
+    hub = _hub()
+    stop: threading.Event = current_app.extensions["club.stop"]
+
+    def events() -> Iterator[str]:
+        try:
+            version = hub.version
+            yield f"retry: 2000\nid: {version}\ndata: {json.dumps(hub.held_all())}\n\n"
+            while not stop.is_set():
+                now = hub.wait_change(version, HEARTBEAT_SECONDS)
+                if stop.is_set():
+                    return
+                if now == version:
+                    yield ": heartbeat\n\n"
+                    continue
+                version = now
+                yield f"id: {version}\ndata: {json.dumps(hub.held_all())}\n\n"
+        finally:
+            gate.leave(client)
+
+    return Response(events(), mimetype="text/event-stream", headers={"Cache-Control": "no-store",
+                                                                      "X-Accel-Buffering": "no"})
+
+
+@board.get("/director")
+def director_page() -> str:
+    """The director's console (or its unlock form)."""
+    if not _unlocked():
+        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=False)
+    return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
+                           rounds=_hub().store.rounds(), problems=_hub().store.problems(20),
+                           decisions=_hub().store.decisions(), games=sorted(SIZES), **_context(
+                               message=session.pop("message", None)))
+
+
+@board.post("/director/unlock")
+def director_unlock() -> str | WerkzeugResponse:
+    rate: RateLimit = current_app.extensions["club.unlock_rate"]
+    rate.take(request.remote_addr or "?", "too many PIN attempts from this device")
+    guesses: GuessWindow = current_app.extensions["club.guesses"]
+    given = str(request.form.get("pin", ""))
+    if not hmac.compare_digest(str(request.form.get("csrf_token", "")), _csrf()):
+        abort(403)
+    guesses.check()  # TooMany while the window is full: no PIN is even compared
+    if not hmac.compare_digest(given.encode(), current_app.config["CLUB_PIN"].encode()):
+        if guesses.wrong():
+            _hub().loud(None, "pin", "someone is trying to guess the director's PIN")
+        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=True)
+    session["director"] = _pin_tag()
+    return redirect(url_for("board.director_page"))
+
+
+@board.post("/director/seat")
+def director_seat() -> WerkzeugResponse:
+    _director_post()
+    names = [line.strip() for line in str(request.form.get("players", "")).splitlines() if line.strip()]
+    game = str(request.form.get("game", "chaud_devant"))
+    if game not in SIZES:
+        abort(400)
+    try:
+        _hub().store.add_players(names)
+        seated = _hub().seat_next_round(names, game)
+        session["message"] = ["seated", seated["round"], len(seated["tables"])]
+    except SeatingError as error:
+        session["message"] = ["refused", str(error)]
+    return redirect(url_for("board.director_page"))
+
+
+def _game_key() -> tuple[int, int]:
+    try:
+        return int(request.form["table"]), int(request.form["game"])
+    except (KeyError, ValueError):
+        abort(400)
+
+
+def _who_why() -> tuple[str, str]:
+    who, why = str(request.form.get("who", "")).strip(), str(request.form.get("why", "")).strip()
+    if not who or not why or len(who) > 80 or len(why) > 300:
+        abort(400)
+    return who, why
+
+
+@board.post("/director/void")
+def director_void() -> WerkzeugResponse:
+    _director_post()
+    table, game = _game_key()
+    who, why = _who_why()
+    _hub().store.decide(table, game, "void", who, why)
+    _hub().tell_table(table, {"kind": "void", "game": game, "who": who, "why": why})
+    _hub().touch()
+    return redirect(url_for("board.director_page"))
+
+
+@board.post("/director/correct")
+def director_correct() -> WerkzeugResponse:
+    _director_post()
+    table, game = _game_key()
+    who, why = _who_why()
+    player = str(request.form.get("player", "")).strip()
+    try:
+        stars = int(request.form["stars"])
+    except (KeyError, ValueError):
+        abort(400)
+    if not player or not -1000 <= stars <= 1000:
+        abort(400)
+    _hub().store.decide(table, game, "correct", who, why, player=player, stars=stars)
+    _hub().tell_table(table, {"kind": "correct", "game": game, "player": player, "stars": stars, "who": who,
+                              "why": why})
+    _hub().touch()
+    return redirect(url_for("board.director_page"))
+
+
+@board.post("/director/answer")
+def director_answer() -> WerkzeugResponse:
+    _director_post()
+    table = _table_number()
+    _hub().answer_call(table)
+    return redirect(url_for("board.director_page"))
+
+
+def _table_number() -> int:
+    try:
+        return int(request.form["table"])
+    except (KeyError, ValueError):
+        abort(400)
+
+
+@board.post("/director/settings")
+def director_settings() -> WerkzeugResponse:
+    _director_post()
+    rule, language = request.form.get("rule"), request.form.get("language")
+    if rule in SCORING_RULES:
+        _hub().store.set_setting("scoring", str(rule))
+    if language in LANGUAGES:
+        _hub().store.set_setting("language", str(language))
+    _hub().touch()
+    return redirect(url_for("board.director_page"))
+
+
+@board.post("/director/close")
+def director_close() -> WerkzeugResponse:
+    _director_post()
+    _hub().store.set_setting("closed", "yes")
+    _hub().touch()
+    return redirect(url_for("board.director_page"))
+
+
+@board.get("/director/night.<kind>")
+def director_export(kind: str) -> Response:
+    """The night as CSV (one row per player and game) or JSON (every table's games folded)."""
+    if not _unlocked():
+        abort(403)
+    hub = _hub()
+    if kind == "csv":
+        return Response(night_csv(hub.store, hub.games), mimetype="text/csv",
+                        headers={"Content-Disposition": "attachment; filename=night.csv"})
+    made = {"json": night, "bgstats.json": bg_stats, "players.json": player_statistics}.get(kind)
+    if made is None:
+        abort(404)
+    return Response(json.dumps(made(hub.store, hub.games), ensure_ascii=False), mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename=night.{kind}"})
+
+
+def stop_board_streams(app: Flask) -> None:
+    """End every live stream (shutdown)."""
+    app.extensions["club.stop"].set()
+    _hub_of(app).touch()
+
+
+def _hub_of(app: Flask) -> ClubHub:
+    hub: ClubHub = app.extensions["club.hub"]
+    return hub

@@ -1,0 +1,280 @@
+"""Sus au buffet !'s robot: the seat's Position for the game-agnostic search of `companion.robots`.
+
+A world deals the other hands and the draw pile from the 110-card composition less what the seat
+has seen (its hand, the cards revealed since the pile last ran out), plays steps to the end of the
+round with every mouse choosing face down by the rollout policy (`card_choice`, which never looks
+at the cards chosen in the same step), and is worth the robot's plate points won in the round plus
+a share of what its kept cards are worth for the rounds after (hands are refilled to nine, so a high
+card kept is a step won later).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from companion.buffet.plates import COPIES, FOODS, MOUSE_VALUES, PLATES
+from companion.buffet.robot_view import HAND_SIZE, View, robot_view
+from companion.buffet.state import State
+from companion.robots import RobotAsk
+from companion.seam import Part
+
+ROLLOUT_NOISE = 0.1
+KEPT_WEIGHT = 0.3
+"""Plate points per card value above the pile's mean kept in hand at the round's end."""
+MEAN_CARD = sum(MOUSE_VALUES) / len(MOUSE_VALUES)
+
+
+def plate_gain(won: dict[int, int], food: int, value: int) -> int:
+    """What winning this plate adds to a score that counts the last plate of each food."""
+    return value - won.get(food, 0)
+
+
+def card_choice(hand: list[int], me: int, positions: list[int], mice: list[int], buffet: list[tuple[int, int]],
+                part_plates: int, won: dict[int, int], rng: random.Random, noise: float) -> int:
+    """The rule-based card for a step: in a duel, play high for a plate worth having; at the rear,
+    leave cheaply (lowest card) when the worst plate is as good as what staying promises, else play
+    the smallest card that should clear the rearmost of the others."""
+    if noise and rng.random() < noise:
+        return hand[rng.randrange(len(hand))]
+    ordered = sorted(hand)
+    mine = positions[me]
+    others = [positions[s] for s in mice if s != me]
+    if len(mice) == 2 and part_plates == 1:
+        food, value = buffet[len(buffet) - 1]
+        if plate_gain(won, food, value) <= 0:
+            return ordered[0]
+        need = others[0] - mine + 1
+        fitting = [v for v in ordered if v >= need + 5]
+        return fitting[0] if fitting else ordered[-1]
+    contested = buffet[len(buffet) - part_plates:]
+    gains = [plate_gain(won, food, value) for food, value in contested]
+    worst = gains[-1]
+    hope = max(gains[:-1]) if len(gains) > 1 else worst
+    if worst >= hope - 1:
+        return ordered[0]
+    rear = min(others)
+    fitting = [v for v in ordered if mine + v > rear + 4]
+    return fitting[0] if fitting else ordered[-1]
+
+
+def swap_count(hand: Sequence[int], pile_mean: float) -> int:
+    """The rule-based trade: give up every card below what a draw is worth on average, less a margin."""
+    return sum(1 for v in hand if v < pile_mean - 1.5)
+
+
+class BuffetWorld:
+    """One determinized round from the start of a step: hands, pile, positions, buffet, plates won."""
+
+    __slots__ = ("answers", "buffet", "chosen", "hands", "in_round", "kind", "noise", "order", "over", "part", "pile",
+                 "positions", "seat", "start_hand", "start_score", "swap_given", "two_parts", "won")
+
+    def __init__(self) -> None:
+        self.seat = 0
+        self.kind = "card"
+        self.hands: list[list[int]] = []
+        self.pile: list[int] = []
+        self.positions: list[int] = []
+        self.in_round: list[int] = []
+        self.order: tuple[int, ...] = ()  # every seat clockwise from the first player
+        self.buffet: list[tuple[int, int]] = []  # (food index, value), best first
+        self.won: list[dict[int, int]] = []  # counted plate value by food, per seat
+        self.part: int | None = None
+        self.two_parts = False
+        self.swap_given = False
+        self.chosen: dict[int, int] = {}
+        self.over = False
+        self.noise = ROLLOUT_NOISE
+        self.answers: tuple[tuple[int, ...], ...] = ()
+        self.start_score = 0
+        self.start_hand = 0
+
+    def clone(self) -> BuffetWorld:
+        copy = BuffetWorld.__new__(BuffetWorld)
+        copy.seat, copy.kind, copy.part, copy.two_parts = self.seat, self.kind, self.part, self.two_parts
+        copy.hands = [list(hand) for hand in self.hands]
+        copy.pile, copy.positions, copy.in_round = list(self.pile), list(self.positions), list(self.in_round)
+        copy.buffet, copy.won = list(self.buffet), [dict(w) for w in self.won]
+        copy.swap_given, copy.chosen, copy.over, copy.noise = self.swap_given, dict(self.chosen), self.over, self.noise
+        copy.answers, copy.start_score, copy.start_hand = self.answers, self.start_score, self.start_hand
+        copy.order = self.order
+        return copy
+
+    @property
+    def part_plates(self) -> int:
+        return len(self.buffet) - 2 if self.part == 1 else len(self.buffet)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> float:
+        hand = self.hands[self.seat]
+        kept = sum(v - MEAN_CARD for v in hand) if self.kind == "card" else sum(hand) - self.start_hand
+        return sum(self.won[self.seat].values()) - self.start_score + KEPT_WEIGHT * kept
+
+    def draw(self, count: int, rng: random.Random) -> list[int]:
+        """Cards from the pile; an empty pile is refilled from the whole composition (an estimate)."""
+        taken = []
+        for _ in range(count):
+            if not self.pile:
+                self.pile = [v for v in MOUSE_VALUES for _ in range(COPIES)]
+                rng.shuffle(self.pile)
+            taken.append(self.pile.pop())
+        return taken
+
+    def apply_root(self, choice: int) -> None:
+        if self.kind == "swap":  # give up the k lowest cards, draw as many: the world ends there
+            given = self.answers[choice]
+            hand = self.hands[self.seat]
+            for v in given:
+                hand.remove(v)
+            hand.extend(self.pile[-len(given):] if given else [])
+            self.over = True
+            return
+        self.choose(self.seat, self.answers[choice][0])
+
+    def choose(self, seat: int, value: int) -> None:
+        self.hands[seat].remove(value)
+        self.chosen[seat] = value
+
+    def rollout_step(self, rng: random.Random) -> None:
+        for seat in self.in_round:
+            if seat not in self.chosen:
+                hand = self.hands[seat]
+                if not hand:
+                    hand.extend(self.draw(HAND_SIZE, rng))
+                won = self.won[seat]
+                self.choose(seat, card_choice(hand, seat, self.positions, self.in_round, self.buffet,
+                                              self.part_plates, won, rng, self.noise))
+                return
+        self.end_step(rng)
+
+    def end_step(self, rng: random.Random) -> None:
+        """Every mouse has moved: who leaves with which plate, then the next step, part or the end."""
+        for seat, value in self.chosen.items():
+            self.positions[seat] += value
+        self.chosen = {}
+        mice = self.in_round
+        rear = min(self.positions[s] for s in mice)
+        rearmost = [s for s in mice if self.positions[s] == rear]
+        if len(rearmost) > 1:
+            return
+        loser = rearmost[0]
+        if len(mice) == 2 and self.part_plates == 1:
+            winner = mice[0] if mice[1] == loser else mice[1]
+            self.leave(winner, len(self.buffet) - self.part_plates, rng)
+            self.leave(loser, None, rng)
+        else:
+            self.leave(loser, len(self.buffet) - 1, rng)
+            if len(self.in_round) == 1 and self.part_plates == 1:
+                self.leave(self.in_round[0], len(self.buffet) - 1, rng)
+        if self.in_round:
+            return
+        if self.part == 1:
+            self.part = 2
+            self.in_round = list(self.order)
+            return
+        self.over = True
+
+    def leave(self, seat: int, index: int | None, rng: random.Random) -> None:
+        may_swap = not self.swap_given and self.part != 2
+        self.swap_given = True
+        if index is not None:
+            food, value = self.buffet.pop(index)
+            self.won[seat][food] = value
+        self.in_round.remove(seat)
+        if may_swap and seat != self.seat:
+            hand = self.hands[seat]
+            hand.sort()
+            give = swap_count(hand, MEAN_CARD)
+            del hand[:give]
+            hand.extend(self.draw(give, rng))
+
+
+class Position:
+    """A seat's decision: its legal answers and worlds consistent with its View."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        if view.kind == "swap":
+            self.answers: tuple[tuple[int, ...], ...] = tuple(
+                tuple(sorted(view.hand)[:k]) for k in range(len(view.choices)))
+        else:
+            self.answers = tuple((PLATE_VALUE[choice["card"]],) for choice in view.choices)
+        left = [COPIES - seen for seen in view.seen]
+        self.pool = [v for index, v in enumerate(MOUSE_VALUES) for _ in range(left[index])]
+        self.pile_mean = sum(self.pool) / len(self.pool) if self.pool else MEAN_CARD
+        self.steps_left = max(1, len(view.in_round)) * (1 + len(view.buffet))
+
+    @property
+    def choices(self) -> Sequence[dict[str, Any]]:
+        return self.view.choices
+
+    search_noise = ROLLOUT_NOISE  # the chef's playouts
+
+    @property
+    def rollouts_per_ms(self) -> float:
+        """Calibrated in CPU time on the benchmark machine: about 150 mouse cards chosen and moved per ms."""
+        return 150.0 / self.steps_left
+
+    def sample(self, rng: random.Random) -> BuffetWorld:
+        view = self.view
+        world = BuffetWorld()
+        world.seat, world.kind, world.answers = view.seat, view.kind, self.answers
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands: list[list[int]] = []
+        for seat in range(view.players):
+            if seat == view.seat:
+                hands.append(list(view.hand))
+            else:
+                size = view.hand_sizes[seat]
+                hands.append(pool[:size])
+                pool = pool[size:]
+        world.hands, world.pile = hands, pool
+        world.positions, world.in_round, world.order = list(view.positions), list(view.in_round), view.order
+        world.buffet = [(FOODS.index(PLATES[code].food), PLATES[code].value) for code in view.buffet]
+        world.won = [{FOODS.index(PLATES[code].food): PLATES[code].value for code in won} for won in view.won]
+        world.part, world.two_parts, world.swap_given = view.part, view.two_parts, view.swap_given
+        world.start_score = sum(world.won[view.seat].values())
+        world.start_hand = sum(view.hand)
+        if view.kind == "swap":
+            world.pile = pool
+        return world
+
+    def heuristic(self, rng: random.Random, *, noise: float = 0.0) -> int:
+        view = self.view
+        if view.kind == "swap":
+            return swap_count(sorted(view.hand), self.pile_mean)
+        world = self.sample(random.Random(0))
+        won = world.won[view.seat]
+        value = card_choice(list(view.hand), view.seat, world.positions, world.in_round, world.buffet,
+                            world.part_plates, won, rng, noise)
+        return self.answers.index((value,))
+
+    def why(self, choice: int) -> Part | None:
+        view = self.view
+        if len(self.answers) == 1:
+            return Part("robot_why_forced")
+        if view.kind == "swap":
+            given = len(self.answers[choice])
+            return Part("robot_why_swap", {"count": given}) if given else Part("robot_why_keep")
+        value = self.answers[choice][0]
+        others = [view.positions[s] for s in view.in_round if s != view.seat]
+        mine = view.positions[view.seat]
+        highest = max(a[0] for a in self.answers)
+        if len(view.in_round) == 2 and len(view.buffet) - (2 if view.part == 1 else 0) == 1:
+            return Part("robot_why_duel") if value == highest else Part("robot_why_let_go")
+        if value == min(a[0] for a in self.answers):
+            return Part("robot_why_take_plate", {"plate": view.buffet[-1]}) if mine <= min(others) else \
+                Part("robot_why_save")
+        return Part("robot_why_escape")
+
+
+PLATE_VALUE: dict[str, int] = {f"mouse-{'n1' if v == -1 else v}": v for v in MOUSE_VALUES}
+
+
+def robot_position(state: State, actions: list[dict[str, Any]], ask: RobotAsk) -> Position:
+    """The robot's Position for `ask` (RobotRefusal when it is not the seat's decision)."""
+    return Position(robot_view(state, actions, ask))

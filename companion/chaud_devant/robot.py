@@ -1,0 +1,328 @@
+"""Chaud Devant !'s robot: the seat's Position for the game-agnostic search of `companion.robots`.
+
+A world is one deal of the unseen cards consistent with the View (hand sizes, voids shown, cards
+played; the menus still hidden are chosen by the rollout policy from each sampled hand), copied
+cheaply as small lists of card numbers. The rollout policy (`card_choice`, `menu_choice`) is the
+rule-based player the lower level and the benchmark's heuristic opponent also use. The horizon is
+the end of the round: a world is worth the robot seat's points for the round.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
+from companion.chaud_devant.robot_view import View, robot_view
+from companion.chaud_devant.state import State
+from companion.robots import RobotAsk
+from companion.seam import Part
+
+SUITS: tuple[str, ...] = ("pea", "onion", "mushroom", "pepper")
+PEPPER, NONE_MENU = 3, 4
+SUIT_OF: tuple[int, ...] = tuple(SUITS.index(str(DECK[code].suit)) for code in ALL_CODES)
+VALUE_OF: tuple[int, ...] = tuple(DECK[code].value for code in ALL_CODES)
+BOUILLON: tuple[bool, ...] = tuple(DECK[code].is_bouillon for code in ALL_CODES)
+OVERFLOW: tuple[bool, ...] = tuple(DECK[code].is_overflow for code in ALL_CODES)
+INDEX: dict[str, int] = {code: index for index, code in enumerate(ALL_CODES)}
+ROLLOUT_NOISE = 0.1
+WORTH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        (1 if SUIT_OF[c] == menu else -1 if SUIT_OF[c] == PEPPER else 0) if menu < PEPPER
+        else (1 if SUIT_OF[c] == PEPPER else -1 if BOUILLON[c] else 0) if menu == PEPPER
+        else -1
+        for c in range(len(ALL_CODES))
+    )
+    for menu in range(len(MENUS))
+)
+"""What each card won is worth to a player of each menu (a "no soup" menu starts at +5)."""
+
+
+def playable(hand: list[int], led: int, spoiled: bool) -> list[int]:
+    """The cards of `hand` that may be played: the led suit if held and the soup is not spoiled."""
+    if led < 0 or spoiled:
+        return hand
+    following = [c for c in hand if SUIT_OF[c] == led]
+    return following or hand
+
+
+def card_choice(hand: list[int], menu: int, pot: list[int], total: int, led: int, spoiled: bool,
+                rng: random.Random, noise: float) -> int:
+    """The rule-based card: take a trick worth taking, else dodge it, dumping what is worth least to
+    this menu; lead low (a led 10 counts 0)."""
+    legal = playable(hand, led, spoiled)
+    if len(legal) == 1:
+        return legal[0]
+    if noise and rng.random() < noise:
+        return legal[rng.randrange(len(legal))]
+    worth = WORTH[menu]
+    best, best_score = legal[0], -1e9
+    if not pot:
+        for c in legal:
+            lead = 0 if VALUE_OF[c] == 10 else VALUE_OF[c]
+            score = -lead - 1.5 * worth[c]
+            if score > best_score:
+                best, best_score = c, score
+        return best
+    in_pot = sum(worth[c] for c in pot)
+    for c in legal:
+        after = 0 if OVERFLOW[c] else total + VALUE_OF[c]
+        if after >= 10:
+            score = 3.0 * (in_pot + worth[c])
+        else:
+            score = -worth[c] + 0.1 * VALUE_OF[c] - (0.3 if after >= 5 and in_pot > 0 else 0.0)
+        if score > best_score:
+            best, best_score = c, score
+    return best
+
+
+def menu_choice(hand: Sequence[int], menus: Sequence[int], rng: random.Random, noise: float) -> int:
+    """The rule-based menu: the soup the hand holds most of, pepper with many peppers, no soup with a
+    weak hand (few high cards to be forced into tricks with)."""
+    if len(menus) == 1:
+        return menus[0]
+    if noise and rng.random() < noise:
+        return menus[rng.randrange(len(menus))]
+    return max(menus, key=lambda menu: menu_estimate(hand, menu))
+
+
+def menu_estimate(hand: Sequence[int], menu: int) -> float:
+    """A rough guess of a menu's points from the hand alone."""
+    counts = [0, 0, 0, 0]
+    for c in hand:
+        counts[SUIT_OF[c]] += 1
+    if menu < PEPPER:
+        strong = sum(1 for c in hand if SUIT_OF[c] == menu and VALUE_OF[c] >= 4)
+        return 0.7 * counts[menu] + 0.4 * strong - 0.3 * counts[PEPPER] - 1.5
+    if menu == PEPPER:
+        return 0.9 * counts[PEPPER] - 2.0
+    high = sum(1 for c in hand if VALUE_OF[c] >= 4)
+    return 3.0 - 0.6 * high - 0.1 * len(hand)
+
+
+class ChaudWorld:
+    """One determinized round: every hand, every menu (or who still chooses), the pot."""
+
+    __slots__ = (
+        "answers",
+        "forbidden",
+        "hands",
+        "led",
+        "menus",
+        "noise",
+        "over",
+        "pending",
+        "pot",
+        "seat",
+        "spoiled",
+        "total",
+        "turn",
+        "used",
+        "won",
+    )
+
+    def __init__(self) -> None:
+        self.seat = 0
+        self.hands: list[list[int]] = []
+        self.menus: list[int] = []
+        self.pending: list[int] = []  # seats still to choose a menu, in order (the robot first)
+        self.used: list[tuple[int, ...]] = []  # menus each seat may still choose
+        self.won: list[int] = []  # points so far by seat (menus known once play starts)
+        self.pot: list[int] = []
+        self.total = 0
+        self.led = -1
+        self.spoiled = False
+        self.turn = 0
+        self.over = False
+        self.noise = ROLLOUT_NOISE
+        self.forbidden: tuple[int, int] = (-1, -1)  # sequential: (dealer, first player's seat)
+        self.answers: tuple[tuple[str, int], ...] = ()  # the robot's root answers: ("menu"|"card", number)
+
+    def clone(self) -> ChaudWorld:
+        copy = ChaudWorld.__new__(ChaudWorld)
+        copy.seat, copy.menus, copy.pending, copy.used = self.seat, list(self.menus), list(self.pending), self.used
+        copy.hands = [list(hand) for hand in self.hands]
+        copy.won, copy.pot = list(self.won), list(self.pot)
+        copy.total, copy.led, copy.spoiled, copy.turn = self.total, self.led, self.spoiled, self.turn
+        copy.over, copy.noise, copy.forbidden, copy.answers = self.over, self.noise, self.forbidden, self.answers
+        return copy
+
+    def apply_root(self, choice: int) -> None:
+        """The robot seat gives its `choice`-th answer."""
+        kind, value = self.answers[choice]
+        if kind == "menu":
+            self.apply_menu(self.seat, value)
+        else:
+            self.play(value)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> float:
+        points = self.won[self.seat]
+        return float(points + 5 if self.menus[self.seat] == NONE_MENU else points)
+
+    def apply_menu(self, seat: int, menu: int) -> None:
+        self.menus[seat] = menu
+        self.pending.remove(seat)
+
+    def options(self, seat: int) -> list[int]:
+        """Menus this seat may choose now (sequential: the dealer may not copy the first player)."""
+        menus = list(self.used[seat])
+        dealer, first = self.forbidden
+        if seat == dealer and first >= 0 and self.menus[first] >= 0 and len(menus) > 1:
+            menus = [m for m in menus if m != self.menus[first]] or menus
+        return menus
+
+    def play(self, c: int) -> None:
+        """The seat due plays card `c`: the pot, the trick's winner, the round's end."""
+        seat = self.turn
+        self.hands[seat].remove(c)
+        if not self.pot:
+            self.led = -1 if SUIT_OF[c] == PEPPER else SUIT_OF[c]
+            self.spoiled = SUIT_OF[c] == PEPPER
+            self.total = 0 if VALUE_OF[c] == 10 else VALUE_OF[c]
+        else:
+            self.total = 0 if OVERFLOW[c] else self.total + VALUE_OF[c]
+            self.spoiled = self.spoiled or SUIT_OF[c] == PEPPER
+        self.pot.append(c)
+        if len(self.pot) > 1 and self.total >= 10:
+            worth = WORTH[self.menus[seat]]
+            self.won[seat] += sum(worth[card] for card in self.pot)
+            self.pot = []
+            self.total, self.led, self.spoiled = 0, -1, False
+        else:
+            self.turn = (seat + 1) % len(self.hands)
+        if not self.hands[self.turn]:
+            self.over = True
+
+    def rollout_step(self, rng: random.Random) -> None:
+        if self.pending:
+            seat = self.pending[0]
+            self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), rng, self.noise))
+            return
+        seat = self.turn
+        self.play(card_choice(self.hands[seat], self.menus[seat], self.pot, self.total, self.led, self.spoiled,
+                              rng, self.noise))
+
+
+class Position:
+    """A seat's decision: its legal answers and worlds consistent with its View."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.hand = [INDEX[code] for code in view.hand]
+        self.answers: tuple[tuple[str, int], ...] = tuple(
+            ("menu", MENUS.index(choice["menu"])) if choice["type"] == "menu" else ("card", INDEX[choice["card"]])
+            for choice in view.choices
+        )
+        seen = set(view.played) | set(view.hand)
+        self.unseen = [index for index, code in enumerate(ALL_CODES) if code not in seen]
+        self.plays_left = sum(view.left)
+
+    @property
+    def choices(self) -> Sequence[dict[str, Any]]:
+        return self.view.choices
+
+    search_noise = ROLLOUT_NOISE  # the chef's playouts
+
+    @property
+    def rollouts_per_ms(self) -> float:
+        """Calibrated in CPU time on the benchmark machine: about 250 card plays (with their choices) per ms."""
+        return 250.0 / max(8, self.plays_left)
+
+    def sample(self, rng: random.Random) -> ChaudWorld:
+        """A world: the unseen cards dealt to the other seats by their hand sizes, no card of a suit
+        a seat showed void in (relaxed only if no such deal turns up); hidden menus left to choose."""
+        view = self.view
+        world = ChaudWorld()
+        world.seat = view.seat
+        world.answers = self.answers
+        world.hands = self._deal(rng)
+        world.menus = [MENUS.index(view.menus[s]) if s in view.menus else -1 for s in range(view.players)]
+        order = [(view.first + k) % view.players for k in range(view.players)]
+        world.pending = [s for s in order if world.menus[s] < 0]
+        if view.kind == "menu":
+            world.pending.remove(view.seat)
+            world.pending.insert(0, view.seat)
+        world.used = [tuple(m for m in range(len(MENUS)) if MENUS[m] not in view.used_menus[s])
+                      for s in range(view.players)]
+        world.forbidden = (view.dealer, view.first) if view.sequential else (-1, -1)
+        world.won = [0] * view.players
+        for s, cards in enumerate(view.won):
+            if world.menus[s] >= 0:
+                worth = WORTH[world.menus[s]]
+                world.won[s] = sum(worth[INDEX[c]] for c in cards)
+        world.pot = [INDEX[c] for c in view.pot]
+        world.total = view.pot_sum
+        world.led = -1 if view.led is None else SUITS.index(view.led)
+        world.spoiled = view.spoiled
+        world.turn = view.seat if view.turn is None else view.turn
+        if view.kind == "menu":
+            world.turn = view.first
+        return world
+
+    def _deal(self, rng: random.Random) -> list[list[int]]:
+        view = self.view
+        hands: list[list[int]] = [[] for _ in range(view.players)]
+        hands[view.seat] = list(self.hand)
+        others = [s for s in range(view.players) if s != view.seat]
+        others.sort(key=lambda s: -len(view.voids[s]))
+        for attempt in range(4):
+            pool = list(self.unseen)
+            rng.shuffle(pool)
+            ok = True
+            for s in others:
+                void = {SUITS.index(suit) for suit in view.voids[s]} if attempt < 3 else set()
+                taken = [c for c in pool if SUIT_OF[c] not in void][: view.left[s]]
+                if len(taken) < view.left[s]:
+                    ok = False
+                    break
+                hands[s] = taken
+                chosen = set(taken)
+                pool = [c for c in pool if c not in chosen]
+            if ok:
+                return hands
+        raise AssertionError("no deal fits the hand sizes")  # unreachable: sizes come from the same deck
+
+    def heuristic(self, rng: random.Random, *, noise: float = 0.0) -> int:
+        view = self.view
+        if view.kind == "menu":
+            menus = [value for _, value in self.answers]
+            return menus.index(menu_choice(self.hand, menus, rng, noise))
+        menu = MENUS.index(view.menus[view.seat])
+        pot = [INDEX[c] for c in view.pot]
+        led = -1 if view.led is None else SUITS.index(view.led)
+        chosen = card_choice(list(self.hand), menu, pot, view.pot_sum, led, view.spoiled, rng, noise)
+        return [value for _, value in self.answers].index(chosen)
+
+    def why(self, choice: int) -> Part | None:
+        """The reason the robot gives for an answer, from what it does to the trick or the round."""
+        view = self.view
+        kind, value = self.answers[choice]
+        if len(self.answers) == 1:
+            return Part("robot_why_forced")
+        if kind == "menu":
+            return Part("robot_why_menu", {"menu": MENUS[value]})
+        if not view.pot:
+            return Part("robot_why_lead")
+        menu = MENUS.index(view.menus[view.seat])
+        worth = WORTH[menu]
+        after = 0 if OVERFLOW[value] else view.pot_sum + VALUE_OF[value]
+        if after >= 10:
+            gain = sum(worth[INDEX[c]] for c in view.pot) + worth[value]
+            return Part("robot_why_take", {"points": gain}) if gain > 0 else Part("robot_why_least_bad")
+        others_take = any(
+            (0 if OVERFLOW[v] else view.pot_sum + VALUE_OF[v]) >= 10 for k, v in self.answers if k == "card"
+        )
+        if others_take:
+            return Part("robot_why_dodge", {"sum": view.pot_sum + min(
+                VALUE_OF[v] for _, v in self.answers if not OVERFLOW[v] and view.pot_sum + VALUE_OF[v] >= 10)})
+        return Part("robot_why_dump", {"card": ALL_CODES[value]})
+
+
+def robot_position(state: State, actions: list[dict[str, Any]], ask: RobotAsk) -> Position:
+    """The robot's Position for `ask` (RobotRefusal when it is not the seat's decision)."""
+    return Position(robot_view(state, ask))
+

@@ -1,0 +1,192 @@
+"""What the robot driver must know of each game: a seat's hand, what it must decide now, what it may see.
+
+One small adapter per hosted game, reading its State; the driver (`robot_table.py`) knows only these.
+The information set is built here: a robot's request holds the public log, its own hand and its own
+choices, never another seat's known hand or a menu still hidden.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from companion.robot_seats import RobotLedger, is_buffet
+from companion.seam import State
+
+BUFFET_HAND = 9
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """A decision a robot seat owes now: `kind` "menu", "card" (chosen for the card due next) or
+    "step" (face down for the step under way); `log_len` is how much of the log it may see."""
+
+    player: str
+    kind: str
+    log_len: int
+
+
+def visible_log(log: list[dict[str, Any]], seat: str, state: State) -> list[dict[str, Any]]:
+    """The log as `seat` may see it: other seats' hands dropped, this round's menus kept only once
+    revealed, the table's own `robot` notes and robot setup dropped (the contract's events only)."""
+    public = state.public_state()
+    revealed: dict[str, str] = {}
+    if public.get("rounds"):
+        revealed = dict(public["rounds"][-1].get("menus", {}) or {})
+    last_card = max((i for i, event in enumerate(log) if event.get("type") == "card"), default=-1)
+    in_menus = public.get("phase") == "menu"
+    seen: list[dict[str, Any]] = []
+    for index, event in enumerate(log):
+        kind = event.get("type")
+        if kind == "robot":
+            continue
+        if kind == "new_game":  # the contract's setup: who else is a robot is no concern of its play
+            event = {name: value for name, value in event.items() if name != "robots"}
+        if kind == "hand" and event.get("player") != seat:
+            continue
+        if (kind == "menu" and in_menus and index > last_card and event.get("player") != seat
+                and revealed.get(str(event.get("player"))) != event.get("menu")):
+            continue
+        seen.append(event)
+    return seen
+
+
+def hand_of(state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
+    """The cards `player` holds now: Chaud Devant's known hand less the cards played; a buffet robot's
+    hand from its `robot` hands. None when no hand was dealt to it."""
+    if is_buffet(state):
+        return ledger.hand(player)
+    current = getattr(getattr(state, "progress", None), "open_round", None)
+    if current is None:
+        return None
+    seat = state.players.index(player)
+    hand = current.hands.get(seat)
+    if hand is None:
+        return None
+    return tuple(sorted(code for code in hand if code not in current.played))
+
+
+def due(state: State, ledger: RobotLedger, player: str, actions: int) -> Due | None:
+    """What `player` (a robot seat) must decide now, if anything."""
+    public = state.public_state()
+    phase = public.get("phase")
+    if is_buffet(state):
+        in_round = list(public.get("in_round", []))
+        if phase != "step" or player not in in_round or ledger.pending(player, actions) is not None:
+            return None
+        turn = public.get("turn")
+        shown = in_round.index(turn) if turn in in_round else 0
+        if in_round.index(player) < shown:
+            return None  # its card of this step is already turned over
+        return Due(player, "step", actions - shown)  # the log as it stood when the step began
+    if phase == "menu":
+        current = getattr(getattr(state, "progress", None), "open_round", None)
+        if current is not None and state.players.index(player) in current.choices:
+            return None  # chosen once (a simultaneous reveal would let it choose again)
+        legal = state.legal_actions()
+        if any(event.get("player") == player for event in legal):
+            return Due(player, "menu", actions)
+        return None
+    if phase == "play" and public.get("turn") == player and ledger.pending(player, actions) is None:
+        return Due(player, "card", actions)
+    return None
+
+
+def missing_hands(state: State, ledger: RobotLedger, virtual: bool) -> list[str]:
+    """Seats a practice table deals virtually now: the robots (and in the fully virtual variant
+    everyone) once the humans' real hands are known (Chaud Devant), or robots short of cards (buffet)."""
+    robots = list(ledger.setup.seats)
+    if is_buffet(state):
+        public = state.public_state()
+        humans_virtual = [p for p in state.players if p not in robots] if virtual else []
+        short = []
+        for player in robots + humans_virtual:
+            hand = ledger.hand(player)
+            if hand is None or (public.get("phase") == "buffet" and len(hand) < BUFFET_HAND) or (
+                    public.get("phase") == "step" and not hand and player in public.get("in_round", [])):
+                short.append(player)
+        return short
+    if state.public_state().get("phase") != "menu":
+        return []
+    current = getattr(state.progress, "open_round", None)  # type: ignore[attr-defined]
+    known = set(current.hands) if current is not None else set()
+    if current is not None and current.plays:
+        return []
+    seats = range(len(state.players))
+    humans = [seat for seat in seats if state.players[seat] not in robots]
+    if not virtual and not all(seat in known for seat in humans):
+        return []
+    return [state.players[seat] for seat in seats if seat not in known
+            and (virtual or state.players[seat] in robots)]
+
+
+def deal_virtually(state: State, ledger: RobotLedger, players: list[str], seed: int) -> list[dict[str, Any]]:
+    """The events that deal `players` their hands from the cards left: Chaud Devant `hand` events
+    from the deck less the known hands; buffet `robot` hands drawn from the 110 mouse cards (nine
+    each, topped up to nine between rounds)."""
+    rng = random.Random(seed)
+    if is_buffet(state):
+        from companion.buffet.plates import MOUSE_CARDS
+
+        pile = [code for code in MOUSE_CARDS for _ in range(10)]
+        events = []
+        for player in players:
+            hand = list(ledger.hand(player) or ())
+            for card in hand:
+                if card in pile:
+                    pile.remove(card)
+            rng.shuffle(pile)
+            while len(hand) < BUFFET_HAND and pile:
+                hand.append(pile.pop())
+            events.append({"type": "robot", "player": player, "hand": sorted(hand)})
+        return events
+    from companion.chaud_devant.cards import ALL_CODES
+
+    chaud: Any = state  # a Chaud Devant State: its Game deals, its open round knows the hands
+    game = chaud.game
+    current = chaud.progress.open_round
+    taken = set().union(*current.hands.values()) if current is not None and current.hands else set()
+    left = [code for code in ALL_CODES if code not in taken and not code.startswith("menu-")]
+    rng.shuffle(left)
+    round_number = chaud.round_number
+    sizes = game.deal_sizes(game.dealer_of(round_number))
+    events = []
+    for player in players:
+        size = sizes[state.players.index(player)]
+        hand, left = left[:size], left[size:]
+        events.append({"type": "hand", "player": player, "cards": sorted(hand)})
+    return events
+
+
+def swap_due(state: State, ledger: RobotLedger, player: str, actions: int) -> bool:
+    """True when a buffet robot left first this round, may exchange cards, and has not yet done so."""
+    if not is_buffet(state):
+        return False
+    buffet: Any = state
+    record = buffet.current_round
+    if record is None or not record.departures or record.number != buffet.round_number:
+        return False
+    first = record.departures[0]
+    if not (first.may_swap and state.players[first.seat] == player):
+        return False
+    in_round = len(record.laid) + sum(len(step.reveals) for step in record.steps)
+    return not ledger.swapped_since(player, actions - in_round)
+
+
+def swap_hand(hand: tuple[str, ...], given: list[str], seed: int) -> list[str] | None:
+    """A practice robot's hand after giving up `given` and drawing as many from the cards left; None if
+    `given` is not in its hand."""
+    left = list(hand)
+    for card in given:
+        if card not in left:
+            return None
+        left.remove(card)
+    from companion.buffet.plates import MOUSE_CARDS
+
+    pile = [code for code in MOUSE_CARDS for _ in range(10)]
+    for card in hand:
+        pile.remove(card)
+    rng = random.Random(seed)
+    rng.shuffle(pile)
+    return sorted(left + pile[: len(given)])

@@ -1,0 +1,237 @@
+"""Robot seats in the table log: who is a robot, what each robot chose, and the hands robots hold.
+
+A `new_game` may carry `"robots": {"seats": {NAME: LEVEL}, "practice": "" | "cards" | "virtual",
+"aids": bool, "pace_ms": MS}`; a `robot` event records a robot's choice before its card is played
+(`{"type": "robot", "player": P, "card": C}`) or a robot's known hand in a game whose log has no
+`hand` event (`{"player": P, "hand": [...]}`). The referee keeps a `RobotLedger` so that replaying a
+log gives the same choices, and while a robot's choice stands, any other card for that robot is
+refused `not_robot_card`. Game-agnostic: it reads a State through `public_state()` only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.seam import State
+
+LEVELS: tuple[str, ...] = ("debutant", "cuisinier", "chef")
+PRACTICE_MODES: tuple[str, ...] = ("", "cards", "virtual")
+MAX_PACE_MS = 20_000
+DEFAULT_PACE_MS = 2_500
+
+NOT_A_ROBOT = "not_a_robot"
+ROBOT_NOT_DUE = "robot_not_due"
+NOT_ROBOT_CARD = "not_robot_card"
+ROBOT_NOT_READY = "robot_not_ready"
+ROBOT_REASONS = (NOT_A_ROBOT, ROBOT_NOT_DUE, NOT_ROBOT_CARD, ROBOT_NOT_READY)
+"""The refusals robot seats add; the table words them (`companion/robot_words.py`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RobotSetup:
+    """The robots of one game: seat → level, the practice mode ("" at a real table), learning aids, pace."""
+
+    seats: dict[str, str] = field(default_factory=dict)
+    practice: str = ""
+    aids: bool = False
+    pace_ms: int = DEFAULT_PACE_MS
+
+    @property
+    def any(self) -> bool:
+        return bool(self.seats)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seats": dict(self.seats), "practice": self.practice, "aids": self.aids, "pace_ms": self.pace_ms}
+
+
+def parse_setup(event: dict[str, Any]) -> RobotSetup | None:
+    """The robots a `new_game` seats (none without a `robots` key); None when its `robots` is invalid:
+    an unknown seat or level, no human left, an unknown practice mode, a pace out of 0–20 s,
+    learning aids without a practice table (aids are practice only, and need robots), or a Sus au
+    buffet ! practice without cards (face-down choices from a phone are not built yet)."""
+    raw = event.get("robots")
+    if raw is None:
+        return RobotSetup()
+    players = event.get("players")
+    if not isinstance(raw, dict) or not set(raw) <= {"seats", "practice", "aids", "pace_ms"}:
+        return None
+    if not isinstance(players, list):
+        return None
+    seats, practice = raw.get("seats", {}), raw.get("practice", "")
+    aids, pace = raw.get("aids", False), raw.get("pace_ms", DEFAULT_PACE_MS)
+    if not isinstance(seats, dict) or not all(name in players and level in LEVELS for name, level in seats.items()):
+        return None
+    if len(seats) >= len(players) or practice not in PRACTICE_MODES or not isinstance(aids, bool):
+        return None
+    if not isinstance(pace, int) or isinstance(pace, bool) or not 0 <= pace <= MAX_PACE_MS:
+        return None
+    if (aids or practice) and not seats:
+        return None
+    if aids and not practice:
+        return None
+    if practice == "virtual" and event.get("game") == "buffet":
+        return None  # face-down cards from a phone are not built yet: practise Sus au buffet ! with cards
+    return RobotSetup(dict(seats), practice, aids, pace)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A robot's card, chosen after `position` accepted actions."""
+
+    position: int
+    player: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class RobotChose:
+    """Effect of an accepted `robot` choice."""
+
+    player: str
+    card: str
+    face_down: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RobotHandKnown:
+    """Effect of an accepted `robot` hand."""
+
+    player: str
+    size: int
+    swapped: int | None
+
+
+def turn_of(state: State) -> str | None:
+    """The player whose card is due now (the next card read), from the game's public state."""
+    public = state.public_state()
+    turn = public.get("turn")
+    return turn if isinstance(turn, str) else None
+
+
+def is_buffet(state: State) -> bool:
+    """True for a game whose cards are chosen face down for a whole step (Sus au buffet !)."""
+    return state.public_state().get("game") == "buffet"
+
+
+class RobotLedger:
+    """Robot choices and hands folded from the log, positioned by the count of accepted actions."""
+
+    def __init__(self, setup: RobotSetup | None = None) -> None:
+        self.setup = setup or RobotSetup()
+        self.choices: list[Choice] = []
+        self.plays: list[tuple[int, str, str]] = []  # (action index, player, card) of every robot seat's card
+        self.hands: list[tuple[int, str, tuple[str, ...]]] = []  # (position, player, cards) of `robot` hands
+        self.swaps: list[tuple[int, str]] = []  # (position, player) of the hands given after an exchange
+
+    def is_robot(self, name: object) -> bool:
+        return isinstance(name, str) and name in self.setup.seats
+
+    def pending(self, player: str, actions: int) -> Choice | None:
+        """The robot's choice still waiting for its card: its latest, if no card of it came after."""
+        mine = [choice for choice in self.choices if choice.player == player and choice.position <= actions]
+        if not mine:
+            return None
+        latest = mine[-1]
+        if any(index >= latest.position and who == player for index, who, _ in self.plays):
+            return None
+        return latest
+
+    def swapped_since(self, player: str, position: int) -> bool:
+        """True when `player` exchanged cards (a `robot` hand with `swap`) at or after `position`."""
+        return any(who == player and at >= position for at, who in self.swaps)
+
+    def hand(self, player: str) -> tuple[str, ...] | None:
+        """A robot's hand from its latest `robot` hand, less the cards it played since; None if never given."""
+        given = [(position, cards) for position, who, cards in self.hands if who == player]
+        if not given:
+            return None
+        position, cards = given[-1]
+        left = list(cards)
+        for index, who, card in self.plays:
+            if who == player and index >= position and card in left:
+                left.remove(card)
+        return tuple(left)
+
+    # ------------------------------------------------------------------ deciding
+
+    def decide(self, event: dict[str, Any], state: State, actions: int) -> str | None:
+        """Why this `robot` event would be refused now (a game reason or one of ROBOT_REASONS), or None."""
+        player = event.get("player")
+        if not self.is_robot(player):
+            return NOT_A_ROBOT
+        assert isinstance(player, str)
+        if "hand" in event:
+            return self._decide_hand(event, state)
+        card = event.get("card")
+        if not isinstance(card, str):
+            return ROBOT_NOT_DUE
+        if self.pending(player, actions) is not None:
+            return ROBOT_NOT_DUE  # chosen once: a restart asks for the same card
+        public = state.public_state()
+        if is_buffet(state):
+            in_round = list(public.get("in_round", []))
+            if public.get("phase") != "step" or player not in in_round:
+                return ROBOT_NOT_DUE
+            turn = public.get("turn")
+            if turn in in_round and in_round.index(player) < in_round.index(turn):
+                return ROBOT_NOT_DUE  # its card of this step is already turned over
+            reason = state.decide({"type": "card", "card": card})
+            if reason is not None:
+                return str(reason)
+            hand = self.hand(player)
+            return None if hand is None or card in hand else ROBOT_NOT_DUE
+        if public.get("turn") != player:
+            return ROBOT_NOT_DUE
+        reason = state.decide({"type": "card", "card": card})
+        return None if reason is None else str(reason)
+
+    def _decide_hand(self, event: dict[str, Any], state: State) -> str | None:
+        cards, swap = event.get("hand"), event.get("swap")
+        if not is_buffet(state) or not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            return ROBOT_NOT_DUE  # Chaud Devant's robots get the contract's `hand` event
+        if swap is not None and not (isinstance(swap, list) and all(isinstance(c, str) for c in swap)):
+            return ROBOT_NOT_DUE
+        for card in [*cards, *(swap or [])]:  # a buffet State names an unknown card first, in any phase
+            reason = state.decide({"type": "card", "card": card})
+            if reason is not None and str(reason) == "unknown_card":
+                return "unknown_card"
+        return None
+
+    def gate(self, event: dict[str, Any], state: State, actions: int) -> str | None:
+        """For a `card` due from a robot seat: refused unless it is the card the robot chose."""
+        player = turn_of(state)
+        if player is None or not self.is_robot(player):
+            return None
+        choice = self.pending(player, actions)
+        if choice is None:
+            return ROBOT_NOT_READY
+        return None if event.get("card") == choice.card else NOT_ROBOT_CARD
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, event: dict[str, Any], state: State, actions: int) -> list[Any]:
+        """Record an accepted `robot` event; its effects for the announcement."""
+        player = str(event["player"])
+        if "hand" in event:
+            cards = tuple(str(card) for card in event["hand"])
+            self.hands.append((actions, player, cards))
+            swap = event.get("swap")
+            if isinstance(swap, list):
+                self.swaps.append((actions, player))
+            return [RobotHandKnown(player, len(cards), len(swap) if isinstance(swap, list) else None)]
+        card = str(event["card"])
+        self.choices.append(Choice(actions, player, card))
+        return [RobotChose(player, card, is_buffet(state))]
+
+    def played(self, index: int, player: str | None, card: object) -> None:
+        """An accepted card at action `index`; kept when a robot seat played it."""
+        if player is not None and self.is_robot(player) and isinstance(card, str):
+            self.plays.append((index, player, card))
+
+    def truncate(self, actions: int) -> None:
+        """Forget what depended on actions taken back by undo (kept: what came before them)."""
+        self.choices = [choice for choice in self.choices if choice.position <= actions]
+        self.plays = [play for play in self.plays if play[0] < actions]
+        self.hands = [hand for hand in self.hands if hand[0] <= actions]
+        self.swaps = [swap for swap in self.swaps if swap[0] <= actions]

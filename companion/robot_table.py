@@ -1,0 +1,272 @@
+"""The robot driver: seats Marmite's robot at the table, on its own thread so the table never waits.
+
+Woken by every announcement, it looks (under the table lock) at what each robot seat owes — a menu,
+the card due next, a face-down card for a step, a virtual hand at a practice table — builds the
+request from the seat's information set only, thinks without the lock, then submits through the
+table service like any player: a robot's card is first journaled as a `robot` choice (durable and
+announced: "Marmiton joue Pois 5 : posez-la dans la marmite"); at a practice table the robot then
+plays it itself after the pace, at a real table the reader must see that card. A restart rebuilds
+every choice from the journal, so the same card is asked for again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion import robot_games
+from companion.events import MalformedEvent, check_storable
+from companion.hub import Message
+from companion.journal import StorageError
+from companion.robot_seats import is_buffet, turn_of
+from companion.robot_words import voice_of
+from companion.robots import RobotAsk, RobotRefusal, decide
+from companion.seam import Part
+from companion.table import TableService
+
+log = logging.getLogger(__name__)
+
+SOURCE = "robot"
+
+
+class RobotDriver:
+    """Plays the robot seats of whatever game the table is on; `start()` then `close()`."""
+
+    def __init__(self, service: TableService, *, think_ms: int = 300,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.service = service
+        self.think_ms = think_ms
+        self._clock = clock
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._said: set[tuple[Any, ...]] = set()
+        self._last_message = clock()
+        self._paused_at: int | None = None  # action count when an undo paused the practice robots
+        service.add_listener(self._heard)
+
+    # ------------------------------------------------------------------ life
+
+    def start(self) -> RobotDriver:
+        self._thread = threading.Thread(target=self._run, name="robot-driver", daemon=True)
+        self._thread.start()
+        self._wake.set()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _heard(self, message: Message) -> None:
+        """Every announcement wakes the driver (never blocks the one announcing)."""
+        if message.kind not in ("reader", "storage"):
+            self._last_message = self._clock()
+        if message.kind == "undo" and message.accepted:
+            self._paused_at = -1  # set on the driver's thread at its next look
+        self._wake.set()
+
+    def resume(self) -> None:
+        """Practice robots play again after an undo paused them."""
+        self._paused_at = None
+        self._wake.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(timeout=0.25)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            try:
+                while self.step():
+                    if self._stop.is_set():
+                        return
+            except StorageError:
+                log.warning("robot driver: the journal refused a write; it tries again at the next event")
+            except Exception:  # never kill the table's robot for one bad decision
+                log.exception("robot driver: unexpected error")
+
+    # ------------------------------------------------------------------ one look
+
+    def step(self) -> bool:
+        """Do the next thing a robot seat owes; True when something was done (look again). What is owed is
+        read under the table lock; thinking, journaling and announcing happen after it is released (a
+        listener of the announcements, such as the deck desk, may take locks of its own)."""
+        says: list[tuple[tuple[Any, ...], Part]] = []
+        with self.service.lock:
+            todo = self._look(says)
+        for key, part in says:
+            self._say_once(key, part)
+        return todo() if todo is not None else False
+
+    def _look(self, says: list[tuple[tuple[Any, ...], Part]]) -> Callable[[], bool] | None:
+        """What to do next, decided under the table lock (nothing is submitted or said here)."""
+        service = self.service
+        state, ledger = service.game_state, service.robots
+        if state is None or not ledger.setup.any or state.is_terminal():
+            return None
+        game = service.current_game or 0
+        actions = service.standing_actions()
+        count = len(actions) - 1
+        practice = ledger.setup.practice
+        if self._paused_at == -1:
+            self._paused_at = count
+        elif self._paused_at is not None and count > self._paused_at:
+            self._paused_at = None  # a player went on after the undo: the robots follow
+        paused = self._paused_at is not None and practice != ""
+        if practice and not paused:
+            short = robot_games.missing_hands(state, ledger, practice == "virtual")
+            if short:
+                events = robot_games.deal_virtually(state, ledger, short, game * 1009 + count)
+                return lambda: self._submit_all(events, game, count)
+        swapping = next((player for player in ledger.setup.seats
+                         if robot_games.swap_due(state, ledger, player, count)
+                         and ("refused", game, count, player) not in self._said), None)
+        if swapping is not None and not paused:
+            held = robot_games.hand_of(state, ledger, swapping) or ()
+            exchange = RobotAsk(robot_games.visible_log(actions, swapping, state), swapping, held, "swap")
+            level = ledger.setup.seats[swapping]
+            return lambda: self._swap(swapping, exchange, level, practice, game, count)
+        turn = turn_of(state)
+        if turn is not None and ledger.is_robot(turn):
+            choice = ledger.pending(turn, count)
+            if choice is not None:
+                return self._play_chosen(turn, choice.card, choice.position, practice, paused, state, game, says)
+        for player in ledger.setup.seats:
+            owed = robot_games.due(state, ledger, player, count)
+            if owed is None or ("refused", game, count, player) in self._said:
+                continue
+            hand = robot_games.hand_of(state, ledger, player)
+            if hand is None or (owed.kind != "menu" and not hand):
+                key = "robot.no_hand_buffet" if is_buffet(state) and not practice else "robot.no_hand"
+                says.append((("no_hand", game, count, player), Part(key, {"player": player})))
+                continue
+            if paused:
+                return None
+            ask = RobotAsk(robot_games.visible_log(actions[: owed.log_len + 1], player, state), player, hand)
+            return lambda: self._think(ask, ledger.setup.seats[player], owed, practice, ledger.setup.pace_ms,
+                                       game, count)
+        return None
+
+    def _think(self, ask: RobotAsk, level: str, owed: robot_games.Due, practice: str, pace_ms: int, game: int,
+               count: int) -> bool:
+        """Decide for a robot seat (without the lock) and journal the decision."""
+        if practice and not self._paced(pace_ms):
+            self._wake.set()
+            return False
+        try:
+            decision = decide(self.service.games, ask, level=level, seed=game * 7919 + count, think_ms=self.think_ms)
+        except RobotRefusal as refusal:
+            log.warning("robot %s could not decide: %s", ask.seat, refusal.reason)
+            self._said.add(("refused", game, count, ask.seat))
+            return False
+        return self._record(decision.event, decision.why, ask.seat, owed, game, count)
+
+    def _unchanged(self, game: int, count: int) -> Callable[[], bool]:
+        """A check, made under the table lock, that the table is where the robot's request saw it."""
+        return lambda: (self.service.current_game == game
+                        and len(self.service.standing_actions()) - 1 == count)
+
+    def _record(self, event: dict[str, Any], why: Part | None, player: str, owed: robot_games.Due, game: int,
+                count: int) -> bool:
+        """Journal the decision, unless the table moved on while the robot thought (then look again)."""
+        if owed.kind == "menu":
+            submitted = dict(event)
+        else:
+            submitted = {"type": "robot", "player": player, "card": event.get("card")}
+            if why is not None:
+                submitted["why"] = {"key": why.key, "fields": dict(why.fields)}
+                try:
+                    check_storable(submitted)
+                except MalformedEvent:
+                    del submitted["why"]  # a reason that is not plain JSON is left out, never the choice
+        if owed.kind == "card":
+            self._said.add(("ask", game, count, player))  # its own announcement names it
+        answer = self.service.submit_if(submitted, SOURCE, self._unchanged(game, count))
+        if answer is not None and not answer.accepted:  # journaled and announced; never asked again for it
+            log.warning("robot %s: its %s was refused (%s)", player, owed.kind, answer.reason)
+            self._said.add(("refused", game, count, player))
+        return True
+
+    def _swap(self, player: str, ask: RobotAsk, level: str, practice: str, game: int, count: int) -> bool:
+        """The first mouse out may exchange cards: the robot says which; at a practice table it draws
+        virtually, at a real table its hand is journaled without them until the host enters the new one."""
+        try:
+            decision = decide(self.service.games, ask, level=level, seed=game * 7919 + count, think_ms=self.think_ms)
+        except RobotRefusal as refusal:
+            log.warning("robot %s could not choose its exchange: %s", player, refusal.reason)
+            self._said.add(("refused", game, count, player))
+            return False
+        given = [str(card) for card in decision.event.get("cards", [])]
+        new: list[str] | None
+        if practice:
+            new = robot_games.swap_hand(ask.hand, given, game * 1009 + count)
+        else:
+            left = list(ask.hand)
+            for card in given:
+                if card in left:
+                    left.remove(card)
+            new = sorted(left)
+        if new is None:
+            self._said.add(("refused", game, count, player))
+            return False
+        event = {"type": "robot", "player": player, "hand": new, "swap": given}
+        answer = self.service.submit_if(event, SOURCE, self._unchanged(game, count))
+        if answer is not None and not answer.accepted:
+            self._said.add(("refused", game, count, player))
+        return True
+
+    def _play_chosen(self, player: str, card: str, position: int, practice: str, paused: bool, state: Any,
+                     game: int, says: list[tuple[tuple[Any, ...], Part]]) -> Callable[[], bool] | None:
+        """A robot's card is due and chosen: at a real table name it (a buffet card when its reveal comes;
+        a Chaud Devant card again after a restart); at practice play it after the pace."""
+        buffet = is_buffet(state)
+        if not practice:
+            key = "robot.plays_mouse" if buffet else "robot.plays"
+            says.append((("reveal" if buffet else "ask", game, position, player),
+                         Part(key, {"player": player, "card": card})))
+            return None
+        if paused:
+            return None
+        pace_ms = self.service.robots.setup.pace_ms
+        count = len(self.service.standing_actions()) - 1
+
+        def play() -> bool:
+            if not self._paced(pace_ms):
+                self._wake.set()
+                return False
+            if buffet:
+                self._say_once(("reveal", game, position, player),
+                               Part("robot.plays_mouse_virtual", {"player": player, "card": card}))
+            self.service.submit_if({"type": "card", "card": card}, SOURCE, self._unchanged(game, count))
+            return True
+
+        return play
+
+    def _submit_all(self, events: list[dict[str, Any]], game: int, count: int) -> bool:
+        """The virtual hands of a practice table, each only while the table is still where it was."""
+        for event in events:
+            answer = self.service.submit_if(event, SOURCE, lambda: self.service.current_game == game)
+            if answer is None or not answer.accepted:
+                break
+        return True
+
+    def _paced(self, pace_ms: int) -> bool:
+        """True once `pace_ms` have passed since the last announcement (so speech is never cut)."""
+        if self._clock() - self._last_message >= pace_ms / 1000:
+            return True
+        time.sleep(min(0.05, pace_ms / 1000))
+        return False
+
+    def _say_once(self, key: tuple[Any, ...], part: Part) -> None:
+        """Announce a robot's ask once (again after a restart: the driver's memory is not journaled)."""
+        if key in self._said:
+            return
+        self._said.add(key)
+        state = self.service.game_state
+        if state is not None:
+            self.service.announce("robot", (part,), voice_of(state))

@@ -1,0 +1,83 @@
+"""The parts the table announces for robot seats: a robot's choice, its hand, and the refusals robots add."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.robot_seats import (
+    NOT_ROBOT_CARD,
+    ROBOT_NOT_READY,
+    RobotChose,
+    RobotHandKnown,
+    RobotLedger,
+    RobotSetup,
+    is_buffet,
+    turn_of,
+)
+from companion.seam import Part, State
+
+
+def why_part(event: dict[str, Any]) -> Part | None:
+    """The learning aid a `robot` choice carries (`why`: a part of the game's voice), if any."""
+    why = event.get("why")
+    if isinstance(why, dict) and isinstance(why.get("key"), str) and isinstance(why.get("fields", {}), dict):
+        return Part(why["key"], dict(why.get("fields", {})))
+    return None
+
+
+def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any]) -> list[Part]:
+    """"Marmiton joue Pois 5 : posez-la dans la marmite", "Marmiton a choisi sa carte, face cachée"…"""
+    parts: list[Part] = []
+    virtual = bool(setup.practice)
+    for effect in effects:
+        if isinstance(effect, RobotChose):
+            if effect.face_down:
+                parts.append(Part("robot.chose_face_down", {"player": effect.player}))
+            else:
+                key = "robot.plays_virtual" if virtual else "robot.plays"
+                parts.append(Part(key, {"player": effect.player, "card": effect.card}))
+                why = why_part(event)
+                if why is not None and setup.aids:
+                    parts.append(Part("robot.why", {"why": why}))
+        elif isinstance(effect, RobotHandKnown):
+            if effect.swapped == 0:
+                parts.append(Part("robot.keeps", {"player": effect.player}))
+            elif effect.swapped is not None and virtual:
+                parts.append(Part("robot.swapped", {"player": effect.player, "count": effect.swapped}))
+            elif effect.swapped is not None:  # at a real table someone takes them out of its tray
+                cards = [str(card) for card in event.get("swap", [])]
+                parts.append(Part("robot.swapped_real", {"player": effect.player, "count": effect.swapped,
+                                                         "cards": cards}))
+            else:
+                parts.append(Part("robot.hand_known", {"player": effect.player, "size": effect.size}))
+    return parts
+
+
+def describe_robot_refusal(event: dict[str, Any], reason: str, ledger: RobotLedger, state: State,
+                           actions: int) -> Part:
+    """"Ce n'est pas la carte de Marmiton : on attend Pois 5." and the other robot refusals."""
+    if reason in (NOT_ROBOT_CARD, ROBOT_NOT_READY):
+        player = turn_of(state) or ""
+        choice = ledger.pending(player, actions)
+        fields: dict[str, Any] = {"player": player}
+        if reason == NOT_ROBOT_CARD and choice is not None:
+            fields["card"] = choice.card
+        return Part(f"robot.{reason}", fields)
+    if event.get("type") == "robot" and reason in ("not_a_robot", "robot_not_due"):
+        return Part(f"robot.{reason}", {"player": str(event.get("player", ""))})
+    return state.describe_refusal(event, reason)
+
+
+def robot_ask(state: State, ledger: RobotLedger, actions: int) -> Part | None:
+    """The card a robot seat whose turn it is has chosen (its ask, said again), None if there is none."""
+    player = turn_of(state)
+    if player is None or not ledger.is_robot(player):
+        return None
+    choice = ledger.pending(player, actions)
+    if choice is None:
+        return None
+    virtual = bool(ledger.setup.practice)
+    if is_buffet(state):
+        return Part("robot.plays_mouse_virtual" if virtual else "robot.plays_mouse",
+                    {"player": player, "card": choice.card})
+    return Part("robot.plays_virtual" if virtual else "robot.plays", {"player": player, "card": choice.card})

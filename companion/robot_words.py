@@ -1,0 +1,109 @@
+"""What the table says about robot seats, in the catalogs' words (context `robot.<key>`).
+
+`RobotVoice` wraps a game's voice: it renders `robot.` parts itself, naming cards as the game does
+("Pois 5", "souris cinq"), and hands every other part (a robot's reason, a game phrase) to the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from companion.catalogs import Phrasebook, said, said_plural
+from companion.seam import Part, State, Voice
+
+SAID = Phrasebook(
+    "robot.",
+    said("robot.plays", "{player} plays {card}: put it in the pot."),
+    said("robot.plays_virtual", "{player} plays {card}."),
+    said("robot.plays_mouse", "{player} plays mouse card {card}: put it in the pot."),
+    said("robot.plays_mouse_virtual", "{player} plays mouse card {card}."),
+    said("robot.chose_face_down", "{player} has chosen a card, face down."),
+    said("robot.menu_chosen", "{player} has chosen a menu."),
+    said_plural("robot.hand_known", "{player}'s hand is known: {size} card.",
+                "{player}'s hand is known: {size} cards.", "size"),
+    said_plural("robot.swapped", "{player} exchanges {count} card.", "{player} exchanges {count} cards.", "count"),
+    said("robot.keeps", "{player} keeps its cards."),
+    said_plural("robot.swapped_real",
+                "{player} exchanges {count} card: {cards}. Discard it, deal {player} as many and enter its hand.",
+                "{player} exchanges {count} cards: {cards}. Discard them, deal {player} as many and enter its hand.",
+                "count"),
+    said("robot.no_hand", "{player} has no cards: deal {player}'s hand and pass it over the reader."),
+    said("robot.no_hand_buffet", "{player} has no cards: deal {player}'s cards and type them on the robots page."),
+    said("robot.not_robot_card", "That is not {player}'s card: {card} is asked for."),
+    said("robot.robot_not_ready", "{player} is still choosing: wait for {player}'s card to be named."),
+    said("robot.not_a_robot", "Refused: {player} is not a robot."),
+    said("robot.robot_not_due", "Refused: {player} has nothing to choose now."),
+    said("robot.suggest", "The chef would play {card}."),
+    said("robot.suggest_menu", "The chef would choose the menu {menu}."),
+    said("robot.suggest_mouse", "The chef would play mouse card {card}."),
+    said("robot.dealt", "Practice table: the robots' hands are dealt."),
+    said("robot.why", "Why: {why}."),
+)
+
+
+def card_name(game: str, code: str, language: str, edition: str = "2005") -> str:
+    """A card's spoken name as its game says it: Chaud Devant's "Pois 5", a mouse card's value."""
+    if game == "buffet":
+        from companion.buffet.announcer import Words
+        from companion.buffet.plates import MOUSE_CARDS
+
+        value = MOUSE_CARDS.get(code)
+        return Words(language).number(value) if value is not None else code
+    from companion.chaud_devant.announcer import Theme
+
+    return Theme(language, edition).card(code)
+
+
+def menu_name(menu: str, language: str, edition: str = "2005") -> str:
+    from companion.chaud_devant.phrases import menu_name as name
+
+    return name(menu, language, edition)
+
+
+@dataclass(frozen=True, slots=True)
+class RobotVoice:
+    """A game's voice that also says robot parts; other parts go to the game's voice."""
+
+    inner: Voice
+    game: str = "chaud_devant"
+    edition: str = "2005"
+
+    def render(self, parts: Iterable[Part], language: str) -> str:
+        said_parts: list[str] = []
+        for part in parts:
+            if part.key.startswith("robot.") and part.key[6:] in SAID:
+                fields: dict[str, Any] = dict(part.fields)
+                if isinstance(fields.get("card"), str):
+                    fields["card"] = card_name(self.game, fields["card"], language, self.edition)
+                if isinstance(fields.get("cards"), list):
+                    fields["cards"] = ", ".join(card_name(self.game, str(card), language, self.edition)
+                                                for card in fields["cards"])
+                if isinstance(fields.get("menu"), str):
+                    fields["menu"] = menu_name(fields["menu"], language, self.edition)
+                if isinstance(fields.get("why"), Part):
+                    fields["why"] = self._inner(fields["why"], language)
+                    if not fields["why"]:
+                        continue  # a reason this game cannot word: the sentence is left out
+                said_parts.append(SAID.format(part.key[6:], language, **fields))
+            else:
+                said_parts.append(self._inner(part, language))
+        return " ".join(text for text in said_parts if text)
+
+    def _inner(self, part: Part, language: str) -> str:
+        """A part in the game's own words; empty for a key the game's phrasebook lacks (a learning aid's
+        reason from a newer robot), so an optional sentence never breaks an announcement."""
+        try:
+            return self.inner.render([part], language)
+        except KeyError:
+            return ""
+
+
+def voice_of(state: State) -> RobotVoice:
+    """The robot voice around this match's own voice."""
+    public = state.public_state()
+    game = "buffet" if public.get("game") == "buffet" else "chaud_devant"
+    rules = getattr(getattr(state, "game", None), "rules", None)
+    edition = str(getattr(rules, "edition", "2005"))
+    return RobotVoice(state.voice(), game, edition)

@@ -1,0 +1,155 @@
+"""Robots in Chromium: a robot seat at the real table (its card named, a wrong card refused on screen and by
+voice), and the practice table without cards on a phone (the chef's advice, a card played by tapping)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.chaud_devant.cards import ALL_CODES
+from tests.browser.conftest import Server, audit, shot, unlock, wait_stream
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Ana", "Marmiton", "Cléo"]
+HANDS = {name: sorted(ALL_CODES[i::4][:13]) for i, name in enumerate(PLAYERS)}
+
+
+def spoken(page: Any) -> list[str]:
+    result: list[str] = page.evaluate("window.__spoken")
+    return result
+
+
+def logged(page: Any) -> list[str]:
+    result: list[str] = page.evaluate("(window.marmiteLog || []).map(m => m.text)")
+    return result
+
+
+def test_a_robot_seat_at_the_real_table_names_its_card_and_refuses_another(page: Any, server: Server) -> None:
+    unlock(page, server, "/setup/robots")
+    assert audit(page, "robot-setup") == []
+    for index, name in enumerate(PLAYERS):
+        page.fill(f"#robot-name-{index}", name)
+    page.select_option("#robot-level-1", "chef")
+    page.fill("#robot-first", "3")  # Cléo deals, Ana leads
+    page.click("#robot-game button[type=submit]")
+    page.wait_for_url(server.url + "/")
+    assert server.get("/api/robots")["setup"]["seats"] == {"Marmiton": "chef"}
+    wait_stream(page)
+    for name in PLAYERS:  # the hands scanned at the table, the robot's tray too
+        assert server.post("/api/events", {"type": "hand", "player": name, "cards": HANDS[name]})["accepted"]
+    for name in ("Ana", "Cléo"):
+        assert server.post("/api/events", {"type": "menu", "player": name, "menu": "none"})["accepted"]
+    page.wait_for_function("() => window.marmiteLog.some(m => m.text.includes('Menus'))", timeout=20000)
+    lead = server.get("/api/state")
+    assert lead["turn"] == "Ana"
+    ana_card = next(code for code in HANDS["Ana"] if not code.startswith("pepper"))
+    assert server.post("/api/drop", {"code": ana_card})["accepted"] is True
+    page.wait_for_function("() => window.marmiteLog.some(m => m.text.startsWith('Marmiton joue '))", timeout=20000)
+    ask = next(text for text in logged(page) if text.startswith("Marmiton joue "))
+    assert ask.endswith(" : posez-la dans la marmite.")
+    page.wait_for_function("t => window.__spoken.join(' ').includes(t)", arg="posez-la dans la marmite")
+    chosen = server.get("/api/robots")["asks"][0]["card"]
+    wrong = next(code for code in HANDS["Marmiton"] if code != chosen)
+    before = server.get("/api/state")
+    refused = server.post("/api/drop", {"code": wrong})
+    assert (refused["accepted"], refused["reason"]) == (False, "not_robot_card")
+    page.wait_for_selector("#refusal:not([hidden])")
+    shown = page.inner_text("#refusal")
+    assert shown.startswith("Ce n'est pas la carte de Marmiton : on attend ")
+    page.wait_for_function("t => window.__spoken.join(' ').includes(t)", arg="Ce n'est pas la carte de Marmiton")
+    assert server.get("/api/state") == before  # nothing changed
+    shot(page, "robot-wrong-card")
+    assert audit(page, "robot-wrong-card") == []
+    assert server.post("/api/drop", {"code": chosen})["accepted"] is True
+    assert server.get("/api/state")["turn"] == "Cléo"
+    before_repeat = len(spoken(page))
+    page.click("#repeat")  # "répéter" works as at any table
+    page.wait_for_function("n => window.__spoken.length > n", arg=before_repeat)
+
+
+def test_practice_without_cards_on_a_phone_the_chef_advises_and_a_tap_plays(browser: Any, page: Any,
+                                                                              server: Server) -> None:
+    robots = {"seats": {"Marmiton": "cuisinier", "Cléo": "chef"}, "practice": "virtual", "aids": True,
+              "pace_ms": 200}
+    assert server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Cléo",
+                                       "robots": robots})["accepted"]
+    unlock(page, server, "/setup")
+    link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
+    assert link is not None
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    phone.add_init_script("window.__spoken = []; window.speechSynthesis.speak = u => window.__spoken.push(u.text);")
+    try:
+        ana = phone.new_page()
+        ana.goto(link)
+        wait_stream(ana)
+        ana.wait_for_selector(".seat-menu-btn", timeout=20000)  # the robots dealt every hand
+        ana.click(".seat-menu-btn[data-menu=none]")
+        ana.wait_for_selector(".practice-play", timeout=20000)  # menus revealed: Ana leads
+        assert ana.locator(".practice-play").count() == 13
+        assert audit(ana, "practice-phone") == []
+        ana.click("#practice-hint")
+        ana.wait_for_function("() => (document.getElementById('practice-status') || {}).textContent", timeout=20000)
+        advice = ana.inner_text("#practice-status")
+        assert advice.startswith("Le chef jouerait ")
+        assert any(text.startswith("Le chef jouerait ") for text in spoken(ana))  # said on her phone only
+        assert not any("Le chef jouerait" in text for text in logged(page))
+        suggested = ana.evaluate("window.marmiteHint")
+        assert suggested == advice
+        button = ana.locator(".practice-play").filter(has_text=advice.removeprefix("Le chef jouerait ")
+                                                      .split(".")[0]).first
+        card = button.get_attribute("data-card")
+        button.click()
+        ana.wait_for_function("() => window.marmiteLog.some(m => m.text.startsWith('Marmiton joue '))",
+                              timeout=20000)
+        state = server.get("/api/state")
+        assert card in [c for trick in state["rounds"][0]["tricks"] for c in trick["cards"]] + state["pot"]["cards"]
+        shot(ana, "practice-phone")
+    finally:
+        phone.close()
+
+
+def test_sus_au_buffet_robot_at_the_real_table_chooses_face_down_and_is_named_at_its_reveal(
+        page: Any, server: Server) -> None:
+    unlock(page, server, "/setup/robots")
+    page.select_option("#robot-game-kind", "buffet")
+    for index, name in enumerate(["Ana", "Marmiton", "Cléo", "Dan"]):
+        page.fill(f"#robot-name-{index}", name)
+    page.select_option("#robot-level-1", "cuisinier")
+    page.fill("#robot-first", "1")
+    page.click("#robot-game button[type=submit]")
+    page.wait_for_url(server.url + "/")
+    page.goto(server.url + "/setup/robots")
+    page.fill("form.robot-hand[data-robot=Marmiton] input", "3 3 -1 9 0 5 6 2 1")
+    page.click("form.robot-hand[data-robot=Marmiton] button")
+    page.wait_for_function("() => document.getElementById('robot-hand-status').textContent.includes('Marmiton')")
+    assert audit(page, "robot-hands") == []
+    page.goto(server.url + "/")
+    wait_stream(page)
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1"):
+        assert server.post("/api/drop", {"code": plate})["accepted"] is True
+    page.wait_for_function("() => window.__spoken.join(' ').includes('Marmiton a choisi sa carte, face cachée')",
+                           timeout=20000)
+    assert not any("Marmiton joue" in text for text in spoken(page))  # named only when its reveal comes
+    assert server.post("/api/drop", {"code": "mouse-4@1"})["accepted"] is True  # Ana reveals
+    page.wait_for_function("() => window.__spoken.join(' ').includes('Marmiton joue la souris')", timeout=20000)
+    ask = next(text for text in logged(page) if text.startswith("Marmiton joue la souris"))
+    assert ask.endswith(" : posez-la dans la marmite.")
+    chosen = server.get("/api/robots")["asks"][0]["card"]
+    wrong = "mouse-8" if chosen != "mouse-8" else "mouse-7"
+    refused = server.post("/api/drop", {"code": wrong + "@1"})
+    assert refused["reason"] == "not_robot_card"
+    page.wait_for_function("() => window.__spoken.join(' ').includes(\"Ce n'est pas la carte de Marmiton\")")
+    assert audit(page, "buffet-robot-refusal") == []
+    assert server.post("/api/drop", {"code": chosen + "@2"})["accepted"] is True
+
+
+@pytest.mark.parametrize(("language", "title"), [("en", "A game with robots"), ("nl", "Spel met robots")])
+def test_the_robot_setup_page_in_english_and_dutch_passes_axe(page: Any, server: Server, language: str,
+                                                              title: str) -> None:
+    server.post("/api/settings", {"language": language})
+    unlock(page, server, "/setup/robots")
+    assert page.inner_text("h1") == title
+    assert page.get_attribute("html", "lang") == language
+    assert audit(page, f"robot-setup-{language}") == []

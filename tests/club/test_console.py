@@ -1,0 +1,173 @@
+"""The director's console over HTTP against a real hub: the PIN and its bounds, CSRF, decisions journaled
+with who and why and reflected in the standings, the ranking rule, the exports; the board needs no PIN
+and shows no secret."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from club.topics import ClubURL, Topics
+from tests.club.helpers import DIRECTOR_PIN, Hub, Table, game_events, play, wait_caught_up
+from tests.club.test_bad_input import Client, row
+from tests.drill.helpers import Display
+
+
+class Browser:
+    """A cookie-keeping HTTP client, as a director's tablet would be."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def get(self, path: str) -> tuple[int, str]:
+        try:
+            with self.opener.open(self.base + path, timeout=10) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def post(self, path: str, fields: dict[str, Any]) -> tuple[int, str]:
+        data = urllib.parse.urlencode(fields).encode()
+        try:
+            with self.opener.open(self.base + path, data=data, timeout=10) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def csrf(self, page: str) -> str:
+        found = re.search(r'name="csrf_token" value="([^"]+)"', page)
+        assert found is not None
+        return found.group(1)
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Hub]:
+    running = Hub(tmp_path / "hub", tables=2).start()
+    yield running
+    running.stop()
+
+
+def send_game(hub: Hub, table: int, seed: int) -> dict[str, int]:
+    """A whole game published with the table's own credentials (as its link would); its final stars."""
+    from companion.referee import Referee
+    from marmite.games import GAMES
+
+    url = ClubURL.parse(hub.urls[table])
+    client = Client(hub.port, url.user, url.password)
+    referee = Referee(GAMES)
+    events = game_events(seed)
+    for seq, event in enumerate(events, start=1):
+        accepted = referee.apply(event).accepted
+        client.publish(Topics(url.club, table).events, row(table, seq, event, accepted=accepted))
+    client.close()
+    deadline = time.monotonic() + 10
+    while hub.held(table) < len(events) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert hub.held(table) == len(events)
+    return {name: int(value) for name, value in referee.public_state["stars"].items()}
+
+
+def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> None:
+    stars = send_game(hub, 1, seed=41)
+    visitor = Browser(hub.web)
+    board = json.loads(visitor.get("/api/board")[1])
+    assert {e["player"]: e["stars"] for e in board["standings"]} == stars
+    assert "menus" not in json.dumps(board)  # the board shows scores, never a seat's secrets
+    assert visitor.get("/director/night.csv")[0] == 403
+
+    director = Browser(hub.web)
+    status, page = director.get("/director")
+    assert status == 200 and 'name="pin"' in page
+    assert director.post("/director/unlock", {"pin": DIRECTOR_PIN, "csrf_token": "forged"})[0] == 403
+    status, page = director.post("/director/unlock", {"pin": DIRECTOR_PIN, "csrf_token": director.csrf(page)})
+    assert status == 200 and "seat-title" in page
+    token = director.csrf(page)
+    assert director.post("/director/close", {"csrf_token": "forged"})[0] == 403
+    assert visitor.post("/director/void", {"table": 1, "game": 1, "who": "x", "why": "y"})[0] == 403
+
+    player = max(stars, key=lambda name: stars[name])
+    director.post("/director/correct", {"csrf_token": token, "table": 1, "game": 1, "player": player,
+                                        "stars": stars[player] + 5, "who": "Claire", "why": "carte mal lue"})
+    board = json.loads(visitor.get("/api/board")[1])
+    assert {e["player"]: e["stars"] for e in board["standings"]}[player] == stars[player] + 5
+    status, page = director.get("/director")
+    assert "Claire — carte mal lue" in page
+    director.post("/director/settings", {"csrf_token": token, "rule": "placement", "language": "en"})
+    board = json.loads(visitor.get("/api/board")[1])
+    assert board["rule"] == "placement" and board["standings"][0]["player"] == player
+    assert "Ranking: placement points" in visitor.get("/")[1]
+    director.post("/director/void", {"csrf_token": token, "table": 1, "game": 1, "who": "Claire",
+                                     "why": "donne faussée"})
+    assert json.loads(visitor.get("/api/board")[1])["standings"] == []
+    status, csv_text = director.get("/director/night.csv")
+    assert status == 200 and csv_text.count("\n") == 1 + len(stars)
+    status, raw = director.get("/director/night.bgstats.json")
+    bgstats = json.loads(raw)
+    assert status == 200 and len(bgstats["plays"]) == 1  # exports tell what the tables played; voids are the board's
+    names = {p["id"]: p["name"] for p in bgstats["players"]}
+    assert {names[s["playerRefId"]]: int(s["score"]) for s in bgstats["plays"][0]["playerScores"]} == stars
+    statistics = json.loads(director.get("/director/night.players.json")[1])
+    assert {e["player"]: (e["games"], e["average"]) for e in statistics} == {n: (1, v) for n, v in stars.items()}
+    director.post("/director/close", {"csrf_token": token})
+    assert "The night is closed" in visitor.get("/")[1]
+
+
+def test_pin_guessing_is_bounded(hub: Hub) -> None:
+    guesser = Browser(hub.web)
+    token = guesser.csrf(guesser.get("/director")[1])
+    answers = [guesser.post("/director/unlock", {"pin": f"{n:06d}", "csrf_token": token})[0] for n in range(8)]
+    assert answers[:5] == [200] * 5 and 429 in answers[5:]
+
+
+def test_a_correction_is_announced_at_its_table(tmp_path: Path, hub: Hub) -> None:
+    table = Table(tmp_path / "table1", hub.urls[1], 1).start()
+    display = None
+    try:
+        play(table, game_events(43)[:30])
+        wait_caught_up(hub, table)
+        display = Display(table, "127.0.0.1")
+        director = Browser(hub.web)
+        page = director.get("/director")[1]
+        page = director.post("/director/unlock", {"pin": DIRECTOR_PIN, "csrf_token": director.csrf(page)})[1]
+        director.post("/director/correct", {"csrf_token": director.csrf(page), "table": 1, "game": 1,
+                                            "player": "Bruno", "stars": 3, "who": "Claire", "why": "carte mal lue"})
+        said = "L’arbitre (Claire) a corrigé un résultat : Bruno, 3. Motif : carte mal lue."
+        assert display.read_until(said.encode(), timeout=10), display.seen[-1500:]
+    finally:
+        if display is not None:
+            display.close()
+        table.stop()
+
+
+def test_the_board_has_the_tables_limits(hub: Hub) -> None:
+    import http.client
+
+    streams = []
+    try:
+        for _ in range(4):
+            connection = http.client.HTTPConnection("127.0.0.1", hub.web_port, timeout=10)
+            connection.request("GET", "/api/board/stream")
+            answer = connection.getresponse()
+            assert answer.status == 200 and answer.readline().startswith(b"retry:")
+            streams.append(connection)
+        extra = http.client.HTTPConnection("127.0.0.1", hub.web_port, timeout=10)
+        extra.request("GET", "/api/board/stream")
+        assert extra.getresponse().status == 429  # a fifth stream from one device
+        extra.close()
+    finally:
+        for connection in streams:
+            connection.close()
+    with urllib.request.urlopen(f"{hub.web}/", timeout=10) as answer:
+        policy = answer.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "default-src 'none'" in policy

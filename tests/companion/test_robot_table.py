@@ -1,0 +1,329 @@
+"""Robot seats at the table: the choice journaled and named, the wrong card refused, restart, practice."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.chaud_devant.cards import ALL_CODES
+from companion.replay import replay
+from companion.robot_games import visible_log
+from companion.robot_table import RobotDriver
+from companion.table import TableService
+from marmite.games import GAMES
+
+PLAYERS = ["Ana", "Marmiton", "Cléo"]
+HANDS = {name: sorted(ALL_CODES[i::4][:13]) for i, name in enumerate(PLAYERS)}
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 20.0) -> Any:
+    """The first truthy value of `check`, polled; fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("timed out waiting")
+
+
+def texts(table: TableService, language: str = "fr") -> list[str]:
+    return [message.text(language) for message in table.messages_after(0)]
+
+
+def new_game(robots: dict[str, Any], players: list[str] = PLAYERS, dealer: str = "Cléo") -> dict[str, Any]:
+    return {"type": "new_game", "players": players, "dealer": dealer, "robots": robots}
+
+
+@pytest.fixture
+def opened(tmp_path: Path) -> Iterator[Callable[[], tuple[TableService, RobotDriver]]]:
+    made: list[tuple[TableService, RobotDriver]] = []
+
+    def open_table() -> tuple[TableService, RobotDriver]:
+        table = TableService.open(tmp_path, GAMES)
+        driver = RobotDriver(table, think_ms=30).start()
+        made.append((table, driver))
+        return table, driver
+
+    yield open_table
+    for table, driver in made:
+        driver.close()
+        table.close()
+
+
+def deal_and_choose(table: TableService) -> None:
+    """Scan every hand (the robot's too) and let the humans choose their menus."""
+    for name in PLAYERS:
+        assert table.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    for name in ("Ana", "Cléo"):
+        assert table.submit({"type": "menu", "player": name, "menu": "none"}).accepted
+    wait_for(lambda: table.state()["phase"] == "play")
+
+
+def first_legal(table: TableService) -> str:
+    state = table.game_state
+    assert state is not None
+    return str(state.legal_actions()[0]["card"])
+
+
+def pending(table: TableService) -> str | None:
+    with table.lock:
+        choice = table.robots.pending("Marmiton", len(table.standing_actions()) - 1)
+        return None if choice is None else choice.card
+
+
+def test_the_robot_names_its_card_and_any_other_card_is_refused_changing_nothing(opened: Any) -> None:
+    table, _ = opened()
+    assert table.submit(new_game({"seats": {"Marmiton": "chef"}})).accepted
+    deal_and_choose(table)
+    assert table.submit({"type": "card", "card": first_legal(table)}).accepted  # Ana leads
+    chosen = wait_for(lambda: pending(table))
+    assert chosen in HANDS["Marmiton"]
+    assert f"Marmiton joue {table.voice().render([], 'fr')}" is not None
+    named = [text for text in texts(table) if text.startswith("Marmiton joue ")]
+    assert named and named[-1].endswith(": posez-la dans la marmite.")
+    before = table.state()
+    wrong = next(code for code in HANDS["Marmiton"] if code != chosen)
+    answer = table.submit({"type": "card", "card": wrong})
+    assert (answer.accepted, answer.reason) == (False, "not_robot_card")
+    assert answer.message is not None and answer.message.text("fr").startswith("Ce n'est pas la carte de Marmiton : ")
+    assert answer.message.text("en").startswith("That is not Marmiton's card: ")
+    assert answer.message.text("nl").startswith("Dat is niet de kaart van Marmiton: ")
+    assert table.state() == before
+    assert table.where_are_we().text("fr").endswith(": posez-la dans la marmite.")  # "où en est-on" asks too
+    assert table.submit({"type": "card", "card": chosen}).accepted
+    assert table.state()["turn"] == "Cléo"
+
+
+def test_a_robot_seat_with_no_dealt_hand_is_announced_and_nothing_is_journaled(opened: Any) -> None:
+    table, _ = opened()
+    assert table.submit(new_game({"seats": {"Marmiton": "cuisinier"}})).accepted
+    for name in ("Ana", "Cléo"):
+        assert table.submit({"type": "menu", "player": name, "menu": "none"}).accepted
+    said = wait_for(lambda: [t for t in texts(table) if t.startswith("Marmiton n'a pas de cartes")])
+    assert said == ["Marmiton n'a pas de cartes : distribuez sa main et passez-la sur le lecteur."]
+    time.sleep(0.3)
+    assert table.journal.last_seq == 3  # new_game and the two menus: the robot chose nothing
+
+
+def test_after_a_restart_the_same_card_is_asked_for(opened: Any) -> None:
+    table, driver = opened()
+    assert table.submit(new_game({"seats": {"Marmiton": "chef"}})).accepted
+    deal_and_choose(table)
+    assert table.submit({"type": "card", "card": first_legal(table)}).accepted
+    chosen = wait_for(lambda: pending(table))
+    driver.close()
+    table.close()
+    again, _ = opened()
+    assert pending(again) == chosen
+    wait_for(lambda: sum(t.startswith("Marmiton joue ") for t in texts(again)) >= 2)  # journaled, then asked again
+    assert again.submit({"type": "card", "card": chosen}).accepted
+
+
+def test_undo_of_the_robots_card_asks_for_the_same_card(opened: Any) -> None:
+    table, _ = opened()
+    assert table.submit(new_game({"seats": {"Marmiton": "chef"}})).accepted
+    deal_and_choose(table)
+    assert table.submit({"type": "card", "card": first_legal(table)}).accepted
+    chosen = wait_for(lambda: pending(table))
+    assert table.submit({"type": "card", "card": chosen}).accepted
+    assert table.undo().accepted
+    assert pending(table) == chosen
+
+
+@pytest.mark.parametrize("robots", [
+    {"aids": True},                                            # learning aids without robots
+    {"seats": {"Marmiton": "chef"}, "aids": True},             # aids at a real table
+    {"seats": {"Marmiton": "grand-chef"}},                    # unknown level
+    {"seats": {"Zoé": "chef"}},                               # not a player
+    {"seats": {name: "chef" for name in PLAYERS}},            # nobody left to practise
+    {"seats": {"Marmiton": "chef"}, "practice": "dreams"},
+    {"seats": {"Marmiton": "chef"}, "pace_ms": -1},
+])
+def test_bad_robot_setups_are_refused(opened: Any, robots: dict[str, Any]) -> None:
+    table, _ = opened()
+    answer = table.submit(new_game(robots))
+    assert (answer.accepted, answer.reason) == (False, "bad_setup")
+
+
+def test_a_robot_event_for_a_human_or_out_of_turn_is_refused(opened: Any) -> None:
+    table, _ = opened()
+    assert table.submit(new_game({"seats": {"Marmiton": "chef"}})).accepted
+    deal_and_choose(table)
+    answer = table.submit({"type": "robot", "player": "Ana", "card": HANDS["Ana"][0]})
+    assert (answer.accepted, answer.reason) == (False, "not_a_robot")
+    answer = table.submit({"type": "robot", "player": "Marmiton", "card": HANDS["Marmiton"][0]})
+    assert (answer.accepted, answer.reason) == (False, "robot_not_due")  # Ana leads
+
+
+def test_the_robots_request_shows_only_what_its_seat_may_see(opened: Any) -> None:
+    table, driver = opened()
+    driver.close()
+    assert table.submit(new_game({"seats": {"Marmiton": "chef"}})).accepted
+    for name in PLAYERS:
+        assert table.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    assert table.submit({"type": "menu", "player": "Ana", "menu": "pea"}).accepted
+    state = table.game_state
+    assert state is not None
+    seen = visible_log(table.standing_actions(), "Marmiton", state)
+    assert [e.get("player") for e in seen if e["type"] == "hand"] == ["Marmiton"]
+    assert not [e for e in seen if e["type"] == "menu"]  # Ana's menu is still secret
+    for name in ("Marmiton", "Cléo"):
+        assert table.submit({"type": "menu", "player": name, "menu": "none"}).accepted
+    seen = visible_log(table.standing_actions(), "Marmiton", table.game_state)  # type: ignore[arg-type]
+    assert {e["player"] for e in seen if e["type"] == "menu"} == set(PLAYERS)  # revealed
+
+
+def play_humans(table: TableService, humans: set[str], until: Callable[[], bool]) -> None:
+    """Humans play their first legal card whenever it is their turn, until `until()`."""
+    deadline = time.monotonic() + 60
+    while not until():
+        assert time.monotonic() < deadline, texts(table)[-5:]
+        with table.lock:
+            state, public = table.game_state, table.state()
+            move = None
+            if state is not None and public["phase"] == "menu":
+                move = next((e for e in state.legal_actions() if e["player"] in humans
+                             and not public_has_chosen(table, e["player"])), None)
+            elif state is not None and public["phase"] == "play" and public["turn"] in humans:
+                move = state.legal_actions()[0]
+        if move is not None:
+            assert table.submit(move).accepted
+        else:
+            time.sleep(0.01)
+
+
+def public_has_chosen(table: TableService, player: str) -> bool:
+    return any(p["name"] == player and p["has_chosen"] for p in table.table_view()["players"])
+
+
+def test_a_virtual_practice_round_deals_the_hands_and_robots_play_themselves(opened: Any) -> None:
+    table, _ = opened()
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "chef"}, "practice": "virtual", "pace_ms": 0, "aids": True}
+    assert table.submit(new_game(robots)).accepted
+    play_humans(table, {"Ana"}, lambda: len(table.state()["rounds"]) >= 1 and "points" in table.state()["rounds"][0])
+    log = [record.body for record in table.journal.records() if record.accepted]
+    hands = [event for event in log if event["type"] == "hand"]
+    assert {event["player"] for event in hands} == set(PLAYERS)  # every hand journaled as a known hand
+    assert all(event["type"] != "robot" or event["player"] != "Ana" for event in log)
+    assert any("why" in event for event in log if event["type"] == "robot")  # the learning aid's reason
+    assert any(" Pourquoi : " in text for text in texts(table))  # said after the robot's card
+    assert any(" Why: " in text for text in texts(table, "en"))
+    assert replay(list(enumerate(log, 1)), GAMES)["rounds"][0]["points"] == table.state()["rounds"][0]["points"]
+
+
+def test_a_practice_table_with_real_cards_deals_robots_from_the_cards_left(opened: Any) -> None:
+    table, _ = opened()
+    robots = {"seats": {"Marmiton": "chef"}, "practice": "cards", "pace_ms": 0}
+    assert table.submit(new_game(robots)).accepted
+    for name in ("Ana", "Cléo"):
+        assert table.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    state = wait_for(lambda: table.game_state if "Marmiton" in known_hands(table) else None)
+    dealt = known_hands(table)["Marmiton"]
+    assert len(dealt) == 13 and not dealt & (set(HANDS["Ana"]) | set(HANDS["Cléo"]))
+    assert state is not None
+
+
+def known_hands(table: TableService) -> dict[str, set[str]]:
+    with table.lock:
+        state: Any = table.game_state
+        current = state.progress.open_round
+        return {} if current is None else {state.players[s]: set(h) for s, h in current.hands.items()}
+
+
+def test_sus_au_buffet_the_robot_chooses_face_down_and_is_named_at_its_reveal(opened: Any) -> None:
+    table, _ = opened()
+    players = ["Ana", "Marmiton", "Cléo", "Dan"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Marmiton": "chef"}, "practice": "cards", "pace_ms": 0}}
+    assert table.submit(start).accepted
+    hand = wait_for(lambda: table.robots.hand("Marmiton"))
+    assert len(hand) == 9
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1"):
+        assert table.submit({"type": "plate", "plate": plate}).accepted
+    wait_for(lambda: any(t == "Marmiton a choisi sa carte, face cachée." for t in texts(table)))
+    assert not any(t.startswith("Marmiton joue la souris") for t in texts(table))  # not named before its reveal
+    assert table.submit({"type": "card", "card": "mouse-3"}).accepted  # Ana reveals
+    named = wait_for(lambda: [t for t in texts(table) if t.startswith("Marmiton joue la souris")])
+    assert len(named) == 1
+    wait_for(lambda: table.state()["turn"] == "Cléo")
+    assert len(table.robots.hand("Marmiton") or ()) == 8
+
+
+def test_a_buffet_practice_round_robots_swap_and_draw_back_to_nine(opened: Any) -> None:
+    table, _ = opened()
+    players = ["Ana", "Bip", "Bop", "Bup"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "debutant", "Bop": "cuisinier", "Bup": "chef"}, "practice": "cards",
+                        "pace_ms": 0}}
+    assert table.submit(start).accepted
+    wait_for(lambda: all(table.robots.hand(name) for name in players[1:]))
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1"):
+        assert table.submit({"type": "plate", "plate": plate}).accepted
+    values = iter(["mouse-0", "mouse-1", "mouse-2", "mouse-0", "mouse-1"] * 10)
+    deadline = time.monotonic() + 60
+    while table.state()["round"] == 1:
+        assert time.monotonic() < deadline, texts(table)[-5:]
+        if table.state()["turn"] == "Ana":
+            assert table.submit({"type": "card", "card": next(values)}).accepted
+        time.sleep(0.01)
+    first_out = table.state()["plates"]
+    assert any(first_out.values())
+    wait_for(lambda: all(len(table.robots.hand(name) or ()) == 9 for name in players[1:]))  # drawn back to nine
+    log = [record.body for record in table.journal.records() if record.accepted]
+    swaps = [event for event in log if event["type"] == "robot" and "swap" in event]
+    leaver = next((e for e in log if e["type"] == "robot" and "swap" in e), None)
+    assert len(swaps) <= 1  # only the first mouse out of the round may exchange
+    if leaver is not None:
+        assert any(t.startswith(leaver["player"]) and ("échange" in t or "garde" in t) for t in texts(table))
+
+
+def test_sus_au_buffet_practice_without_cards_is_refused_for_now(opened: Any) -> None:
+    table, _ = opened()
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Bip", "Bop"], "first": "Ana",
+             "robots": {"seats": {"Bip": "chef"}, "practice": "virtual"}}
+    assert table.submit(start).reason == "bad_setup"
+
+
+def test_after_undo_practice_robots_wait_until_a_person_plays_or_the_host_resumes(opened: Any) -> None:
+    table, driver = opened()
+    robots = {"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0}
+    assert table.submit(new_game(robots)).accepted
+    play_humans(table, {"Ana", "Cléo"}, lambda: table.state()["phase"] == "play" and table.state()["turn"] == "Cléo")
+    assert table.undo().accepted  # takes back the robot's card: its choice stands again
+    assert table.state()["turn"] == "Marmiton"
+    time.sleep(0.5)
+    assert table.state()["turn"] == "Marmiton"  # paused: the robot does not play it again at once
+    driver.resume()
+    wait_for(lambda: table.state()["turn"] == "Cléo")
+
+
+def test_a_robot_game_exports_and_replays_to_the_tables_state(opened: Any, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    table, driver = opened()
+    assert table.submit(new_game({"seats": {"Marmiton": "chef"}})).accepted
+    deal_and_choose(table)
+    assert table.submit({"type": "card", "card": first_legal(table)}).accepted
+    chosen = wait_for(lambda: pending(table))
+    assert table.submit({"type": "card", "card": next(c for c in HANDS["Marmiton"] if c != chosen)}).reason \
+        == "not_robot_card"
+    assert table.submit({"type": "card", "card": chosen}).accepted
+    state = table.state()
+    driver.close()
+    table.close()
+    root = Path(__file__).resolve().parents[2]
+    exported = subprocess.run([sys.executable, "-m", "marmite.cli", "export", "--data", str(tmp_path)], cwd=root,
+                              capture_output=True, text=True, check=True).stdout
+    assert any(json.loads(line)["type"] == "robot" for line in exported.splitlines())
+    replayed = subprocess.run([sys.executable, "-m", "marmite.cli", "replay", "-"], cwd=root, input=exported,
+                              capture_output=True, text=True, check=True).stdout
+    printed = json.loads(replayed)
+    assert [r["reason"] for r in printed.pop("refused")] == ["not_robot_card"]
+    assert printed == state

@@ -1,0 +1,93 @@
+"""Relay, hosted beside the real games: it serves its table and seat pages and plays a demo, and adding it
+touched no file outside its own package and the registry it was added to."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.table import TableService
+from hardware.readers.sim import SimReader
+from marmite.wiring import ReaderPump, play_demo
+from tests.conformance.registry import DEMOS, GAMES, PAGES
+from web_ui.app import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "tests/toy_game/"
+REGISTRY = "tests/conformance/registry.py"
+PIN = "1357"
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[TableService]:
+    table = TableService.open(tmp_path, GAMES)
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def client(service: TableService, tmp_path: Path) -> FlaskClient:
+    return create_app(service, pin=PIN, pages=PAGES, data_dir=tmp_path, config={"TESTING": True}).test_client()
+
+
+def test_the_demo_plays_a_whole_relay_through_the_simulated_reader(service: TableService,
+                                                                    client: FlaskClient) -> None:
+    reader = SimReader()
+    with ReaderPump(service, reader):
+        sent = play_demo(service, reader.drop, seed=4, pace=0, game="relay", players=3, demos=DEMOS)
+    state = service.state()
+    assert state["game"] == "relay" and state["phase"] == "game_over" and len(state["winners"]) == 1
+    assert sent == service.journal.last_seq
+    assert max(state["squares"].values()) >= 10
+    table = client.get("/").get_data(as_text=True)
+    assert 'id="squares"' in table and f"★ {state['winners'][0]}" in table and 'id="log"' in table
+    assert "relais" in table.lower() or "relay" in table.lower()  # its own words, in the shared shell
+    fragment = client.get("/fragment/table").get_data(as_text=True)
+    assert fragment.startswith('<h2 id="relay-title">')
+    seat = client.get("/seat/Ada")
+    assert seat.status_code == 200 and 'id="relay-square"' in seat.get_data(as_text=True)
+    assert client.get("/seat/Nobody").status_code == 404
+    history = client.get("/history").get_data(as_text=True)
+    assert history.count("<li>") == sent - 1  # one line per hop
+    assert "relay" not in client.get("/setup").get_data(as_text=True).split('id="past-games"')[0].lower()
+
+
+def test_a_relay_is_started_and_played_through_the_api(client: FlaskClient) -> None:
+    headers = {"X-Table-Pin": PIN}
+    started = client.post("/api/events", headers=headers, json={"type": "new_game", "game": "relay",
+                                                                "players": ["Ada", "Bo"]})
+    assert started.get_json()["accepted"] is True
+    assert client.post("/api/events", headers=headers, json={"type": "card", "card": "hop-3"}).get_json()["accepted"]
+    assert "Ada: 3" in client.get("/").get_data(as_text=True)
+    assert "Bo: 0 ←" in client.get("/fragment/table").get_data(as_text=True)
+
+
+def _mentions(path: Path) -> bool:
+    return bool(re.search(r"toy_game|[\"']relay[\"']", path.read_text(encoding="utf-8", errors="replace")))
+
+
+def test_the_conformance_suite_runs_over_relay_too() -> None:
+    from tests.conformance.test_games import NAMES
+
+    assert sorted(["chaud_devant", "buffet", "relay"]) == NAMES
+
+
+def test_adding_the_toy_game_touched_only_its_package_and_its_registry() -> None:
+    """No code file outside tests/toy_game/ names the game but the registry: the shared code, the
+    templates and the real games' packages know nothing of it."""
+    code = [p for p in ROOT.rglob("*") if p.is_file() and p.suffix in (".py", ".html", ".js", ".css", ".toml")
+            and not {".venv", "node_modules", ".git", "__pycache__"} & set(p.parts)]
+    named = sorted(str(p.relative_to(ROOT)) for p in code if _mentions(p))
+    assert [p for p in named if not p.startswith(PACKAGE)] == [REGISTRY]
+    added = subprocess.run(["git", "log", "--diff-filter=A", "--format=%H", "--", PACKAGE + "__init__.py"],
+                           cwd=ROOT, capture_output=True, text=True, check=False).stdout.split()
+    if not added:  # a shallow clone or an export without history: the scan above still holds
+        pytest.skip("no git history of the toy game's package here")
+    files = subprocess.run(["git", "show", "--name-only", "--format=", added[-1]], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.split()
+    assert files and all(f.startswith(PACKAGE) or f == REGISTRY for f in files), files

@@ -1,0 +1,144 @@
+"""Robot seats over HTTP: learning aids only at a practice table, a human's card from their phone at a
+fully virtual table, a robot's hand entered by the host, the robot setup page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.chaud_devant.cards import ALL_CODES
+from companion.table import TableService
+from tests.web_ui.conftest import HEADERS
+from web_ui.seats import seat_key
+
+PLAYERS = ["Ana", "Marmiton", "Cléo"]
+HANDS = {name: sorted(ALL_CODES[i::4][:13]) for i, name in enumerate(PLAYERS)}
+
+
+def _phone(app: Flask, name: str) -> tuple[FlaskClient, str]:
+    phone = app.test_client()
+    with app.test_request_context():
+        key = seat_key(name)
+    page = phone.get(f"/seat/{name}?k={key}").get_data(as_text=True)
+    return phone, page.split('data-csrf="')[1].split('"')[0]
+
+
+def _start(client: FlaskClient, robots: dict[str, Any]) -> dict[str, Any]:
+    answer = client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "players": PLAYERS, "dealer": "Cléo", "robots": robots})
+    result: dict[str, Any] = answer.get_json()
+    return result
+
+
+def _deal_and_choose(service: TableService) -> None:
+    for name in PLAYERS:
+        assert service.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    for name in PLAYERS:
+        assert service.submit({"type": "menu", "player": name, "menu": "none"}).accepted
+
+
+def test_learning_aids_are_impossible_without_robots_and_off_by_default(app: Flask, client: FlaskClient,
+                                                                      service: TableService) -> None:
+    refused = _start(client, {"aids": True})
+    assert (refused["accepted"], refused["reason"]) == (False, "bad_setup")
+    assert _start(client, {})["accepted"]  # no robots at all
+    _deal_and_choose(service)
+    phone, token = _phone(app, "Ana")
+    answer = phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token})
+    assert answer.status_code == 403 and "learning aids are off" in answer.get_json()["error"]
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards"})["accepted"]  # aids left off
+    _deal_and_choose(service)
+    phone, token = _phone(app, "Ana")
+    assert phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).status_code == 403
+    assert "practice-hint" not in phone.get("/fragment/seat/Ana").get_data(as_text=True)
+
+
+def test_the_chef_advises_on_the_players_own_phone_only(app: Flask, client: FlaskClient,
+                                                       service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards", "aids": True})["accepted"]
+    _deal_and_choose(service)
+    phone, token = _phone(app, "Ana")
+    assert 'id="practice-hint"' in phone.get("/fragment/seat/Ana").get_data(as_text=True)
+    before = service.journal.last_seq
+    answer = phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token})
+    body = answer.get_json()
+    assert answer.status_code == 200 and body["text"].startswith("Le chef jouerait ")
+    assert body["event"]["card"] in HANDS["Ana"]
+    assert service.journal.last_seq == before  # advice is the player's own: nothing journaled or announced
+    other = app.test_client()
+    assert other.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).status_code == 403
+    assert client.post("/api/seat/Ana/hint", headers=HEADERS).status_code == 403  # the PIN is no seat
+
+
+def test_a_virtual_practice_player_plays_from_the_phone_on_their_turn_only(app: Flask, client: FlaskClient,
+                                                                          service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "virtual"})["accepted"]
+    _deal_and_choose(service)
+    ana, token = _phone(app, "Ana")
+    assert 'class="big practice-play' in ana.get("/fragment/seat/Ana").get_data(as_text=True)
+    state = service.game_state
+    assert state is not None
+    card = state.legal_actions()[0]["card"]
+    answer = ana.post("/api/seat/Ana/play", json={"card": card}, headers={"X-CSRF-Token": token})
+    assert answer.status_code == 200 and answer.get_json()["accepted"] is True
+    again = ana.post("/api/seat/Ana/play", json={"card": HANDS["Ana"][1]}, headers={"X-CSRF-Token": token})
+    assert again.status_code == 409 and "not Ana's turn" in again.get_json()["error"]
+
+
+def test_phone_play_is_refused_at_a_table_with_cards(app: Flask, client: FlaskClient, service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards"})["accepted"]
+    _deal_and_choose(service)
+    ana, token = _phone(app, "Ana")
+    answer = ana.post("/api/seat/Ana/play", json={"card": HANDS["Ana"][0]}, headers={"X-CSRF-Token": token})
+    assert answer.status_code == 409
+    assert "practice-play" not in ana.get("/fragment/seat/Ana").get_data(as_text=True)
+
+
+def test_the_host_enters_a_buffet_robots_hand(client: FlaskClient, service: TableService) -> None:
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Marmiton", "Cléo"], "first": "Ana",
+             "robots": {"seats": {"Marmiton": "cuisinier"}}}
+    assert client.post("/api/events", headers=HEADERS, json=start).get_json()["accepted"]
+    cards = ["mouse-3", "mouse-3", "mouse-n1", "mouse-9", "mouse-0", "mouse-5", "mouse-6", "mouse-2", "mouse-1"]
+    assert client.post("/api/robots/Marmiton/hand", json={"cards": cards}).status_code == 401
+    answer = client.post("/api/robots/Marmiton/hand", headers=HEADERS, json={"cards": cards})
+    assert answer.get_json()["accepted"] is True
+    assert service.robots.hand("Marmiton") == tuple(cards)
+    refused = client.post("/api/robots/Ana/hand", headers=HEADERS, json={"cards": cards}).get_json()
+    assert (refused["accepted"], refused["reason"]) == (False, "not_a_robot")
+    assert client.post("/api/robots/Marmiton/hand", headers=HEADERS, json={"cards": "mouse-3"}).status_code == 400
+
+
+def test_the_robot_setup_page_offers_every_level_and_table(client: FlaskClient) -> None:
+    page = client.get("/setup/robots").get_data(as_text=True)
+    for value in ('value="debutant"', 'value="cuisinier"', 'value="chef"', 'value="cards"', 'value="virtual"'):
+        assert value in page
+    assert "Partie avec des robots" in page or "robots" in page
+    assert client.get("/api/robots").get_json()["setup"]["seats"] == {}
+
+
+def test_the_robot_page_lets_the_host_type_a_buffet_robots_cards(client: FlaskClient, service: TableService) -> None:
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Marmiton", "Cléo"], "first": "Ana",
+             "robots": {"seats": {"Marmiton": "chef"}}}
+    assert client.post("/api/events", headers=HEADERS, json=start).get_json()["accepted"]
+    assert client.post("/api/unlock", json={"pin": "2468"}).status_code == 200
+    assert 'data-robot="Marmiton"' in client.get("/setup/robots").get_data(as_text=True)
+    answer = client.post("/api/robots/Marmiton/hand", headers=HEADERS, json={"cards": ["mouse-n1", "mouse-10"]})
+    assert (answer.get_json()["accepted"], answer.get_json()["reason"]) == (False, "unknown_card")
+    assert client.post("/api/robots/Marmiton/hand", headers=HEADERS,
+                       json={"cards": ["mouse-n1", "mouse-9"]}).get_json()["accepted"]
+    assert 'value="-1 9"' in client.get("/setup/robots").get_data(as_text=True)
+
+
+def test_a_robot_seat_has_no_link_and_its_hand_opens_on_no_phone(app: Flask, client: FlaskClient,
+                                                                 service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards"})["accepted"]
+    _deal_and_choose(service)
+    assert client.post("/api/unlock", json={"pin": "2468"}).status_code == 200
+    setup = client.get("/setup").get_data(as_text=True)
+    assert "/seat/Ana?k=" in setup and "/seat/Marmiton?k=" not in setup
+    phone = app.test_client()
+    with app.test_request_context():
+        key = seat_key("Marmiton")
+    assert phone.get(f"/api/seat/Marmiton?k={key}").get_json().get("hand") is None

@@ -1,0 +1,131 @@
+"""Robot seats over HTTP: what the robots are asking for, a human's card and the chef's advice on their
+own phone (practice tables), a robot's hand entered by the host, and the robots' pause after an undo."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, session
+
+from companion.events import MalformedEvent
+from companion.robot_games import hand_of, visible_log
+from companion.robot_seats import is_buffet, turn_of
+from companion.robot_words import voice_of
+from companion.robots import RobotAsk, RobotRefusal, decide
+from companion.seam import Part
+from web_ui.auth import CSRF_HEADER, require_pin
+from web_ui.context import service
+from web_ui.seats import owns_seat
+
+robot_api = Blueprint("robot_api", __name__, url_prefix="/api")
+
+HINT_THINK_MS = 300
+
+
+def _own_phone(name: str) -> bool:
+    """The player's own phone: their seat key in the browser that claimed it, and the page's CSRF token."""
+    sent = request.headers.get(CSRF_HEADER)
+    token = session.get("csrf")
+    csrf_ok = bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
+    return csrf_ok and owns_seat(name)
+
+
+@robot_api.get("/robots")
+def robots() -> Response:
+    """The robot seats of the current game and the card each robot is asking for (public: it was announced)."""
+    table = service()
+    with table.lock:
+        state, ledger = table.game_state, table.robots
+        asks: list[dict[str, Any]] = []
+        if state is not None and ledger.setup.any:
+            count = len(table.standing_actions()) - 1
+            turn = turn_of(state)
+            for player in ledger.setup.seats:
+                choice = ledger.pending(player, count)
+                if choice is None or (is_buffet(state) and player != turn):
+                    continue  # a face-down card is named only when its reveal comes
+                part = Part("robot.plays_virtual", {"player": player, "card": choice.card})
+                asks.append({"player": player, "card": choice.card,
+                             "text": voice_of(state).render([part], table.language)})
+        return jsonify(setup=ledger.setup.as_json(), asks=asks)
+
+
+@robot_api.post("/robots/resume")
+@require_pin
+def resume() -> Response:
+    """Practice robots play again after an undo paused them."""
+    driver = current_app.extensions.get("marmite.robots")
+    if driver is not None:
+        driver.resume()
+    return jsonify(resumed=True)
+
+
+@robot_api.post("/robots/<name>/hand")
+@require_pin
+def robot_hand(name: str) -> tuple[Response, int] | Response:
+    """The host enters a Sus au buffet ! robot's cards (`{"cards": ["mouse-3", …]}`), journaled as its hand."""
+    body = request.get_json(silent=True, force=True)
+    cards = body.get("cards") if isinstance(body, dict) else None
+    if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards) or len(cards) > 20:
+        return jsonify(error='the body must be {"cards": [CODE, …]} (at most 20)'), 400
+    try:
+        answer = service().submit({"type": "robot", "player": name, "hand": cards}, source="api")
+    except MalformedEvent as error:
+        return jsonify(error=str(error)), 400
+    return jsonify(answer.as_json())
+
+
+@robot_api.post("/seat/<name>/play")
+def play(name: str) -> tuple[Response, int] | Response:
+    """A human's card from their own phone at a fully virtual practice table (no deck, no reader)."""
+    table = service()
+    if table.seat_view(name) is None:
+        return jsonify(error=f"no player named {name!r} in this game"), 404
+    if not _own_phone(name):
+        return jsonify(error="only this player's own phone (their seat link) plays their cards"), 403
+    body = request.get_json(silent=True, force=True)
+    card = body.get("card") if isinstance(body, dict) else None
+    if not isinstance(card, str):
+        return jsonify(error='the body must be {"card": C}'), 400
+    with table.lock:
+        state, ledger = table.game_state, table.robots
+        if state is None or ledger.setup.practice != "virtual":
+            return jsonify(error="cards are played from the phone only at a practice table without cards"), 409
+        if turn_of(state) != name:
+            return jsonify(error=f"it is not {name}'s turn"), 409
+        answer = table.submit({"type": "card", "card": card}, source="seat")
+    return jsonify(answer.as_json())
+
+
+@robot_api.post("/seat/<name>/hint")
+def hint(name: str) -> tuple[Response, int] | Response:
+    """"What would the chef play?" on the player's own phone: practice tables with learning aids only."""
+    table = service()
+    if table.seat_view(name) is None:
+        return jsonify(error=f"no player named {name!r} in this game"), 404
+    if not _own_phone(name):
+        return jsonify(error="only this player's own phone (their seat link) asks for advice"), 403
+    with table.lock:
+        state, ledger = table.game_state, table.robots
+        if state is None or not ledger.setup.aids:
+            return jsonify(error="learning aids are off: they exist only at a practice table with robots, "
+                                 "when chosen at setup"), 403
+        hand = hand_of(state, ledger, name)
+        if not hand:
+            return jsonify(error="your hand is not known: it must be scanned or dealt first"), 409
+        ask = RobotAsk(visible_log(table.standing_actions(), name, state), name, hand)
+        voice, language, game = voice_of(state), table.language, table.current_game or 0
+    try:  # thought over without the table's lock: the table goes on meanwhile
+        decision = decide(table.games, ask, level="chef", seed=game, think_ms=HINT_THINK_MS)
+    except RobotRefusal as refusal:
+        return jsonify(error=f"nothing to advise now ({refusal.reason})"), 409
+    event = decision.event
+    if event.get("type") == "menu":
+        part = Part("robot.suggest_menu", {"menu": event["menu"]})
+    elif voice.game == "buffet":
+        part = Part("robot.suggest_mouse", {"card": event.get("card")})
+    else:
+        part = Part("robot.suggest", {"card": event.get("card")})
+    parts = [part] if decision.why is None else [part, Part("robot.why", {"why": decision.why})]
+    return jsonify(event=event, text=voice.render(parts, language), lang=language)

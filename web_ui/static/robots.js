@@ -1,0 +1,92 @@
+// Robot seats: the new-game form with robots, and on a seat's phone at a practice table, its cards to
+// play and the chef's advice (spoken on this phone only: the advice is the player's own).
+"use strict";
+(function () {
+  const body = document.body;
+  const voices = { fr: "fr-FR", en: "en-GB", nl: "nl-NL" };
+
+  async function post(url, payload) {
+    const response = await fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": body.dataset.csrf },
+      body: JSON.stringify(payload || {}),
+    });
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return data;
+  }
+
+  function say(id, text, lang) {
+    const element = document.getElementById(id);
+    if (element) element.textContent = text;
+    if (!("speechSynthesis" in window) || !text) return;
+    const utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = voices[lang || body.dataset.lang] || "fr-FR";
+    window.speechSynthesis.speak(utterance);
+  }
+
+  const form = document.getElementById("robot-game");
+  if (form) form.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const data = new FormData(form);
+    const names = data.getAll("player").map(function (p) { return String(p).trim(); });
+    const levels = data.getAll("level").map(String);
+    const players = [];
+    const seats = {};
+    names.forEach(function (name, i) {
+      if (!name) return;
+      players.push(name);
+      if (levels[i]) seats[name] = levels[i];
+    });
+    const game = String(data.get("game"));
+    const first = players[(parseInt(String(data.get("first")), 10) || 1) - 1] || players[0];
+    const robots = { seats: seats, practice: String(data.get("practice") || ""), aids: data.get("aids") !== null,
+      pace_ms: Math.round((parseFloat(String(data.get("pace"))) || 0) * 1000) };
+    const start = game === "buffet"
+      ? { type: "new_game", game: "buffet", players: players, first: first, robots: robots }
+      : { type: "new_game", players: players, dealer: first, robots: robots };
+    const statusLine = document.getElementById("setup-status");
+    try {
+      const answer = await post("/api/events", start);
+      if (answer.accepted) window.location.href = "/";
+      else if (statusLine) statusLine.textContent = form.dataset.refused;
+    } catch (e) { if (statusLine) statusLine.textContent = e.message; }
+  });
+
+  // The host types a Sus au buffet ! robot's cards: values separated by spaces, -1 for minus one.
+  document.querySelectorAll("form.robot-hand").forEach(function (handForm) {
+    handForm.addEventListener("submit", async function (event) {
+      event.preventDefault();
+      const typed = String(new FormData(handForm).get("cards") || "").trim();
+      const cards = typed ? typed.split(/[\s,;]+/).map(function (v) {
+        return "mouse-" + (v === "-1" || v === "\u22121" ? "n1" : v);
+      }) : [];
+      const line = document.getElementById("robot-hand-status");
+      try {
+        const answer = await post("/api/robots/" + encodeURIComponent(handForm.dataset.robot) + "/hand", { cards: cards });
+        if (line) line.textContent = answer.accepted ? handForm.dataset.recorded : handForm.dataset.refused;
+      } catch (e) { if (line) line.textContent = e.message; }
+    });
+  });
+
+  // A seat's phone at a practice table (the buttons come with each seat fragment).
+  document.addEventListener("click", async function (event) {
+    const target = event.target instanceof Element ? event.target : null;
+    const seat = body.dataset.seat;
+    if (!target || !seat) return;
+    const play = target.closest(".practice-play");
+    const hint = target.closest("#practice-hint");
+    if (!play && !hint) return;
+    try {
+      if (play) {
+        const answer = await post("/api/seat/" + encodeURIComponent(seat) + "/play", { card: play.dataset.card });
+        if (!answer.accepted) say("practice-status", play.dataset.refused || "", body.dataset.lang);
+      } else {
+        const answer = await post("/api/seat/" + encodeURIComponent(seat) + "/hint");
+        window.marmiteHint = answer.text;
+        say("practice-status", answer.text, answer.lang);
+      }
+    } catch (e) { say("practice-status", e.message, body.dataset.lang); }
+  });
+})();
