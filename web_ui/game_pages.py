@@ -79,7 +79,8 @@ class GamePages:
         return []
 
     def fact_keys(self, page: str, language: str) -> list[FactKey]:
-        """The one-key facts of its `table` or `seat` page, answered from its templates' `_facts.html`."""
+        """The one-key facts of its `table`, `seat` or `own-seat` (seat link) page, answered from its
+        templates' `_facts.html`."""
         return []
 
     # rendering (the same for every game)

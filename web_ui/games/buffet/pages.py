@@ -201,7 +201,7 @@ class BuffetPages(GamePages):
                 "enroll_help": DECK_WORDS.template("enroll_help_buffet", language)}
 
     def fact_keys(self, page: str, language: str) -> list[FactKey]:
-        if page == "seat":
+        if page in ("seat", "own-seat"):
             return [("hand", "M", gettext("My plates")), ("left", "N", gettext("My square")),
                     ("turn", "T", gettext("Whose turn")), ("scores", "S", gettext("My score"))]
         return [("turn", "T", gettext("Whose turn")), ("scores", "S", gettext("Scores")),

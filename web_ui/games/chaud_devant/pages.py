@@ -63,7 +63,7 @@ class ChaudDevantPages(GamePages):
         keys = [("pot", "P", gettext("Pot")), ("led", "C", gettext("Led suit")), ("turn", "T", gettext("Whose turn")),
                 ("scores", "S", gettext("Scores")), ("last-trick", "D", gettext("Last trick")),
                 ("left", "N", gettext("Cards left"))]
-        if page != "seat":
+        if page != "own-seat":  # a hand and a menu are the seat link's owner's only
             return keys
         theme = Theme(language, self._edition())
         by_suit = [(f"hand-{key}", key, gettext("My hand: %(suit)s", suit=theme.suit(suit)))
