@@ -38,7 +38,9 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
         p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
         p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
-        p.add_argument("--pin", default=None, help="table PIN (default: $MARMITE_PIN, else a random one)")
+        p.add_argument("--pin", default=None,
+                       help="table PIN (default: $MARMITE_PIN, else the one kept in the data dir, "
+                            "drawn at random the first time)")
         p.add_argument("--reader", default="sim", help="pot reader: sim (default), rc522, usb, keyboard, pn532 or pcsc "
                        "(`marmite reader scan` prints the one to use)")
         p.add_argument("--reader-option", action="append", default=[], metavar="KEY=VALUE",
@@ -75,12 +77,18 @@ def demo(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def resolve_pin(given: str | None) -> tuple[str, bool]:
-    """The PIN from --pin, else MARMITE_PIN, else a random PIN_DIGITS-digit one (True when random)."""
+def resolve_pin(given: str | None, data_dir: Path | None = None) -> tuple[str, bool]:
+    """The PIN from --pin, else MARMITE_PIN, else the one kept in `data_dir` (drawn at random and kept
+    the first time, so a restart keeps every tablet unlocked), else a random one (True when random)."""
     if given:
         return given, False
     if env := os.environ.get("MARMITE_PIN"):
         return env, False
+    if data_dir is not None:
+        from web_ui.pin_store import kept_pin, table_pin
+
+        was_kept = kept_pin(data_dir) is not None
+        return table_pin(data_dir), not was_kept
     return f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}", True
 
 
@@ -206,7 +214,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
 
-    pin, _ = resolve_pin(args.pin)
+    pin, _ = resolve_pin(args.pin, data_dir)
     try:
         service, reader = open_table(args, data_dir)
         app = table_app(service, pin=pin, data_dir=data_dir)

@@ -74,6 +74,7 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     app.extensions["marmite.desk"] = desk
     app.extensions["marmite.pages"] = pages
     app.extensions["marmite.claims"] = SeatClaims()
+    app.extensions["marmite.data_dir"] = data_dir
     app.extensions["marmite.guesses"] = GuessWindow(GUESSES_PER_MINUTE, 60.0)
     app.extensions["marmite.streams"] = StreamGate(app.config["MARMITE_MAX_STREAMS"],
                                                    app.config["MARMITE_STREAMS_PER_CLIENT"],
@@ -89,12 +90,14 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     from web_ui.deck_api import deck_api
     from web_ui.deck_pages import deck_pages
     from web_ui.pages import pages as generic_pages
+    from web_ui.pin_api import pin_api
     from web_ui.reader_pages import reader_pages
     from web_ui.robot_api import robot_api
     from web_ui.robot_pages import robot_pages
     from web_ui.seat_api import seat_api
 
     app.register_blueprint(api)
+    app.register_blueprint(pin_api)
     app.register_blueprint(generic_pages)
     app.register_blueprint(deck_api)
     app.register_blueprint(deck_pages)

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template
 
+from web_ui.fact_keys import FactKey
 from web_ui.page_common import common_context
 
 PageTable = Mapping[str, "GamePages"]
@@ -75,6 +76,11 @@ class GamePages:
 
     def checklist(self, language: str, known: set[str]) -> list[dict[str, Any]]:
         """Rows of the printable adaptation guide's checklist (none for a game without one)."""
+        return []
+
+    def fact_keys(self, page: str, language: str) -> list[FactKey]:
+        """The one-key facts of its `table`, `seat` or `own-seat` (seat link) page, answered from its
+        templates' `_facts.html`."""
         return []
 
     # rendering (the same for every game)

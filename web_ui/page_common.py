@@ -1,4 +1,4 @@
-"""What every page shows, whatever the game: lock state, CSRF token, settings, language, recent announcements.
+"""What every page shows, whatever the game: lock state, CSRF token, settings, language, the log's announcements.
 
 It sits below `web_ui.pages` and the game packages (`web_ui.games.*`), so both use it without a circle.
 """
@@ -15,15 +15,22 @@ from web_ui.context import service, settings
 def common_context() -> dict[str, Any]:
     """The values base.html and the speech controls need on every page."""
     return {"unlocked": unlocked(), "csrf": csrf_token(), "settings": settings().current,
-            "lang": service().language, "languages": LANGUAGES, "recent": recent_announcements(),
+            "lang": service().language, "languages": LANGUAGES, "log_seed": log_seed,
             "last_seq": last_seq()}
 
 
-def recent_announcements(count: int = 10) -> list[str]:
-    """The last game announcements, newest first, so a page opened mid-game is not blank."""
+LOG_SEED = 1000
+"""Announcements of the current game a page's log starts from (it shows the last 200; the older ones
+only count the rounds and tricks for its headings)."""
+
+
+def log_seed() -> list[dict[str, Any]]:
+    """The current game's announcements, oldest first, as the stream sends them (called by the log
+    partial only): a page opened mid-game is not blank, and a new game's log does not carry the last's."""
     table = service()
-    events = [m for m in table.messages_after(0) if m.is_event]
-    return [table.render(m)["text"] for m in reversed(events[-count:])]
+    start = table.current_game or 0
+    events = [m for m in table.messages_after(0) if m.is_event and m.seq >= start]
+    return [table.render(m) for m in events[-LOG_SEED:]]
 
 
 def last_seq() -> int:

@@ -6,7 +6,17 @@ from __future__ import annotations
 import hmac
 import re
 
-from flask import Blueprint, abort, redirect, render_template, request, send_from_directory, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.player_stats import NEWEST_GAMES, table_statistics
@@ -85,7 +95,8 @@ def setup_page() -> str:
     games = list(page_table().values())
     return render_template("setup.html", games=service().past_games(limit=SETUP_GAMES), seat_links=links,
                            running=running, forms=[g for g in games if g.setup_form() is not None],
-                           setup_pages=[g for g in games if g.has_setup_page()], **common_context())
+                           setup_pages=[g for g in games if g.has_setup_page()],
+                           table_pin=current_app.config["MARMITE_PIN"] if unlocked() else None, **common_context())
 
 
 @pages.get("/setup/<game>")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -84,5 +85,7 @@ def test_session_survives_a_restart(client: FlaskClient, tmp_path: Path) -> None
 def test_a_page_opened_mid_game_lists_the_latest_announcements(client: FlaskClient) -> None:
     first_card_played(client)
     page = client.get("/").get_data(as_text=True)
-    log = page[page.index('id="log"'):]
-    assert log.index("Pois 3 — 3. À Bruno, couleur demandée Pois.") < log.index("Virginie commence.")  # newest first
+    seed = page.split('<script type="application/json" id="log-seed">')[1].split("</script>")[0]
+    texts = [message["text"] for message in json.loads(seed)]  # oldest first: the page orders them
+    started = next(i for i, text in enumerate(texts) if "Virginie commence." in text)
+    assert texts.index("Pois 3 — 3. À Bruno, couleur demandée Pois.") > started

@@ -19,7 +19,9 @@
       if (response.ok) { window.location.reload(); return true; }
       return false;
     }).catch(function () { return false; }) : null;
-  // This device's own choices (kept in this browser): voice on/off, what it speaks, how fast.
+  const a11y = window.MarmiteA11y;
+  // This device's own choices (kept in this browser): read aloud (voice on) or leave the words to the
+  // screen reader (voice off; never both), what it speaks, how much and how fast.
   let voiceOn = speech.pref("voice", body.dataset.voice) === "on";
   let scope = speech.pref("speak", body.dataset.seat ? "mine" : "all");
   // "mine" needs a seat page that offers it (a game whose phone page lacks it speaks everything).
@@ -27,7 +29,6 @@
     scope = "all";
   }
   let rate = parseFloat(speech.pref("rate", body.dataset.rate || "1")) || 1;
-  const log = document.getElementById("log");
   window.marmiteLog = [];
 
   function speak(text, lang) {
@@ -43,20 +44,33 @@
   // What this device says of a message from the stream: all of it, what concerns its player, or nothing.
   function spoken(data) {
     if (scope === "silent") return "";
-    if (scope === "mine") return speech.concerning(data, body.dataset.seat);
-    return data.text;
+    if (scope === "mine") return a11y.profiled(data, speech.concerning(data, body.dataset.seat));
+    return a11y.profiled(data, data.text);
+  }
+
+  // For the screen reader (voice off): the live regions; read aloud (voice on): the speech. One voice.
+  function toReader(text, urgent) {
+    if (voiceOn) return;
+    const region = document.getElementById(urgent ? "announce-urgent" : "announce");
+    if (region) { region.textContent = ""; region.textContent = text; }
+  }
+
+  // A fact asked with its key or button: shown, and said by this device's one voice.
+  function sayFact(text) {
+    const shown = document.getElementById("fact-answer");
+    if (shown) shown.textContent = text;
+    if (voiceOn) {
+      if ("speechSynthesis" in window) window.speechSynthesis.cancel();
+      speak(text);
+    } else toReader(text, false);
   }
 
   function announce(data, urgent, asked) {
     window.marmiteLog.push(data);
-    const region = document.getElementById(urgent ? "announce-urgent" : "announce");
-    if (region) { region.textContent = ""; region.textContent = data.text; }
-    if (log) {
-      const item = document.createElement("li");
-      item.textContent = data.text;
-      log.prepend(item);
-      while (log.children.length > 30) log.lastChild.remove();
-    }
+    const said = asked ? data.text : spoken(data);
+    if (said || data.accepted === false) toReader(data.accepted === false ? data.text : said, urgent);
+    if (data.kind !== "repeat" && data.kind !== "where") a11y.addToLog(data);
+    if (!asked) a11y.cueFor(data);
     const answer = document.getElementById("now-answer");
     if (answer && data.kind !== "where") {
       answer.textContent = data.text;
@@ -67,7 +81,7 @@
       if (data.accepted === false) { refusal.textContent = data.text; refusal.hidden = false; }
       else if (data.kind !== "repeat" && data.kind !== "where") { refusal.hidden = true; }
     }
-    speak(asked ? data.text : spoken(data), data.lang);
+    speak(said, data.lang);
   }
 
   function idempotencyKey() {  // one key per tap: a resend of that tap is recorded once
@@ -118,20 +132,42 @@
     const seat = body.dataset.seat;
     const url = seat ? "/fragment/seat/" + encodeURIComponent(seat) : "/fragment/table";
     const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+    if (response.status === 404 && seat) { seatGone(); return; }
     if (!response.ok) return;
     const html = await response.text();
     if (mine < refreshShown) return;
     refreshShown = mine;
     const wasMyTurn = !!document.getElementById("my-turn");
-    state.innerHTML = html;
+    a11y.update(state, html);  // node by node: the focused control stays where it is
     body.dataset.refreshed = String(mine);  // tests and tools can wait for the page to be current
     showHostBar();
     const myTurn = document.getElementById("my-turn");
-    if (myTurn && !wasMyTurn) {  // the seat's turn alert: a buzz and a word for the screen reader
-      if ("vibrate" in navigator) navigator.vibrate([200, 100, 200]);
-      const region = document.getElementById("announce-urgent");
-      if (region) { region.textContent = ""; region.textContent = myTurn.textContent; }
+    if (myTurn && !wasMyTurn) {  // the seat's turn: a cue (when chosen) and a word for the screen reader
+      a11y.cue("turn");
+      toReader(myTurn.textContent, true);
     }
+    if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: the state after a play
+      detailFor = false;
+      const detail = a11y.fact("detail");
+      if (detail && scope !== "silent") { speak(detail); toReader(detail, false); }
+    }
+  }
+
+  // A phone left open on a game that was replaced: its seat is gone, and it says so (once).
+  function seatGone() {
+    const state = document.getElementById("state");
+    if (!state || state.dataset.gone) return;
+    state.dataset.gone = "yes";
+    const notice = document.createElement("p");
+    notice.className = "refusal";
+    notice.id = "seat-gone";
+    notice.textContent = body.dataset.msgGone;
+    const link = document.createElement("a");
+    link.href = "/";
+    link.textContent = body.dataset.msgTable;
+    state.replaceChildren(notice, link);
+    toReader(notice.textContent, true);
+    speak(notice.textContent);
   }
 
   // The host's bar above the grid and the grid's marks for the cards already played this round.
@@ -140,6 +176,8 @@
     const bar = document.getElementById("now-state");
     if (!source) return;
     if (bar) bar.textContent = source.textContent;
+    const entry = document.getElementById("card-entry");  // no card grid once the game is over
+    if (entry) entry.hidden = source.dataset.phase === "game_over";
     const played = new Set((source.dataset.played || "").split(" ").filter(Boolean));
     const grid = document.querySelector(".grid");
     const word = grid ? grid.dataset.playedWord : "";
@@ -171,11 +209,11 @@
     voiceOn = keep;
     const last = missed[missed.length - 1];
     const line = (body.dataset.msgMissed || "").replace("%(n)s", String(missed.length)) + " " + last.text;
-    const region = document.getElementById("announce");
-    if (region) { region.textContent = ""; region.textContent = line; }
+    toReader(line, false);
     speak(line, last.lang);
   }
 
+  let detailFor = false;
   function connect() {
     // The first connection starts where the page was rendered, so nothing said in between is lost.
     const source = new EventSource("/api/stream?last_id=" + encodeURIComponent(body.dataset.lastSeq || "0"));
@@ -200,6 +238,7 @@
         return;
       }
       if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
+      detailFor = data.accepted === true;
       refresh();
     };
   }
@@ -219,12 +258,29 @@
     toggle.textContent = voiceOn ? toggle.dataset.on : toggle.dataset.off;
   }
   showVoice();
-  if (toggle) toggle.addEventListener("click", function () {
-    voiceOn = !voiceOn;
+  function setVoice(on) {
+    voiceOn = on;
     speech.setPref("voice", voiceOn ? "on" : "off");
     showVoice();
+    document.querySelectorAll("input[name=output]").forEach(function (c) { c.checked = c.value === (voiceOn ? "aloud" : "reader"); });
     if (!voiceOn && "speechSynthesis" in window) window.speechSynthesis.cancel();
+  }
+  if (toggle) toggle.addEventListener("click", function () { setVoice(!voiceOn); });
+  // Joining a seat: screen reader or read aloud, asked once on this device, changeable later.
+  document.querySelectorAll("input[name=output]").forEach(function (choice) {
+    choice.checked = choice.value === (voiceOn ? "aloud" : "reader");
+    choice.addEventListener("change", function () { setVoice(choice.value === "aloud"); });
   });
+  const joinChoice = document.getElementById("join-choice");
+  if (joinChoice && body.dataset.seat && speech.pref("voice", "") === "") joinChoice.hidden = false;
+  document.querySelectorAll("[data-output]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      setVoice(button.dataset.output === "aloud");
+      if (joinChoice) joinChoice.hidden = true;
+      sayFact(button.dataset.said);
+    });
+  });
+  a11y.wire(sayFact);
   document.querySelectorAll("input[name=speak]").forEach(function (choice) {
     choice.checked = choice.value === scope;
     choice.addEventListener("change", function () { scope = choice.value; speech.setPref("speak", scope); });
@@ -240,10 +296,8 @@
   // The last five announcements, oldest first, on demand.
   const lastFive = document.getElementById("last-five");
   if (lastFive) lastFive.addEventListener("click", function () {
-    if (!log) return;
-    const texts = Array.from(log.children).slice(0, 5).reverse().map(function (item) { return item.textContent; });
-    const region = document.getElementById("announce");
-    if (region) { region.textContent = ""; region.textContent = texts.join(" "); }
+    const texts = a11y.lastTexts(5);
+    toReader(texts.join(" "), false);
     texts.forEach(function (text) { speak(text); });
   });
 
@@ -288,6 +342,16 @@
       } catch (e) { status("setup-status", e.message); }
     });
   });
+  const pinForm = document.getElementById("pin-form");
+  if (pinForm) pinForm.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const pin = String(new FormData(pinForm).get("pin") || "");
+    try {
+      await post("/api/pin", { pin: pin });
+      document.getElementById("current-pin").textContent = pin;
+      status("pin-status", pinForm.dataset.changed);
+    } catch (e) { status("pin-status", e.message); }
+  });
   const settings = document.getElementById("settings");
   if (settings) settings.addEventListener("submit", async function (event) {
     event.preventDefault();
@@ -309,6 +373,7 @@
     else if ((key === "o" || key === "w") && where) { event.preventDefault(); where.click(); }
     else if (key === "u" && undo) { event.preventDefault(); undo.click(); }
     else if (key === "l" && lastFive) { event.preventDefault(); lastFive.click(); }
+    else if (a11y.key(key, sayFact)) { event.preventDefault(); }
   });
 
   async function keepAwake() {

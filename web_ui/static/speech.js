@@ -3,10 +3,12 @@
 window.MarmiteSpeech = (function () {
   const MAX_WORDS = 12;
   // Parts every player wants to hear, and parts a phone speaks only when they name its player.
+  // (Chaud Devant's parts, then Sus au buffet !'s.)
   const ALWAYS = ["trick_won", "round_scored", "unclaimed", "game_over", "game_started", "round_opened",
-    "menus_revealed"];
+    "menus_revealed", "round_ended", "winner", "tie_break", "part_two"];
   const IF_NAMED = ["turn", "play_begins", "last_card", "revoke", "refused", "undone", "where_turn",
-    "where_reveal", "menu_revealed"];
+    "where_reveal", "menu_revealed", "moved", "duel_won", "duel_lost", "duel_tied", "swap", "rear_tied",
+    "undone_card", "undone_plate"];
 
   function pref(key, fallback) {
     try {

@@ -9,14 +9,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from flask_babel import gettext
+
 from companion.buffet import KIND
 from companion.buffet.announcer import Words, deciding_food
 from companion.buffet.plates import FOODS, MOUSE_CARDS, PLATES
 from companion.buffet.state import State as BuffetState
 from companion.catalogs import Phrasebook, said, said_plural
+from web_ui.fact_keys import FactKey
 from web_ui.game_pages import GamePages
 
-RING_CENTRE, RING_RADIUS, MOUSE_STEP = 210, 150, 26
+RING_RADIUS, MOUSE_STEP, MOUSE_SIZE, MOST_MICE = 150, 22, 10, 6
+RING_CENTRE = RING_RADIUS + 20 + (MOST_MICE - 1) * MOUSE_STEP + MOUSE_SIZE + 2
+"""The picture is wide enough for all six mice stacked outward on one square (a third went outside)."""
 SQUARES = 40
 SHAPE_SYMBOLS: dict[str, str] = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆", "star": "★",
                                  "hexagon": "⬢"}
@@ -125,8 +130,8 @@ def ring(players: list[dict[str, Any]]) -> dict[str, Any]:
         level = stacked.get(player["square"], 0)
         stacked[player["square"]] = level + 1
         x, y = _point(player["square"], RING_RADIUS + 20 + level * MOUSE_STEP)
-        mice.append({**player, "x": x, "y": y, "path": shape_path(player["shape"], x, y, 10)})
-    return {"ticks": ticks, "mice": mice, "size": 2 * RING_CENTRE}
+        mice.append({**player, "x": x, "y": y, "path": shape_path(player["shape"], x, y, MOUSE_SIZE)})
+    return {"ticks": ticks, "mice": mice, "size": 2 * RING_CENTRE, "centre": RING_CENTRE, "radius": RING_RADIUS}
 
 
 def _point(square: int, radius: float) -> tuple[float, float]:
@@ -177,6 +182,7 @@ class BuffetPages(GamePages):
     title = "Sus au buffet !"
     state_class = "state buffet"
     seat_class = "state seat buffet"
+    seat_speaks_mine = True  # a phone said everything the tablet said (a seat's own parts name its player)
 
     def __init__(self) -> None:
         super().__init__(KIND.name, __name__)
@@ -193,6 +199,13 @@ class BuffetPages(GamePages):
     def deck_words(self, language: str) -> dict[str, str]:
         return {"name": DECK_WORDS.template("buffet", language),
                 "enroll_help": DECK_WORDS.template("enroll_help_buffet", language)}
+
+    def fact_keys(self, page: str, language: str) -> list[FactKey]:
+        if page in ("seat", "own-seat"):
+            return [("hand", "M", gettext("My plates")), ("left", "N", gettext("My square")),
+                    ("turn", "T", gettext("Whose turn")), ("scores", "S", gettext("My score"))]
+        return [("turn", "T", gettext("Whose turn")), ("scores", "S", gettext("Scores")),
+                ("pot", "P", gettext("The buffet")), ("last-trick", "D", gettext("This step's cards"))]
 
 
 PAGES = BuffetPages()

@@ -12,11 +12,15 @@ from companion.chaud_devant.announcer import Theme, render
 from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
 from companion.chaud_devant.state import State
 from companion.seam import Part
+from web_ui.fact_keys import SUIT_KEYS, FactKey
 from web_ui.game_pages import GamePages
 from web_ui.guide_text import COLOURS, CROSS, guide
 
 DECK_WORDS = Phrasebook("deck_page.", said("deck_page.chaud_devant", "Chaud Devant!"))
 """The deck page's words for this game's cards."""
+
+HAND_SUITS = ("pea", "onion", "mushroom", "pepper")
+"""The suits keys 1 to 4 answer for (`_facts.html` renders them in this order)."""
 
 SUIT_SYMBOLS = {"pea": "●", "onion": "◆", "mushroom": "▲", "pepper": "✱", "none": "∅"}
 
@@ -54,6 +58,17 @@ class ChaudDevantPages(GamePages):
 
     def checklist(self, language: str, known: set[str]) -> list[dict[str, Any]]:
         return checklist(language, known)
+
+    def fact_keys(self, page: str, language: str) -> list[FactKey]:
+        keys = [("pot", "P", gettext("Pot")), ("led", "C", gettext("Led suit")), ("turn", "T", gettext("Whose turn")),
+                ("scores", "S", gettext("Scores")), ("last-trick", "D", gettext("Last trick")),
+                ("left", "N", gettext("Cards left"))]
+        if page != "own-seat":  # a hand and a menu are the seat link's owner's only
+            return keys
+        theme = Theme(language, self._edition())
+        by_suit = [(f"hand-{key}", key, gettext("My hand: %(suit)s", suit=theme.suit(suit)))
+                   for key, suit in zip(SUIT_KEYS, HAND_SUITS, strict=True)]
+        return [("hand", "M", gettext("My hand")), *by_suit, *keys, ("menu", "E", gettext("My menu"))]
 
 
 def helpers(language: str, edition: str) -> dict[str, Any]:

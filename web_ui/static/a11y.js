@@ -1,0 +1,335 @@
+// Accessibility parts shared by every page: the announcement log (braille-readable, with headings per
+// round and trick), verbosity profiles, one key per fact, sound and vibration cues, and a DOM update
+// that keeps the focused control in place. app.js wires them to the stream.
+"use strict";
+window.MarmiteA11y = (function () {
+  const body = document.body;
+  const speech = window.MarmiteSpeech;
+  const LOG_LIMIT = 200;
+
+  // ------------------------------------------------------------------ verbosity profiles
+  // brief: what happened (cards, tricks, refusals, scores), without prompts the fact keys answer;
+  // normal: everything the table says; detailed: normal plus the state after each play (see #facts).
+  const PROFILES = ["brief", "normal", "detailed"];
+  const BRIEF_DROPS = ["turn", "play_begins", "pot_empty", "hand_recorded", "menu_chosen", "spoils",
+    "buffet_ready", "new_step", "part_label", "plate_laid", "swap"];
+
+  function profile() {
+    const chosen = speech.pref("profile", "normal");
+    return PROFILES.indexOf(chosen) >= 0 ? chosen : "normal";
+  }
+
+  function setProfile(name) { speech.setPref("profile", name); showProfile(); }
+
+  function nextProfile() {
+    const next = PROFILES[(PROFILES.indexOf(profile()) + 1) % PROFILES.length];
+    setProfile(next);
+    return next;
+  }
+
+  // The text a profile keeps of a message already narrowed to this device's scope.
+  function profiled(data, text) {
+    if (!text || profile() !== "brief" || !data.parts || data.accepted === false) return text;
+    const kept = data.parts.filter(function (part) { return BRIEF_DROPS.indexOf(part.key) < 0; });
+    if (kept.length === data.parts.length) return text;
+    const keptTexts = kept.map(function (part) { return part.text; });
+    // Keep only the kept parts that were in the scoped text (a phone speaking "mine" says less).
+    return keptTexts.filter(function (piece) { return text.indexOf(piece) >= 0; }).join(" ");
+  }
+
+  function showProfile() {
+    const button = document.getElementById("profile-toggle");
+    if (!button) return;
+    button.textContent = button.dataset["label" + profile().charAt(0).toUpperCase() + profile().slice(1)];
+    button.dataset.profile = profile();
+  }
+
+  // ------------------------------------------------------------------ the announcement log
+  const logBox = document.getElementById("log");
+  const entries = [];
+  let round = 0;
+  let trick = 1;
+  let trickClosed = false;
+
+  function keys(data) { return (data.parts || []).map(function (part) { return part.key; }); }
+
+  // The round and trick (or step) a message belongs to, counted from the game's first message.
+  function place(data) {
+    const said = keys(data);
+    if (said.indexOf("game_started") >= 0) { round = 0; trick = 1; trickClosed = false; }
+    if (said.indexOf("round_opened") >= 0) { round += 1; trick = 1; trickClosed = false; }
+    else if (said.indexOf("new_step") >= 0) { trick += 1; trickClosed = false; }
+    else if (trickClosed && data.kind === "card") { trick += 1; trickClosed = false; }
+    const at = { round: round, trick: trick };
+    if (said.indexOf("trick_won") >= 0) trickClosed = true;
+    return at;
+  }
+
+  function headingText(at) {
+    if (!logBox) return "";
+    if (at.round === 0) return logBox.dataset.startWord;
+    const roundWord = logBox.dataset.roundWord.replace("%(n)s", String(at.round));
+    return roundWord + " · " + logBox.dataset.trickWord.replace("%(n)s", String(at.trick));
+  }
+
+  function itemFor(entry) {
+    const item = document.createElement("li");
+    if (entry.refused) {  // said as a refusal, in words (most refusals already begin with the word)
+      item.classList.add("refused");
+      const word = logBox.dataset.refusedWord;
+      if (entry.text.indexOf(word) !== 0 && entry.text.indexOf(word.replace(/\s*:$/, "")) !== 0) {
+        const mark = document.createElement("strong");
+        mark.textContent = word + " ";
+        item.appendChild(mark);
+      }
+    }
+    item.appendChild(document.createTextNode(entry.text));
+    return item;
+  }
+
+  function newestFirst() { return speech.pref("log-order", "newest") === "newest"; }
+
+  function groupFor(entry) {
+    const key = entry.round + "-" + entry.trick;
+    let group = logBox.querySelector('section[data-group="' + key + '"]');
+    if (group) return group;
+    group = document.createElement("section");
+    group.dataset.group = key;
+    const heading = document.createElement("h3");
+    heading.textContent = headingText(entry);
+    group.appendChild(heading);
+    group.appendChild(document.createElement("ul"));
+    if (newestFirst()) logBox.prepend(group); else logBox.appendChild(group);
+    return group;
+  }
+
+  function place_(entry) {
+    const list = groupFor(entry).querySelector("ul");
+    const item = itemFor(entry);
+    entry.item = item;
+    if (newestFirst()) list.prepend(item); else list.appendChild(item);
+  }
+
+  // One announcement into the log; the oldest beyond LOG_LIMIT leave it. Nothing else moves.
+  function addToLog(data) {
+    if (keys(data).indexOf("game_started") >= 0 && entries.length) {  // a new game: a new log
+      entries.length = 0;
+      if (logBox) logBox.replaceChildren();
+    }
+    const at = place(data);
+    const entry = { text: data.text, refused: data.accepted === false, round: at.round, trick: at.trick };
+    entries.push(entry);
+    if (!logBox) return;
+    place_(entry);
+    while (entries.length > LOG_LIMIT) {
+      const gone = entries.shift();
+      const group = gone.item ? gone.item.closest("section") : null;
+      if (gone.item) gone.item.remove();
+      if (group && !group.querySelector("li")) group.remove();
+    }
+  }
+
+  function redrawLog() {
+    if (!logBox) return;
+    logBox.replaceChildren();
+    entries.forEach(place_);
+    showOrder();
+  }
+
+  function showOrder() {
+    const button = document.getElementById("log-order");
+    if (!button) return;
+    button.setAttribute("aria-pressed", newestFirst() ? "true" : "false");
+  }
+
+  function lastTexts(count) {
+    return entries.slice(-count).map(function (entry) { return entry.text; });
+  }
+
+  // ------------------------------------------------------------------ facts, one key each
+  // A fact's sentence comes from the page's own #facts (rendered with each fragment, hidden).
+  const FACT_KEYS = { m: "hand", "1": "hand-1", "2": "hand-2", "3": "hand-3", "4": "hand-4", p: "pot",
+    c: "led", t: "turn", s: "scores", d: "last-trick", n: "left", e: "menu" };
+
+  function fact(name) {
+    const source = document.querySelector('#facts [data-fact="' + name + '"]');
+    const text = source ? source.textContent.trim() : "";
+    const none = document.getElementById("fact-keys");
+    return text || (none ? none.dataset.none : "");
+  }
+
+  // ------------------------------------------------------------------ sounds and vibration
+  // Generated in the page (Web Audio), never downloaded; each cue goes with its announcement.
+  const CUES = {
+    turn: { notes: [[660, 0, 0.12], [880, 0.15, 0.14]], wave: "sine", buzz: [200, 100, 200] },
+    refused: { notes: [[220, 0, 0.35]], wave: "square", buzz: [400] },
+    trick: { notes: [[523, 0, 0.1], [659, 0.11, 0.1], [784, 0.22, 0.16]], wave: "triangle", buzz: [80, 60, 80, 60, 80] },
+  };
+  let audio = null;
+  window.marmiteCues = [];
+
+  function soundsOn() { return speech.pref("sounds", "off") === "on"; }
+  function vibrationOn() { return speech.pref("vibration", "off") === "on"; }
+  function canVibrate() { return typeof navigator.vibrate === "function"; }
+
+  function cue(name) {
+    const wanted = CUES[name];
+    if (!wanted) return;
+    if (soundsOn()) {
+      window.marmiteCues.push(name);
+      try {
+        const Context = window.AudioContext || window.webkitAudioContext;
+        if (Context) {
+          audio = audio || new Context();
+          const now = audio.currentTime;
+          wanted.notes.forEach(function (note) {
+            const tone = audio.createOscillator();
+            const gain = audio.createGain();
+            tone.type = wanted.wave;
+            tone.frequency.value = note[0];
+            gain.gain.setValueAtTime(0.0001, now + note[1]);
+            gain.gain.exponentialRampToValueAtTime(0.25, now + note[1] + 0.01);
+            gain.gain.exponentialRampToValueAtTime(0.0001, now + note[1] + note[2]);
+            tone.connect(gain).connect(audio.destination);
+            tone.start(now + note[1]);
+            tone.stop(now + note[1] + note[2] + 0.02);
+          });
+        }
+      } catch (e) { /* no audio output: the spoken words remain */ }
+    }
+    if (vibrationOn() && canVibrate()) navigator.vibrate(wanted.buzz);
+  }
+
+  // The cue a message deserves (the spoken words are its equivalent).
+  function cueFor(data) {
+    if (data.accepted === false) cue("refused");
+    else if (keys(data).indexOf("trick_won") >= 0 || keys(data).indexOf("duel_won") >= 0) cue("trick");
+  }
+
+  function showToggle(id, on) {
+    const button = document.getElementById(id);
+    if (!button) return;
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = on ? button.dataset.on : button.dataset.off;
+  }
+
+  // ------------------------------------------------------------------ updates that keep the focus
+  // Bring `target` to `source`'s content node by node: unchanged nodes (and the focused one) stay.
+  const KEYS = ["id", "data-code", "data-menu", "data-seat", "data-fact", "data-card"];
+
+  function keyed(node) { return node.nodeType === 1 && KEYS.some(function (name) { return node.hasAttribute(name); }); }
+
+  function same(a, b) {
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+    if (a.nodeType !== 1) return true;
+    return KEYS.every(function (name) { return a.getAttribute(name) === b.getAttribute(name); });
+  }
+
+  function sync(old, incoming) {
+    if (old.nodeType !== 1) {
+      if (old.nodeValue !== incoming.nodeValue) old.nodeValue = incoming.nodeValue;
+      return;
+    }
+    Array.from(old.attributes).forEach(function (attr) {
+      if (!incoming.hasAttribute(attr.name)) old.removeAttribute(attr.name);
+    });
+    Array.from(incoming.attributes).forEach(function (attr) {
+      if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
+    });
+    morph(old, incoming);
+  }
+
+  // Walk both child lists; a keyed node (id, card, menu, seat…) is found again further on, the nodes
+  // skipped over are gone; anything unmatched is inserted where it belongs.
+  function morph(target, source) {
+    let cursor = target.firstChild;
+    Array.from(source.childNodes).forEach(function (incoming) {
+      let match = null;
+      if (cursor && same(cursor, incoming)) match = cursor;
+      else if (keyed(incoming)) {
+        for (let probe = cursor; probe; probe = probe.nextSibling) {
+          if (same(probe, incoming)) { match = probe; break; }
+        }
+      }
+      if (match) {
+        while (cursor !== match) { const gone = cursor; cursor = cursor.nextSibling; gone.remove(); }
+        sync(match, incoming);
+        cursor = match.nextSibling;
+      } else {
+        target.insertBefore(incoming, cursor);
+      }
+    });
+    while (cursor) { const gone = cursor; cursor = cursor.nextSibling; gone.remove(); }
+  }
+
+  function update(target, html) {
+    const fresh = document.createElement(target.tagName);
+    fresh.innerHTML = html;
+    morph(target, fresh);
+  }
+
+  // ------------------------------------------------------------------ wiring of the controls
+  function wire(say) {
+    showProfile();
+    showOrder();
+    showToggle("sounds-toggle", soundsOn());
+    showToggle("vibration-toggle", vibrationOn());
+    const vibration = document.getElementById("vibration-toggle");
+    if (vibration && !canVibrate()) vibration.hidden = true;  // feature-detected, silently absent
+    const profileButton = document.getElementById("profile-toggle");
+    if (profileButton) profileButton.addEventListener("click", function () {
+      nextProfile();
+      say(profileButton.textContent, true);
+    });
+    const order = document.getElementById("log-order");
+    if (order) order.addEventListener("click", function () {
+      speech.setPref("log-order", newestFirst() ? "oldest" : "newest");
+      redrawLog();
+    });
+    const sounds = document.getElementById("sounds-toggle");
+    if (sounds) sounds.addEventListener("click", function () {
+      speech.setPref("sounds", soundsOn() ? "off" : "on");
+      showToggle("sounds-toggle", soundsOn());
+      if (soundsOn()) cue("turn");  // a sample, and a user gesture that lets audio start
+    });
+    if (vibration) vibration.addEventListener("click", function () {
+      speech.setPref("vibration", vibrationOn() ? "off" : "on");
+      showToggle("vibration-toggle", vibrationOn());
+      if (vibrationOn()) cue("turn");
+    });
+    document.querySelectorAll("#fact-keys [data-fact]").forEach(function (button) {
+      button.addEventListener("click", function () { say(fact(button.dataset.fact), true); });
+    });
+  }
+
+  // One key per fact, J to the log, V for the next profile; true when the key was ours.
+  function key(pressed, say) {
+    const name = FACT_KEYS[pressed];
+    if (name) {
+      const button = document.querySelector('#fact-keys [data-fact="' + name + '"]');
+      if (!button || button.hidden) return false;
+      say(fact(name), true);
+      return true;
+    }
+    if (pressed === "j") {
+      const title = document.getElementById("log-title");
+      if (title) { title.focus(); return true; }
+    }
+    if (pressed === "v" && document.getElementById("profile-toggle")) {
+      nextProfile();
+      say(document.getElementById("profile-toggle").textContent, true);
+      return true;
+    }
+    return false;
+  }
+
+  function seed() {
+    const source = document.getElementById("log-seed");
+    if (!source) return;
+    try { JSON.parse(source.textContent).forEach(addToLog); } catch (e) { /* an empty log */ }
+  }
+  seed();
+
+  return { addToLog: addToLog, lastTexts: lastTexts, profile: profile, profiled: profiled, cue: cue,
+    cueFor: cueFor, update: update, wire: wire, key: key, fact: fact };
+})();
