@@ -13,6 +13,7 @@ from web_ui.context import service, settings
 from web_ui.deck_words import words
 from web_ui.game_pages import page_table
 from web_ui.guide_text import guide
+from web_ui.page_common import log_seed
 
 deck_pages = Blueprint("deck_pages", __name__)
 
@@ -41,7 +42,7 @@ def deck_page() -> str:
     return render_template("deck.html", w=words(language), info=info, boxes=boxes, game_words=game_words,
                            unlocked=unlocked(),
                            csrf=csrf_token(), settings=settings().current, lang=language, languages=LANGUAGES,
-                           default_game=service().games.default)
+                           default_game=service().games.default, log_seed=log_seed)
 
 
 @deck_pages.get("/guide")

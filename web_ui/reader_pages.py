@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from companion.phrases import LANGUAGES
 from web_ui.auth import csrf_token, unlocked
 from web_ui.context import service, settings
+from web_ui.page_common import log_seed
 
 reader_pages = Blueprint("reader_pages", __name__)
 
@@ -43,7 +44,7 @@ def readers_page() -> str:
     language = service().language
     return render_template("readers.html", readers=readers, found=found, unlocked=unlocked(), csrf=csrf_token(),
                            can_scan=current_app.extensions.get("marmite.reader_scan") is not None,
-                           settings=settings().current, lang=language, languages=LANGUAGES)
+                           settings=settings().current, lang=language, languages=LANGUAGES, log_seed=log_seed)
 
 
 @reader_pages.post("/readers/scan")

@@ -1,0 +1,28 @@
+"""The announcement log stands on every page a player can open (not only the table and seat pages),
+once, with the game's announcements: a braille user reaches it with J wherever they are."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.web_ui.conftest import HEADERS, PLAYERS, new_game
+
+PAGES = ["/", "/setup", "/history", "/deck", "/readers", "/setup/robots", "/setup/buffet", "/unlock"]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_every_page_has_one_log_seeded_with_the_games_announcements(client: FlaskClient, url: str) -> None:
+    new_game(client)
+    secret = {"type": "menu", "player": PLAYERS[0], "menu": "pea"}
+    assert client.post("/api/events", headers=HEADERS, json=secret).status_code == 200
+    page = client.get(url).get_data(as_text=True)
+    assert page.count('id="log"') == 1 and page.count('id="log-title"') == 1
+    seed = re.search(r'<script type="application/json" id="log-seed">(.*?)</script>', page, re.S)
+    assert seed is not None
+    texts = [entry["text"] for entry in json.loads(seed.group(1))]
+    assert texts, "the log starts from the game's announcements"
+    assert "pea" not in " ".join(texts).lower() and "pois" not in " ".join(texts).lower()  # a secret menu stays secret
