@@ -87,6 +87,20 @@ def test_a_virtual_practice_player_plays_from_the_phone_on_their_turn_only(app: 
     assert again.status_code == 409 and "not Ana's turn" in again.get_json()["error"]
 
 
+def test_a_card_the_journal_cannot_keep_is_a_400_from_the_phone(app: Flask, client: FlaskClient,
+                                                               service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "virtual"})["accepted"]
+    _deal_and_choose(service)
+    ana, token = _phone(app, "Ana")
+    before = service.journal.last_seq
+    for body in ('{"card": "%s"}' % ("x" * 20_000), '{"card": "\\ud800"}'):  # too long; a lone surrogate
+        answer = ana.post("/api/seat/Ana/play", data=body, content_type="application/json",
+                          headers={"X-CSRF-Token": token})
+        assert answer.status_code == 400, answer.get_data(as_text=True)
+        assert answer.get_json()["error"]
+    assert service.journal.last_seq == before
+
+
 def test_phone_play_is_refused_at_a_table_with_cards(app: Flask, client: FlaskClient, service: TableService) -> None:
     assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards"})["accepted"]
     _deal_and_choose(service)
