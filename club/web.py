@@ -164,7 +164,7 @@ def _player_context() -> dict[str, Any]:
     text = str(request.args.get("number", "")).strip()
     if not text:
         return {"number": None, "player": None, "seat": None, "lang": _language()}
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PLAYER_NUMBER:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_PLAYER_NUMBER:  # "²" is a digit
         abort(400)
     number = int(text)
     name = _hub().store.player(number)

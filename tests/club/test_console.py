@@ -244,6 +244,7 @@ def test_each_players_phone_shows_their_next_table_and_seat(hub: Hub) -> None:
     phone = Browser(hub.web)
     assert "Aucun joueur n’a le numéro 1." in phone.get("/player?number=1")[1]
     assert phone.get("/player?number=abc")[0] == 400 and phone.get("/player?number=100000")[0] == 400
+    assert phone.get("/player?number=%C2%B2")[0] == 400  # "²": a digit to str.isdigit, not to int()
     page = director.get("/director")[1]
     director.post("/director/seat", {"csrf_token": director.csrf(page), "players": "\n".join(names),
                                      "game": "chaud_devant"})
