@@ -126,8 +126,9 @@ class BoundedJSONProvider(DefaultJSONProvider):
             raise ValueError("the JSON body is nested too deeply") from None
 
 
-PRIVATE_PATHS = ("/seat/", "/fragment/seat/", "/api/seat/")
-"""Pages and answers that may carry a seat's secrets (hand, menu): never kept by a cache or a browser's history."""
+PRIVATE_PATHS = ("/seat/", "/fragment/seat/", "/api/seat/", "/setup")
+"""Pages and answers that may carry a seat's secrets (hand, menu), or the host's (the PIN, seat links, a
+buffet robot's cards on the setup pages): never kept by a cache or a browser's history."""
 
 
 def _secret_key(data_dir: Path | None) -> str:

@@ -65,7 +65,9 @@ def test_the_setup_page_shows_the_pin_only_to_the_host(client: FlaskClient) -> N
     page = client.get("/unlock")
     token = page.get_data(as_text=True).split('name="csrf_token" value="')[1].split('"')[0]
     client.post("/unlock", data={"csrf_token": token, "pin": PIN})
-    assert f'<strong id="current-pin">{PIN}</strong>' in client.get("/setup").get_data(as_text=True)
+    page = client.get("/setup")
+    assert f'<strong id="current-pin">{PIN}</strong>' in page.get_data(as_text=True)
+    assert page.headers["Cache-Control"] == "no-store"  # once locked, Back must not show the PIN again
 
 
 def test_a_new_game_starts_with_an_empty_log(client: FlaskClient) -> None:
