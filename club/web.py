@@ -230,10 +230,14 @@ def director_seat() -> WerkzeugResponse:
 
 
 def _game_key() -> tuple[int, int]:
+    """The (table, game) a decision is about: one the hub has folded, else 400 (nothing journaled)."""
     try:
-        return int(request.form["table"]), int(request.form["game"])
+        key = int(request.form["table"]), int(request.form["game"])
     except (KeyError, ValueError):
         abort(400)
+    if not _hub().knows_game(*key):
+        abort(400)
+    return key
 
 
 def _who_why() -> tuple[str, str]:

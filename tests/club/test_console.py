@@ -98,6 +98,12 @@ def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> N
     assert director.post("/director/close", {"csrf_token": "forged"})[0] == 403
     assert visitor.post("/director/void", {"table": 1, "game": 1, "who": "x", "why": "y"})[0] == 403
 
+    for table, game in ((10 ** 30, 1), (1, 10 ** 30), (7, 1), (1, 99)):  # beyond SQLite's integers; no such game
+        bad = {"csrf_token": token, "table": table, "game": game, "who": "x", "why": "y"}
+        assert director.post("/director/void", bad)[0] == 400
+        assert director.post("/director/correct", {**bad, "player": "Ana", "stars": 3})[0] == 400
+    assert "x — y" not in director.get("/director")[1]  # refused, and nothing journaled
+
     player = max(stars, key=lambda name: stars[name])
     director.post("/director/correct", {"csrf_token": token, "table": 1, "game": 1, "player": player,
                                         "stars": stars[player] + 5, "who": "Claire", "why": "carte mal lue"})
