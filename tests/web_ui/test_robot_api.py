@@ -12,6 +12,7 @@ from companion.chaud_devant.cards import ALL_CODES
 from companion.table import TableService
 from tests.web_ui.conftest import HEADERS
 from tests.web_ui.seat_phone import claim
+from web_ui.app import HINT_BURST
 from web_ui.seats import seat_key
 
 PLAYERS = ["Ana", "Marmiton", "Cléo"]
@@ -70,6 +71,15 @@ def test_the_chef_advises_on_the_players_own_phone_only(app: Flask, client: Flas
     other = app.test_client()
     assert other.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).status_code == 403
     assert client.post("/api/seat/Ana/hint", headers=HEADERS).status_code == 403  # the PIN is no seat
+
+
+def test_advice_is_bounded_per_phone(app: Flask, client: FlaskClient, service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards", "aids": True})["accepted"]
+    _deal_and_choose(service)
+    phone, token = _phone(app, "Ana")
+    answers = [phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}) for _ in range(HINT_BURST + 1)]
+    assert [a.status_code for a in answers] == [200] * HINT_BURST + [429]  # each one is a search: not unbounded
+    assert int(answers[-1].headers["Retry-After"]) >= 1
 
 
 def test_a_virtual_practice_player_plays_from_the_phone_on_their_turn_only(app: Flask, client: FlaskClient,
