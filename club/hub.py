@@ -349,6 +349,11 @@ class ClubHub:
                 self.tables[table].called_at = None
         self.touch()
 
+    def knows_game(self, table: int, game: int) -> bool:
+        """True for a game a table has sent (the only games a director may void or correct)."""
+        with self._lock:
+            return (table, game) in self.folds
+
     def held_all(self) -> dict[str, int]:
         """Per table, the last row stored (what a board client reads from the stream)."""
         with self._lock:

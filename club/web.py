@@ -164,7 +164,7 @@ def _player_context() -> dict[str, Any]:
     text = str(request.args.get("number", "")).strip()
     if not text:
         return {"number": None, "player": None, "seat": None, "lang": _language()}
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PLAYER_NUMBER:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_PLAYER_NUMBER:  # "²" is a digit
         abort(400)
     number = int(text)
     name = _hub().store.player(number)
@@ -230,10 +230,14 @@ def director_seat() -> WerkzeugResponse:
 
 
 def _game_key() -> tuple[int, int]:
+    """The (table, game) a decision is about: one the hub has folded, else 400 (nothing journaled)."""
     try:
-        return int(request.form["table"]), int(request.form["game"])
+        key = int(request.form["table"]), int(request.form["game"])
     except (KeyError, ValueError):
         abort(400)
+    if not _hub().knows_game(*key):
+        abort(400)
+    return key
 
 
 def _who_why() -> tuple[str, str]:

@@ -217,7 +217,8 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     pin, _ = resolve_pin(args.pin, data_dir)
     try:
         service, reader = open_table(args, data_dir)
-        app = table_app(service, pin=pin, data_dir=data_dir)
+        fixed = bool(args.pin or os.environ.get("MARMITE_PIN"))  # not the kept one: the page may not change it
+        app = table_app(service, pin=pin, data_dir=data_dir, config={"MARMITE_PIN_FIXED": fixed})
         panel = open_panel(service) if getattr(args, "panel", False) else None
     except StartRefused as refused:
         print(f"marmite run: {refused}", file=sys.stderr)

@@ -39,8 +39,11 @@ STREAMS_PER_CLIENT = 8
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
-RATE_LIMITED = {"api.where": "where", "api.repeat": "repeat", "api.unlock": "unlock", "pages.unlock_page": "unlock"}
+RATE_LIMITED = {"api.where": "where", "api.repeat": "repeat", "api.unlock": "unlock", "pages.unlock_page": "unlock",
+                "robot_api.hint": "hint"}
 """Endpoints anyone may call without the PIN, limited per address (a token bucket each)."""
+HINT_BURST = 4
+"""Learning-aid requests one phone may make at once (each is a search of a few hundred milliseconds)."""
 
 
 def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckDesk | None = None,
@@ -81,7 +84,7 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
                                                    app.config["MARMITE_RESERVED_STREAMS"])
     app.extensions["marmite.rates"] = {
         "where": RateLimit(burst=6, every=5.0), "repeat": RateLimit(burst=6, every=5.0),
-        "unlock": RateLimit(burst=5, every=6.0)}
+        "unlock": RateLimit(burst=5, every=6.0), "hint": RateLimit(burst=HINT_BURST, every=3.0)}
     Babel(app, locale_selector=_locale_selector(store))
     app.json = BoundedJSONProvider(app)
     app.json.sort_keys = False
@@ -126,8 +129,9 @@ class BoundedJSONProvider(DefaultJSONProvider):
             raise ValueError("the JSON body is nested too deeply") from None
 
 
-PRIVATE_PATHS = ("/seat/", "/fragment/seat/", "/api/seat/")
-"""Pages and answers that may carry a seat's secrets (hand, menu): never kept by a cache or a browser's history."""
+PRIVATE_PATHS = ("/seat/", "/fragment/seat/", "/api/seat/", "/setup")
+"""Pages and answers that may carry a seat's secrets (hand, menu), or the host's (the PIN, seat links, a
+buffet robot's cards on the setup pages): never kept by a cache or a browser's history."""
 
 
 def _secret_key(data_dir: Path | None) -> str:

@@ -20,6 +20,8 @@ def change_pin() -> tuple[Response, int] | Response:
     pin = body.get("pin") if isinstance(body, dict) else None
     if not isinstance(pin, str) or not VALID_PIN.fullmatch(pin):
         return jsonify(error="a PIN is 4 to 12 digits"), 400
+    if current_app.config.get("MARMITE_PIN_FIXED"):  # a restart would bring that PIN back: say so, change nothing
+        return jsonify(error="this table's PIN is set by --pin or MARMITE_PIN: change it there and restart"), 409
     data_dir: Path | None = current_app.extensions.get("marmite.data_dir")
     if data_dir is None:
         return jsonify(error="this table has no data dir to keep a PIN in"), 409

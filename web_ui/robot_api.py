@@ -94,7 +94,10 @@ def play(name: str) -> tuple[Response, int] | Response:
             return jsonify(error="cards are played from the phone only at a practice table without cards"), 409
         if turn_of(state) != name:
             return jsonify(error=f"it is not {name}'s turn"), 409
-        answer = table.submit({"type": "card", "card": card}, source="seat")
+        try:
+            answer = table.submit({"type": "card", "card": card}, source="seat")
+        except MalformedEvent as error:  # too long or not valid Unicode: a clear 400, nothing recorded
+            return jsonify(error=str(error)), 400
     return jsonify(answer.as_json())
 
 

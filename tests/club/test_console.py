@@ -98,6 +98,12 @@ def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> N
     assert director.post("/director/close", {"csrf_token": "forged"})[0] == 403
     assert visitor.post("/director/void", {"table": 1, "game": 1, "who": "x", "why": "y"})[0] == 403
 
+    for table, game in ((10 ** 30, 1), (1, 10 ** 30), (7, 1), (1, 99)):  # beyond SQLite's integers; no such game
+        bad = {"csrf_token": token, "table": table, "game": game, "who": "x", "why": "y"}
+        assert director.post("/director/void", bad)[0] == 400
+        assert director.post("/director/correct", {**bad, "player": "Ana", "stars": 3})[0] == 400
+    assert "x — y" not in director.get("/director")[1]  # refused, and nothing journaled
+
     player = max(stars, key=lambda name: stars[name])
     director.post("/director/correct", {"csrf_token": token, "table": 1, "game": 1, "player": player,
                                         "stars": stars[player] + 5, "who": "Claire", "why": "carte mal lue"})
@@ -244,6 +250,7 @@ def test_each_players_phone_shows_their_next_table_and_seat(hub: Hub) -> None:
     phone = Browser(hub.web)
     assert "Aucun joueur n’a le numéro 1." in phone.get("/player?number=1")[1]
     assert phone.get("/player?number=abc")[0] == 400 and phone.get("/player?number=100000")[0] == 400
+    assert phone.get("/player?number=%C2%B2")[0] == 400  # "²": a digit to str.isdigit, not to int()
     page = director.get("/director")[1]
     director.post("/director/seat", {"csrf_token": director.csrf(page), "players": "\n".join(names),
                                      "game": "chaud_devant"})

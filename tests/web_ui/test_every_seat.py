@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from marmite.serve import resolve_pin
+from companion.table import TableService
+from marmite.serve import resolve_pin, table_app
 from tests.web_ui.conftest import HEADERS, PIN, new_game
 from web_ui.games.buffet.pages import ring
 from web_ui.pin_store import PIN_FILE, kept_pin
@@ -58,6 +59,14 @@ def test_the_host_changes_the_pin_and_it_is_kept(client: FlaskClient, app: Flask
     assert kept_pin(tmp_path) == "97531"
 
 
+def test_a_pin_given_by_pin_or_the_environment_is_not_changed_from_the_page(service: TableService,
+                                                                        tmp_path: Path) -> None:
+    app = table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True, "MARMITE_PIN_FIXED": True})
+    answer = app.test_client().post("/api/pin", headers=HEADERS, json={"pin": "97531"})
+    assert answer.status_code == 409 and "--pin" in answer.get_json()["error"]  # a restart would bring it back
+    assert kept_pin(tmp_path) is None and app.config["MARMITE_PIN"] == PIN
+
+
 def test_the_setup_page_shows_the_pin_only_to_the_host(client: FlaskClient) -> None:
     assert PIN not in client.get("/setup").get_data(as_text=True)
     with client.session_transaction() as session:
@@ -65,7 +74,9 @@ def test_the_setup_page_shows_the_pin_only_to_the_host(client: FlaskClient) -> N
     page = client.get("/unlock")
     token = page.get_data(as_text=True).split('name="csrf_token" value="')[1].split('"')[0]
     client.post("/unlock", data={"csrf_token": token, "pin": PIN})
-    assert f'<strong id="current-pin">{PIN}</strong>' in client.get("/setup").get_data(as_text=True)
+    page = client.get("/setup")
+    assert f'<strong id="current-pin">{PIN}</strong>' in page.get_data(as_text=True)
+    assert page.headers["Cache-Control"] == "no-store"  # once locked, Back must not show the PIN again
 
 
 def test_a_new_game_starts_with_an_empty_log(client: FlaskClient) -> None:

@@ -12,6 +12,7 @@ from companion.chaud_devant.cards import ALL_CODES
 from companion.table import TableService
 from tests.web_ui.conftest import HEADERS
 from tests.web_ui.seat_phone import claim
+from web_ui.app import HINT_BURST
 from web_ui.seats import seat_key
 
 PLAYERS = ["Ana", "Marmiton", "Cléo"]
@@ -72,6 +73,15 @@ def test_the_chef_advises_on_the_players_own_phone_only(app: Flask, client: Flas
     assert client.post("/api/seat/Ana/hint", headers=HEADERS).status_code == 403  # the PIN is no seat
 
 
+def test_advice_is_bounded_per_phone(app: Flask, client: FlaskClient, service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards", "aids": True})["accepted"]
+    _deal_and_choose(service)
+    phone, token = _phone(app, "Ana")
+    answers = [phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}) for _ in range(HINT_BURST + 1)]
+    assert [a.status_code for a in answers] == [200] * HINT_BURST + [429]  # each one is a search: not unbounded
+    assert int(answers[-1].headers["Retry-After"]) >= 1
+
+
 def test_a_virtual_practice_player_plays_from_the_phone_on_their_turn_only(app: Flask, client: FlaskClient,
                                                                           service: TableService) -> None:
     assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "virtual"})["accepted"]
@@ -85,6 +95,20 @@ def test_a_virtual_practice_player_plays_from_the_phone_on_their_turn_only(app: 
     assert answer.status_code == 200 and answer.get_json()["accepted"] is True
     again = ana.post("/api/seat/Ana/play", json={"card": HANDS["Ana"][1]}, headers={"X-CSRF-Token": token})
     assert again.status_code == 409 and "not Ana's turn" in again.get_json()["error"]
+
+
+def test_a_card_the_journal_cannot_keep_is_a_400_from_the_phone(app: Flask, client: FlaskClient,
+                                                               service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "virtual"})["accepted"]
+    _deal_and_choose(service)
+    ana, token = _phone(app, "Ana")
+    before = service.journal.last_seq
+    for body in ('{"card": "%s"}' % ("x" * 20_000), '{"card": "\\ud800"}'):  # too long; a lone surrogate
+        answer = ana.post("/api/seat/Ana/play", data=body, content_type="application/json",
+                          headers={"X-CSRF-Token": token})
+        assert answer.status_code == 400, answer.get_data(as_text=True)
+        assert answer.get_json()["error"]
+    assert service.journal.last_seq == before
 
 
 def test_phone_play_is_refused_at_a_table_with_cards(app: Flask, client: FlaskClient, service: TableService) -> None:
