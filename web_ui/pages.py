@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import hmac
 import re
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -20,6 +23,7 @@ from flask import (
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.player_stats import NEWEST_GAMES, table_statistics
+from companion.table import TableService
 from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service
 from web_ui.game_pages import GamePages, page_table
@@ -78,9 +82,23 @@ def favicon() -> WerkzeugResponse:
 def history_page() -> str:
     """Round history, trick by trick (for Sus au buffet !, step by step)."""
     table = service()
-    return _current().render_history(table.history(), table.language,
-                                     player_stats=table_statistics(table.journal, table.games,
-                                                                   table.past_games(limit=NEWEST_GAMES)))
+    return _current().render_history(table.history(), table.language, player_stats=_player_stats(table))
+
+
+STATS_WAIT_S = 1.0
+"""How long the history page waits for the players' statistics (read from the journal) before it shows
+the game without them: a disk stall must never hold up a view (the stats come back once it clears)."""
+_STATS_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history-stats")
+
+
+def _player_stats(table: TableService) -> list[dict[str, Any]] | None:
+    """The table's per-player statistics, or None when the journal cannot answer within STATS_WAIT_S."""
+    future = _STATS_READER.submit(
+        lambda: table_statistics(table.journal, table.games, table.past_games(limit=NEWEST_GAMES)))
+    try:
+        return future.result(timeout=STATS_WAIT_S)
+    except FutureTimeout:
+        return None
 
 
 SETUP_GAMES = 20  # the setup page lists the newest games only; /api/games?before= pages through the rest
