@@ -81,7 +81,7 @@ def test_adding_the_toy_game_touched_only_its_package_and_its_registry() -> None
     """No code file outside tests/toy_game/ names the game but the registry: the shared code, the
     templates and the real games' packages know nothing of it."""
     code = [p for p in ROOT.rglob("*") if p.is_file() and p.suffix in (".py", ".html", ".js", ".css", ".toml")
-            and not {".venv", "node_modules", ".git", "__pycache__"} & set(p.parts)]
+            and not {".venv", "node_modules", ".git", "__pycache__", ".cache"} & set(p.parts)]
     named = sorted(str(p.relative_to(ROOT)) for p in code if _mentions(p))
     assert [p for p in named if not p.startswith(PACKAGE)] == [REGISTRY]
     added = subprocess.run(["git", "log", "--diff-filter=A", "--format=%H", "--", PACKAGE + "__init__.py"],

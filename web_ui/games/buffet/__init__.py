@@ -1,5 +1,19 @@
-"""Sus au buffet !'s pages: its table (the ring, the buffet), seat, history and setup page, its deck words."""
+"""Sus au buffet !'s pages: its table (the ring, the buffet), seat, history and setup page, its deck words.
 
-from web_ui.games.buffet.pages import PAGES
+Loaded on demand (`pages()`): a command that serves no page (`marmite reader test`, `replay`…) never
+imports Flask and the templates' helpers, which cost a Pi Zero seconds at start.
+"""
 
-__all__ = ["PAGES"]
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from web_ui.game_pages import GamePages
+
+
+def pages() -> GamePages:
+    """This game's pages, imported when the web app is built."""
+    from web_ui.games.buffet.pages import PAGES
+
+    return PAGES
