@@ -28,7 +28,7 @@ from companion.seam import State
 from marmite.contract_commands import run_export
 from tests.conformance.registry import DEMOS, GAMES
 
-SUITE = settings(max_examples=12, database=None, deadline=None, print_blob=True,
+SUITE = settings(max_examples=12, database=None, deadline=None, print_blob=True, derandomize=False,
                  suppress_health_check=[HealthCheck.too_slow])
 NAMES = sorted(GAMES.kinds)
 LANGUAGES = ("fr", "en", "nl")

@@ -39,7 +39,7 @@ HEAVY_NOISE = Noise(double_read=0.2, unknown_tag=0.1, undo=0.1, revoke=0.25, rec
 
 # Not derandomized: each run tries new games; a failure prints its example and @reproduce_failure.
 # The seam-level properties (undo, replay, refusals, legal actions, leaks, phrases) are in tests/conformance.
-CI = settings(max_examples=60, database=None, deadline=None, print_blob=True,
+CI = settings(max_examples=60, database=None, deadline=None, print_blob=True, derandomize=False,
               suppress_health_check=[HealthCheck.too_slow])
 
 
