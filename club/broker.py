@@ -41,6 +41,15 @@ CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, 
 CODE_LENGTH = 16  # 80 bits: beyond guessing over the network
 
 
+def write_private(path: Path, text: str) -> None:
+    """Write `text` to `path`, readable by its owner only: a file that existed with wider permissions is
+    narrowed too (the mode given to open() applies only to a file it creates)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        os.fchmod(out.fileno(), 0o600)
+        out.write(text)
+
+
 def new_table_password() -> str:
     """A table's MQTT password that a host can type: 16 characters of Crockford's base32."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -66,9 +75,7 @@ class Credentials:
             known.setdefault(table, new_table_password())
         credentials = cls(hub, dict(sorted(known.items())))
         text = json.dumps({HUB_USER: hub, **{table_user(n): p for n, p in credentials.tables.items()}}, indent=1)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_private(path, text)
         return credentials
 
 
@@ -123,9 +130,7 @@ def write_broker_files(directory: Path, club: str, credentials: Credentials, hos
     os.chmod(directory, 0o700)
     passwd = directory / "passwd"
     users = {HUB_USER: credentials.hub, **{table_user(n): p for n, p in credentials.tables.items()}}
-    fd = os.open(passwd, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write("".join(f"{user}:{password}\n" for user, password in users.items()))
+    write_private(passwd, "".join(f"{user}:{password}\n" for user, password in users.items()))
     done = subprocess.run([tool, "-U", str(passwd)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         passwd.unlink(missing_ok=True)  # never leave the passwords in clear

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, jsonify, redirect, request, session, url_for
 
+from club.broker import write_private
 from club.link import LinkStatus, TableLink
 from club.mqtt import probe
 from club.topics import ClubURL, url_from_join_code
@@ -131,9 +132,7 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
             return redirect(url_for("pages.setup_page") + "#club-title")
         start_link(service, app, url, table)
         text = json.dumps({"url": url.text(), "table": table})
-        fd = os.open(data_dir / JOIN_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_private(data_dir / JOIN_FILE, text)
         return redirect(url_for("pages.setup_page") + "#club-title")
 
 
