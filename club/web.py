@@ -300,6 +300,9 @@ def director_settings() -> WerkzeugResponse:
         _hub().store.set_setting("scoring", str(rule))
     if language in LANGUAGES:
         _hub().store.set_setting("language", str(language))
+    confirm = request.form.get("confirm") == "yes"
+    if confirm != (_hub().store.setting("confirm", "") == "yes"):
+        _hub().set_confirm_night(confirm)
     _hub().touch()
     return redirect(url_for("board.director_page"))
 

@@ -18,6 +18,7 @@ from club.link import LinkStatus, TableLink
 from club.mqtt import probe
 from club.topics import ClubURL, url_from_join_code
 from companion.table import TableService
+from marmite.club_confirm import ConfirmAnnouncer, mount_confirm
 
 CLUB_ENV = "MARMITE_CLUB"
 """The club URL may come from the environment, so its password is not on the command line."""
@@ -54,6 +55,7 @@ def start_link(service: TableService, app: Flask, url: ClubURL, table: int | Non
                      on_notice=lambda notice: announce_decision(service, notice),
                      readers=lambda: list(service.table_view().get("readers", [])))
     service.add_listener(link.journal_changed)
+    service.add_listener(ConfirmAnnouncer(service, link).heard)
     app.extensions["marmite.club.link"] = link
     app.extensions["marmite.club.table"] = number
     return link.start()
@@ -91,6 +93,7 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
                                                       "error": session.pop("club_join_error", None)}}
 
     app.context_processor(context)
+    mount_confirm(service, app)
 
     from web_ui.auth import authorized, require_pin
 
