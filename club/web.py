@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from club.hub import ClubHub
 from club.results import SCORING_RULES, bg_stats, night, night_csv, player_statistics
+from club.rules import RULE_CHOICES, RuleError, rules_from_form
 from club.seating import SIZES, SeatingError
 from companion.catalogs import LOCALE_DIR
 from web_ui.app import CONTENT_SECURITY_POLICY
@@ -192,7 +193,8 @@ def director_page() -> str:
     return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
                            numbered=_hub().store.numbered_players(),
                            rounds=_hub().store.rounds(), problems=_hub().store.problems(20),
-                           decisions=_hub().store.decisions(), games=sorted(SIZES), **_context(
+                           decisions=_hub().store.decisions(), games=sorted(SIZES),
+                           rule_choices=RULE_CHOICES, **_context(
                                message=session.pop("message", None)))
 
 
@@ -221,8 +223,13 @@ def director_seat() -> WerkzeugResponse:
     if game not in SIZES:
         abort(400)
     try:
+        rules = rules_from_form(game, {k: str(v) for k, v in request.form.items()}, _hub().games)
+    except RuleError as error:
+        session["message"] = ["rules", str(error)]
+        return redirect(url_for("board.director_page"))
+    try:
         _hub().store.add_players(names)
-        seated = _hub().seat_next_round(names, game)
+        seated = _hub().seat_next_round(names, game, rules=rules)
         session["message"] = ["seated", seated["round"], len(seated["tables"])]
     except SeatingError as error:
         session["message"] = ["refused", str(error)]

@@ -39,6 +39,9 @@ def test_the_director_asks_for_confirmation_and_a_players_phone_gives_it(page: A
     page.click("#settings-title ~ form button[type=submit]")
     page.wait_for_selector("#confirm:checked")
     page.fill("#players", "\n".join(names))
+    page.select_option("#game", "chaud_devant")
+    page.select_option("#rule-edition", "2023")
+    page.select_option("#rule-menu_reveal", "sequential")
     page.click("#seat-title ~ form button[type=submit]")
     page.wait_for_selector("main [role=status]")
     assert audit(page, "club-director-confirm") == []
@@ -48,6 +51,10 @@ def test_the_director_asks_for_confirmation_and_a_players_phone_gives_it(page: A
         if (table.club_status()["seating"] or {}).get("confirm"):
             break
         page.wait_for_timeout(100)
+    page.goto(f"{tablet}/setup")  # the console's rules arrive filled in, with the players
+    page.wait_for_selector("#club-seating")
+    assert (page.input_value("#edition"), page.input_value("#menu_reveal")) == ("2023", "sequential")
+    assert page.input_value("#player-0") in names
     play(table, events)
     wait_caught_up(hub, table)
     page.goto(f"{tablet}/unlock?next=/")

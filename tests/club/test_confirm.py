@@ -85,12 +85,18 @@ def test_a_game_counts_once_a_second_seat_confirms_it(tmp_path: Path, hub: Hub) 
                                          "confirm": "yes"})
     page = director.get("/director")[1]
     assert re.search(r'id="confirm" name="confirm" value="yes" checked', page)
+    refused = director.post("/director/seat", {"csrf_token": director.csrf(page), "players": "\n".join(names),
+                                               "game": "chaud_devant", "rule-edition": "1999"})[1]
+    assert "Non placé : le jeu ne prend pas ces règles (edition: &#39;1999&#39; is not one of 2005, 2023)" in refused
+    assert board(hub)["tables"][0]["current"] is None and marmite_rounds(hub) == 0  # nothing seated
     director.post("/director/seat", {"csrf_token": director.csrf(page), "players": "\n".join(names),
-                                     "game": "chaud_devant"})
+                                     "game": "chaud_devant", "rule-edition": "2023", "rule-menu_reveal": "sequential"})
     table = Table(tmp_path / "table1", hub.urls[1], 1).start()
     display = None
     try:
-        until(lambda: (table.club_status()["seating"] or {}).get("confirm") is True, "the seating says: confirm")
+        seating = until(lambda: table.club_status()["seating"], "the table's seating")
+        assert seating["confirm"] is True and sorted(seating["players"]) == sorted(names)
+        assert seating["rules"] == {"edition": "2023", "menu_reveal": "sequential"}  # the console's rules
         display = Display(table, "127.0.0.1")
         play(table, events)
         assert display.read_until("un deuxième joueur confirme les scores sur son téléphone".encode(), WAIT), \
@@ -129,6 +135,11 @@ def test_a_game_counts_once_a_second_seat_confirms_it(tmp_path: Path, hub: Hub) 
         if display is not None:
             display.close()
         table.stop()
+
+
+def marmite_rounds(hub: Hub) -> int:
+    with contextlib.closing(hub.db()) as db:
+        return int(db.execute("SELECT COUNT(*) FROM rounds").fetchone()[0])
 
 
 def seat_phone(table: Table, name: str) -> Phone:
