@@ -32,6 +32,34 @@
       .replace("%(round)s", String(seating.round));
     form.parentNode.insertBefore(note, form);
   }
+  // Seats taken by a member's card: the seat's name filled in (unless the host typed one) and listed.
+  function cardSeats(confirmed) {
+    var buffetForm = byId("new-buffet-game");
+    var form = buffetForm || byId("new-game");
+    if (!form || !Array.isArray(confirmed) || !confirmed.length) return;
+    var prefix = buffetForm ? "buffet-player-" : "player-";
+    var list = byId("club-cards");
+    if (!list) {
+      list = document.createElement("ul");
+      list.id = "club-cards";
+      list.setAttribute("role", "status");
+      form.parentNode.insertBefore(list, form);
+    }
+    var lines = confirmed.map(function (taken) {
+      var input = byId(prefix + (taken.seat - 1));
+      if (input && !input.value) input.value = String(taken.player);
+      return script.dataset.cardSeat.replace("%(player)s", String(taken.player))
+        .replace("%(seat)s", String(taken.seat));
+    });
+    if (list.dataset.shown === lines.join("\n")) return;
+    list.dataset.shown = lines.join("\n");
+    list.textContent = "";
+    lines.forEach(function (text) {
+      var item = document.createElement("li");
+      item.textContent = text;
+      list.appendChild(item);
+    });
+  }
   function linkLine() {
     var box = document.createElement("div");
     box.className = "club-link";
@@ -69,6 +97,7 @@
           if (!club) return;
           show(line, club);
           if (!seated && document.body.dataset.page === "setup") { seated = true; fill(club.seating); }
+          if (document.body.dataset.page === "setup") cardSeats(club.confirmed);
         })
         .catch(function () { /* the next poll tries again */ });
     }

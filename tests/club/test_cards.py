@@ -1,0 +1,182 @@
+"""Members' NFC cards: bound on the director's console (typed, or tapped at a table's reader), sent to a table
+only as keyed hashes of its seated players' cards, and read at a real `marmite run` table between games to take
+a seat, tell where a player sits, or be refused; never a play during a game. Real Mosquitto, real processes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from club.cards import CardError, MemberCards, card_hash
+from club.topics import ClubURL, Topics
+from tests.club.helpers import Hub, Table
+from tests.club.test_bad_input import Client
+from tests.club.test_console import Browser, director_page
+from tests.drill.helpers import Display
+
+ALICE_CARD = "04a1b2c3d4e5f6"
+BRUNO_CARD = "0a0b0c0d"
+STRANGER_CARD = "1122334455667788990a"
+PLAYERS = ["Alice", "Bruno", "Chloé", "David", "Emma", "Fanny"]
+
+
+def test_the_card_list_refuses_bad_uids_and_cards_bound_to_someone_else(tmp_path: Path) -> None:
+    cards = MemberCards(tmp_path / "club.sqlite3")
+    assert cards.bind("Alice", "04:A1:B2:C3:D4:E5:F6", PLAYERS) == ALICE_CARD  # typed as a reader shows it
+    for bad in ("04a1b2", "zz a1 b2 c3", "04a1b2c3d4", ""):  # not 4, 7 or 10 bytes of hex: the decks' one rule
+        with pytest.raises(CardError) as refused:
+            cards.bind("Bruno", bad, PLAYERS)
+        assert refused.value.kind == "not_a_uid"
+    with pytest.raises(CardError) as refused:
+        cards.bind("Bruno", ALICE_CARD, PLAYERS)
+    assert (refused.value.kind, refused.value.owner) == ("taken", "Alice")
+    with pytest.raises(CardError) as refused:
+        cards.bind("Mallory", BRUNO_CARD, PLAYERS)
+    assert refused.value.kind == "no_player"
+    assert cards.cards() == {"Alice": ALICE_CARD}  # nothing changed by the refusals
+    cards.bind("Alice", BRUNO_CARD, PLAYERS)  # one card per player: a new card replaces the old one
+    assert cards.cards() == {"Alice": BRUNO_CARD} and cards.owner(ALICE_CARD) is None
+    cards.close()
+    kept = MemberCards(tmp_path / "club.sqlite3")  # kept across nights, with the same key
+    assert kept.cards() == {"Alice": BRUNO_CARD}
+
+
+def test_a_table_is_sent_hashes_of_its_seated_players_cards_only(tmp_path: Path) -> None:
+    cards = MemberCards(tmp_path / "club.sqlite3")
+    cards.bind("Alice", ALICE_CARD, PLAYERS)
+    cards.bind("David", BRUNO_CARD, PLAYERS)
+    here = {"table": 1, "round": 1, "game": "chaud_devant", "players": ["Bruno", "Alice", "Chloé"]}
+    sent = cards.for_seating(1, here)
+    assert ALICE_CARD not in json.dumps(sent) and BRUNO_CARD not in json.dumps(sent)
+    key = sent["cards"]["key"]
+    assert sent["cards"]["seats"] == [None, card_hash(key, ALICE_CARD), None]  # David sits elsewhere: absent
+    elsewhere = cards.for_seating(2, {**here, "table": 2, "players": ["Alice", "Emma", "Fanny"]})
+    next_game = cards.for_seating(1, {**here, "round": 2})
+    assert len({key, elsewhere["cards"]["key"], next_game["cards"]["key"]}) == 3  # hashes never link
+    assert elsewhere["cards"]["seats"][0] != sent["cards"]["seats"][1]
+    assert cards.for_seating(1, {**here, "players": ["Bruno", "Chloé", "Emma"]}) == {
+        **here, "players": ["Bruno", "Chloé", "Emma"]}  # no card seated: the seating as it was
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Iterator[tuple[Hub, Table, Table]]:
+    hub = Hub(tmp_path / "hub", tables=2).start()
+    tables = [Table(tmp_path / f"table{n}", hub.urls[n], n).start() for n in (1, 2)]
+    yield hub, tables[0], tables[1]
+    for table in tables:
+        table.stop()
+    hub.stop()
+
+
+def drop(table: Table, uid: str) -> dict[str, Any]:
+    """A tag passes the table's (simulated) reader."""
+    status, _, raw = table.request("POST", "/api/drop", {"uid": uid}, {"X-Table-Pin": table.pin})
+    assert status == 200, raw
+    answer: dict[str, Any] = json.loads(raw)
+    return answer
+
+
+def console(director: Browser, path: str, **fields: Any) -> str:
+    page = director.get("/director")[1]
+    return director.post(path, {"csrf_token": director.csrf(page), **fields})[1]
+
+
+def wait_seating(table: Table, round_number: int, timeout: float = 10) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        seating = table.club_status().get("seating")
+        if isinstance(seating, dict) and seating.get("round") == round_number:
+            return seating
+        time.sleep(0.05)
+    raise AssertionError(f"table {table.table} never received seating {round_number}: {table.club_status()}")
+
+
+def said(display: Display, text: str) -> None:
+    assert display.read_until(json.dumps(text, ensure_ascii=False)[1:-1].encode(), timeout=10), \
+        display.seen.decode(errors="replace")[-2000:]
+
+
+def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club: tuple[Hub, Table, Table]) -> None:
+    hub, one, two = club
+    director = director_page(hub, "fr")
+    console(director, "/director/seat", players="\n".join(PLAYERS), game="chaud_devant")
+    seatings = {table.table: wait_seating(table, 1) for table in (one, two)}
+    alice_at = next(n for n, s in seatings.items() if "Alice" in s["players"])
+    alice_table, other_table = (one, two) if alice_at == 1 else (two, one)
+    alice_seat = seatings[alice_at]["players"].index("Alice") + 1
+    bruno_at = next(n for n, s in seatings.items() if "Bruno" in s["players"])
+    bruno_seat = seatings[bruno_at]["players"].index("Bruno") + 1
+
+    # Typed on the console: a malformed UID and a card someone holds are refused, nothing changed.
+    page = console(director, "/director/card", player="Alice", uid="04:A1:B2")
+    assert "n'est pas l'UID d'une carte" in page and "pas de carte" in page
+    page = console(director, "/director/card", player="Alice", uid="04 A1 B2 C3 D4 E5 F6")
+    assert "La carte de Alice est enregistrée." in page and "carte finissant par …e5f6" in page
+    page = console(director, "/director/card", player="Chloé", uid=ALICE_CARD)
+    assert "Refusé : cette carte est déjà celle de Alice." in page
+
+    # Tapped at a table for Bruno: a forged tap with the other table's credentials never reaches the hub.
+    page = console(director, "/director/card/tap", player="Bruno", table=1)
+    assert "Table 1 : en attente de la carte de Bruno." in page
+    url_two = ClubURL.parse(hub.urls[2])
+    forger = Client(hub.port, url_two.user, url_two.password)
+    assert forger.connected.is_set()
+    forger.publish(Topics(url_two.club, 1).tap, {"table": 1, "uid": STRANGER_CARD})
+    forger.publish(Topics(url_two.club, 2).tap, {"table": 1, "uid": STRANGER_CARD})  # its own topic, lying
+    forger.close()
+    time.sleep(0.5)
+    assert "Table 1 : en attente de la carte de Bruno." in director.get("/director")[1]
+    with sqlite3.connect(hub.data / "club.sqlite3") as db:
+        assert db.execute("SELECT player FROM member_cards WHERE uid = ?", (STRANGER_CARD,)).fetchall() == []
+    shown_one = Display(one, "127.0.0.1")
+    assert drop(one, BRUNO_CARD) == {"ignored": True}  # taken by the club, not journaled
+    said(shown_one, "Carte enregistrée : Bruno.")
+    page = director.get("/director")[1]
+    assert "carte finissant par …0c0d" in page and "en attente de la carte de Bruno" not in page
+    assert one.journal() == []
+
+    # Cards go with the seating: each table hears only its own players' cards, as keyed hashes.
+    retained = Client(hub.port, "hub", json.loads((hub.data / "credentials.json").read_text())["hub"])
+    retained.client.subscribe(f"marmite/{url_two.club}/table/+/seating", 1)
+    deadline = time.monotonic() + 10
+    while len(retained.received) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    retained.close()
+    for topic, payload in retained.received:
+        assert ALICE_CARD not in payload.decode() and BRUNO_CARD not in payload.decode()
+        body = json.loads(payload)
+        hashes = [h for h in body.get("cards", {}).get("seats", []) if h]
+        assert len(hashes) == ("Alice" in body["players"]) + ("Bruno" in body["players"]), topic
+    assert "cards" not in alice_table.club_status()["seating"]  # nor on the table's own page
+
+    # At Alice's table her card takes her seat; at the other table it says where she sits.
+    shown_alice = Display(alice_table, "127.0.0.1")
+    shown_other = Display(other_table, "127.0.0.1")
+    drop(alice_table, ALICE_CARD)
+    said(shown_alice, f"Alice, place {alice_seat}.")
+    assert alice_table.club_status()["confirmed"] == [{"seat": alice_seat, "player": "Alice"}]
+    drop(other_table, ALICE_CARD)
+    said(shown_other, f"Alice : table {alice_at}, place {alice_seat}.")
+    if bruno_at != other_table.table:
+        drop(other_table, BRUNO_CARD)
+        said(shown_other, f"Bruno : table {bruno_at}, place {bruno_seat}.")
+    drop(other_table, STRANGER_CARD)  # no one's card: refused and said, nothing changed
+    said(shown_other, "Carte inconnue : rien n'a été changé.")
+    assert other_table.club_status()["confirmed"] == []
+    assert one.journal() == [] and two.journal() == []
+
+    # During a game the card is never a play: refused as any tag that is no card, no seat taken.
+    players = seatings[alice_at]["players"]
+    status, answer = alice_table.play({"type": "new_game", "players": players, "dealer": players[0]})
+    assert status == 200 and answer["accepted"], answer
+    answer = drop(alice_table, ALICE_CARD)
+    assert answer["accepted"] is False and answer["reason"] == "unknown_card"
+    assert [row[3] for row in alice_table.journal()] == [True, False]
+    for display in (shown_one, shown_alice, shown_other):
+        display.close()
