@@ -117,13 +117,13 @@ def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club:
     page = console(director, "/director/card", player="Alice", uid="04:A1:B2")
     assert "n'est pas l'UID d'une carte" in page and "pas de carte" in page
     page = console(director, "/director/card", player="Alice", uid="04 A1 B2 C3 D4 E5 F6")
-    assert "La carte de Alice est enregistrée." in page and "carte finissant par …e5f6" in page
+    assert "Carte de membre enregistrée : Alice." in page and "carte finissant par …e5f6" in page
     page = console(director, "/director/card", player="Chloé", uid=ALICE_CARD)
-    assert "Refusé : cette carte est déjà celle de Alice." in page
+    assert "Refusé : cette carte est déjà enregistrée pour Alice." in page
 
     # Tapped at a table for Bruno: a forged tap with the other table's credentials never reaches the hub.
     page = console(director, "/director/card/tap", player="Bruno", table=1)
-    assert "Table 1 : en attente de la carte de Bruno." in page
+    assert "Table 1 : carte attendue pour Bruno." in page
     url_two = ClubURL.parse(hub.urls[2])
     forger = Client(hub.port, url_two.user, url_two.password)
     assert forger.connected.is_set()
@@ -131,14 +131,14 @@ def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club:
     forger.publish(Topics(url_two.club, 2).tap, {"table": 1, "uid": STRANGER_CARD})  # its own topic, lying
     forger.close()
     time.sleep(0.5)
-    assert "Table 1 : en attente de la carte de Bruno." in director.get("/director")[1]
+    assert "Table 1 : carte attendue pour Bruno." in director.get("/director")[1]
     with sqlite3.connect(hub.data / "club.sqlite3") as db:
         assert db.execute("SELECT player FROM member_cards WHERE uid = ?", (STRANGER_CARD,)).fetchall() == []
     shown_one = Display(one, "127.0.0.1")
     assert drop(one, BRUNO_CARD) == {"ignored": True}  # taken by the club, not journaled
     said(shown_one, "Carte enregistrée : Bruno.")
     page = director.get("/director")[1]
-    assert "carte finissant par …0c0d" in page and "en attente de la carte de Bruno" not in page
+    assert "carte finissant par …0c0d" in page and "carte attendue pour Bruno" not in page
     assert one.journal() == []
 
     # Cards go with the seating: each table hears only its own players' cards, as keyed hashes.
@@ -169,6 +169,12 @@ def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club:
     drop(other_table, STRANGER_CARD)  # no one's card: refused and said, nothing changed
     said(shown_other, "Carte inconnue : rien n'a été changé.")
     assert other_table.club_status()["confirmed"] == []
+    # A card tapped for a player while it is someone else's: refused and said; the console still waits.
+    console(director, "/director/card/tap", player="Chloé", table=other_table.table)
+    drop(other_table, ALICE_CARD)
+    said(shown_other, "Refusée : cette carte est déjà celle d'Alice.")
+    page = director.get("/director")[1]
+    assert f"Table {other_table.table} : carte attendue pour Chloé." in page and "pas de carte" in page
     assert one.journal() == [] and two.journal() == []
 
     # During a game the card is never a play: refused as any tag that is no card, no seat taken.
