@@ -40,10 +40,12 @@
     var prefix = buffetForm ? "buffet-player-" : "player-";
     var list = byId("club-cards");
     if (!list) {
+      var box = document.createElement("div");
+      box.setAttribute("role", "status");
       list = document.createElement("ul");
       list.id = "club-cards";
-      list.setAttribute("role", "status");
-      form.parentNode.insertBefore(list, form);
+      box.appendChild(list);
+      form.parentNode.insertBefore(box, form);
     }
     var lines = confirmed.map(function (taken) {
       var input = byId(prefix + (taken.seat - 1));
