@@ -37,6 +37,7 @@ from club.topics import (
     table_of,
     tap_wildcard,
 )
+from companion.decks import is_uid
 from companion.referee import Referee
 from companion.replay import replay
 from companion.seam import Games
@@ -462,7 +463,8 @@ class ClubHub:
         except (ValueError, UnicodeDecodeError):
             body = None
         uid = body.get("uid") if isinstance(body, dict) else None
-        if not isinstance(body, dict) or body.get("table") != table or not isinstance(uid, str):
+        if not isinstance(body, dict) or body.get("table") != table or not isinstance(uid, str) or \
+                not is_uid(uid.lower()):
             self.loud(table, "malformed", "a tapped card's message was refused")
             return
         answer = self._tap_answer(table, uid.lower())
@@ -477,10 +479,9 @@ class ClubHub:
                 self.bind_card(waiting.player, uid)
             except CardError as error:
                 self.loud(table, "card", f"card tapped for {waiting.player} refused: {error}")
-                if error.kind == "taken":  # the director may tap the right card next
+                if error.kind != "no_player":  # the director may tap the right card next
                     self.cards.wait_for_tap(table, waiting.player, self.store.players())
-                    return {"kind": "taken", "player": error.owner}
-                return {"kind": "unknown"}
+                return {"kind": "taken", "player": error.owner} if error.kind == "taken" else {"kind": "unknown"}
             self.console(f"marmite club: table {table}: {waiting.player}'s card tapped and bound")
             return {"kind": "bound", "player": waiting.player}
         owner = self.cards.owner(uid)

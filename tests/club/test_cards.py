@@ -15,7 +15,7 @@ import pytest
 
 from club.cards import CardError, MemberCards, card_hash
 from club.topics import ClubURL, Topics
-from tests.club.helpers import Hub, Table
+from tests.club.helpers import Hub, Table, game_events, play
 from tests.club.test_bad_input import Client
 from tests.club.test_console import Browser, director_page
 from tests.drill.helpers import Display
@@ -177,12 +177,36 @@ def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club:
     assert f"Table {other_table.table} : carte attendue pour Chloé." in page and "pas de carte" in page
     assert one.journal() == [] and two.journal() == []
 
-    # During a game the card is never a play: refused as any tag that is no card, no seat taken.
-    players = seatings[alice_at]["players"]
-    status, answer = alice_table.play({"type": "new_game", "players": players, "dealer": players[0]})
-    assert status == 200 and answer["accepted"], answer
+    # The hub answers a table that has no hash for the card (a seating not yet refreshed) with the seat
+    # itself; a tap that is not a UID is refused loudly and answered not at all.
+    url = ClubURL.parse(hub.urls[alice_at])
+    asker = Client(hub.port, url.user, url.password)
+    asker.client.subscribe(Topics(url.club, alice_at).tapped, 1)
+    time.sleep(0.3)
+    asker.publish(Topics(url.club, alice_at).tap, {"table": alice_at, "uid": "not-a-uid"})
+    asker.publish(Topics(url.club, alice_at).tap, {"table": alice_at, "uid": ALICE_CARD})
+    deadline = time.monotonic() + 10
+    while not asker.received and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    asker.close()
+    assert [json.loads(payload) for _, payload in asker.received] == [
+        {"kind": "seat", "player": "Alice", "table": alice_at, "seat": alice_seat, "round": 1}]
+    assert "a tapped card's message was refused" in hub.console()
+
+    # During a game the card is never a play: refused as any tag that is no card, no seat taken; once the
+    # game is over, it takes a seat again.
+    events = game_events(5, players=3)
+    play(alice_table, events[:10])
+    before = alice_table.last_seq()
     answer = drop(alice_table, ALICE_CARD)
     assert answer["accepted"] is False and answer["reason"] == "unknown_card"
-    assert [row[3] for row in alice_table.journal()] == [True, False]
+    assert alice_table.last_seq() == before + 1
+    play(alice_table, events[10:])
+    status, _, raw = alice_table.request("GET", "/api/state")
+    assert status == 200 and json.loads(raw)["phase"] == "game_over"
+    shown_alice.seen = b""
+    assert drop(alice_table, ALICE_CARD) == {"ignored": True}
+    said(shown_alice, f"Alice, place {alice_seat}.")
     for display in (shown_one, shown_alice, shown_other):
         display.close()
