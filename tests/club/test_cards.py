@@ -4,6 +4,7 @@ a seat, tell where a player sits, or be refused; never a play during a game. Rea
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from club.cards import CardError, MemberCards, card_hash
 from club.topics import ClubURL, Topics
@@ -62,6 +65,62 @@ def test_a_table_is_sent_hashes_of_its_seated_players_cards_only(tmp_path: Path)
     assert elsewhere["cards"]["seats"][0] != sent["cards"]["seats"][1]
     assert cards.for_seating(1, {**here, "players": ["Bruno", "Chloé", "Emma"]}) == {
         **here, "players": ["Bruno", "Chloé", "Emma"]}  # no card seated: the seating as it was
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(PLAYERS), min_size=3, max_size=6, unique=True),
+       st.dictionaries(st.sampled_from(PLAYERS), st.binary(min_size=7, max_size=7).map(bytes.hex), max_size=6),
+       st.integers(1, 20), st.integers(1, 5))
+def test_a_seating_carries_exactly_its_seated_players_card_hashes(seated: list[str], given_cards: dict[str, str],
+                                                                  table: int, round_number: int) -> None:
+    cards = MemberCards(Path(":memory:"))  # the same SQL, without a file per example
+    bound: dict[str, str] = {}
+    for player, uid in given_cards.items():
+        with contextlib.suppress(CardError):  # two players drew the same card: the second is refused
+            cards.bind(player, uid, PLAYERS)
+            bound[player] = uid
+    assert cards.cards() == bound
+    seating = {"table": table, "round": round_number, "game": "buffet", "players": seated}
+    sent = cards.for_seating(table, seating)
+    text = json.dumps(sent)
+    assert not any(uid in text for uid in bound.values())
+    expected = [bound.get(name) for name in seated]
+    if not any(expected):
+        assert sent == seating
+    else:
+        key = sent["cards"]["key"]
+        assert sent["cards"]["seats"] == [card_hash(key, uid) if uid else None for uid in expected]
+    cards.close()
+
+
+def test_the_hub_answers_every_kind_of_tap(tmp_path: Path) -> None:
+    from club.hub import ClubHub
+    from club.store import Store
+    from marmite.games import GAMES
+
+    said: list[str] = []
+    hub = ClubHub(Store.open(tmp_path), ClubURL.parse("mqtt://hub:x@127.0.0.1:9/testclub"), GAMES, tables=2,
+                  console=said.append)  # never started: what it publishes waits in paho's queue
+    hub.store.add_players([*PLAYERS, "Gaspard"])
+    hub.seat(1, {"table": 1, "round": 1, "game": "chaud_devant", "players": PLAYERS[:3], "dealer": "Alice"})
+    hub.seat(2, {"table": 2, "round": 1, "game": "chaud_devant", "players": PLAYERS[3:], "dealer": "David"})
+    hub.bind_card("Alice", ALICE_CARD)
+    hub.bind_card("Gaspard", BRUNO_CARD)
+    assert hub._tap_answer(1, ALICE_CARD) == {"kind": "seat", "player": "Alice", "table": 1, "seat": 1, "round": 1}
+    assert hub._tap_answer(2, ALICE_CARD) == {"kind": "elsewhere", "player": "Alice", "table": 1, "seat": 1,
+                                              "round": 1}
+    assert hub._tap_answer(2, BRUNO_CARD) == {"kind": "not_seated", "player": "Gaspard"}
+    assert hub._tap_answer(2, STRANGER_CARD) == {"kind": "unknown"}
+    hub.cards.wait_for_tap(2, "Emma", hub.store.players())
+    assert hub._tap_answer(2, ALICE_CARD) == {"kind": "taken", "player": "Alice"}
+    assert [w.player for w in hub.cards.waiting()] == ["Emma"]  # still awaited: the right card may come
+    assert hub._tap_answer(2, STRANGER_CARD) == {"kind": "bound", "player": "Emma"}
+    assert hub.cards.waiting() == [] and hub.cards.owner(STRANGER_CARD) == "Emma"
+    assert hub._tap_answer(2, STRANGER_CARD) == {"kind": "seat", "player": "Emma", "table": 2, "seat": 2,
+                                                 "round": 1}
+    assert any("Emma's card tapped and bound" in line for line in said)
+    hub.cards.close()
+    hub.store.close()
 
 
 @pytest.fixture
