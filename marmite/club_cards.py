@@ -21,6 +21,8 @@ from companion.table import TableService
 log = logging.getLogger(__name__)
 
 MAX_NAME = 80
+ANSWER_SECONDS = 5.0
+"""A card asked about at the hub with no answer this soon is said not recognised (the hub went away)."""
 
 
 class SeatCards:
@@ -32,6 +34,7 @@ class SeatCards:
         self._lock = threading.Lock()
         self._seating_id: tuple[Any, ...] | None = None
         self._confirmed: dict[int, str] = {}  # seat index → player, for the seating `_seating_id`
+        self._unanswered: threading.Timer | None = None
         link.client.message_callback_add(link.topics.tapped, self._on_answer)
 
     def chain(self) -> None:
@@ -62,7 +65,20 @@ class SeatCards:
         info = self.link.client.publish(self.link.topics.tap, body, qos=1)
         if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
             self.service.notice("club_card_unreachable")
+            return True
+        timer = threading.Timer(ANSWER_SECONDS, self._no_answer)
+        timer.daemon = True
+        with self._lock:
+            if self._unanswered is not None:
+                self._unanswered.cancel()
+            self._unanswered = timer
+        timer.start()
         return True
+
+    def _no_answer(self) -> None:
+        with self._lock:
+            self._unanswered = None
+        self.service.notice("club_card_unreachable")
 
     def _between_games(self) -> bool:
         state = self.service.game_state
@@ -107,6 +123,10 @@ class SeatCards:
     # ------------------------------------------------------------------ the hub's answer (paho's thread)
 
     def _on_answer(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        with self._lock:
+            if self._unanswered is not None:
+                self._unanswered.cancel()
+                self._unanswered = None
         try:
             body = json.loads(message.payload)
         except ValueError:

@@ -267,5 +267,18 @@ def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club:
     shown_alice.seen = b""
     assert drop(alice_table, ALICE_CARD) == {"ignored": True}
     said(shown_alice, f"Alice, place {alice_seat}.")
+
+    # The hub away: a seated player's card still takes the seat (the hashes are at the table); any other
+    # card is said not recognised.
+    hub.stop()
+    deadline = time.monotonic() + 10
+    while alice_table.club_status()["reachable"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alice_table.club_status()["reachable"]
+    shown_alice.seen = b""
+    drop(alice_table, STRANGER_CARD)
+    said(shown_alice, "Carte non reconnue : le club est injoignable.")
+    drop(alice_table, ALICE_CARD)
+    said(shown_alice, f"Alice, place {alice_seat}.")
     for display in (shown_one, shown_alice, shown_other):
         display.close()
