@@ -63,6 +63,10 @@ def test_cards_are_registered_on_the_console_and_take_a_seat_on_the_setup_page(p
     assert page.locator("ul.waiting").inner_text() == "Table 1 : carte attendue pour Bruno."
     assert audit(page, "club-cards-waiting") == []
     shot(page, "club-cards")
+    page.set_viewport_size({"width": 390, "height": 844})  # the section fits a phone
+    assert page.evaluate("() => { const s = document.getElementById('cards');"
+                         " return s.scrollWidth <= s.clientWidth + 1 && s.getBoundingClientRect().right <= 391; }")
+    page.set_viewport_size({"width": 1024, "height": 768})
 
     seating: dict[str, Any] | None = None
     for _ in range(100):
