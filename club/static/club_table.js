@@ -33,10 +33,11 @@
     form.parentNode.insertBefore(note, form);
   }
   // Seats taken by a member's card: the seat's name filled in (unless the host typed one) and listed.
-  function cardSeats(confirmed) {
+  function cardSeats(confirmed, seating) {
     var buffetForm = byId("new-buffet-game");
     var form = buffetForm || byId("new-game");
-    if (!form || !Array.isArray(confirmed) || !confirmed.length) return;
+    if (!form || !seating || !Array.isArray(confirmed) || !confirmed.length) return;
+    if ((seating.game === "buffet") !== Boolean(buffetForm)) return;
     var prefix = buffetForm ? "buffet-player-" : "player-";
     var list = byId("club-cards");
     if (!list) {
@@ -99,7 +100,7 @@
           if (!club) return;
           show(line, club);
           if (!seated && document.body.dataset.page === "setup") { seated = true; fill(club.seating); }
-          if (document.body.dataset.page === "setup") cardSeats(club.confirmed);
+          if (document.body.dataset.page === "setup") cardSeats(club.confirmed, club.seating);
         })
         .catch(function () { /* the next poll tries again */ });
     }

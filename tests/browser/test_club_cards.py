@@ -37,6 +37,7 @@ def test_cards_are_registered_on_the_console_and_take_a_seat_on_the_setup_page(p
     page.wait_for_selector("#players")
     assert page.locator("#cards-title ~ p").inner_text().startswith("Ajoutez d'abord les joueurs")
     page.fill("#players", "\n".join(NAMES))
+    page.select_option("#game", "buffet")
     page.click("#seat-title ~ form button[type=submit]")
     page.wait_for_selector("#card-uid")
     assert page.locator("table.cards tbody tr").count() == len(NAMES)
@@ -74,7 +75,7 @@ def test_cards_are_registered_on_the_console_and_take_a_seat_on_the_setup_page(p
         if seating:
             break
         page.wait_for_timeout(100)
-    assert seating is not None and "cards" not in seating
+    assert seating is not None and "cards" not in seating and seating["game"] == "buffet"
     seat = seating["players"].index("Élise") + 1
     for _ in range(100):  # the seating comes again with Élise's card once it is bound
         status, _, raw = table.request("POST", "/api/drop", {"uid": CARD}, {"X-Table-Pin": table.pin})
@@ -83,10 +84,13 @@ def test_cards_are_registered_on_the_console_and_take_a_seat_on_the_setup_page(p
             break
         page.wait_for_timeout(100)
     assert table.club_status()["confirmed"] == [{"seat": seat, "player": "Élise"}]
-    page.goto(f"http://127.0.0.1:{table.port}/setup")
+    page.goto(f"http://127.0.0.1:{table.port}/setup")  # the other game's form: nothing filled there
+    page.wait_for_function("() => document.getElementById('club-link').textContent.length > 0")
+    assert page.locator("#club-cards").count() == 0
+    page.goto(f"http://127.0.0.1:{table.port}/setup/buffet")
     page.wait_for_selector("#club-cards li")
     assert page.locator("#club-cards").inner_text() == f"Carte : Élise, place {seat}"
-    assert page.input_value(f"#player-{seat - 1}") == "Élise"
+    assert page.input_value(f"#buffet-player-{seat - 1}") == "Élise"
     assert audit(page, "club-table-card-seat") == []
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
