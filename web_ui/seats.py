@@ -41,6 +41,8 @@ class SeatClaims:
 
     def __init__(self, releases_path: Path | None = None) -> None:
         self._lock = threading.Lock()
+        self._releasing = threading.Lock()
+        """One release at a time (each writes the release file)."""
         self._holders: dict[tuple[int | None, str], str] = {}
         self._path = releases_path
         self._releases = _read_releases(releases_path)
@@ -48,15 +50,17 @@ class SeatClaims:
     def release(self, game: int | None, name: str) -> bool:
         """Free the seat and give it a new key (kept first: OSError changes nothing); True when some
         browser held it. The old link and cookie no longer match."""
-        with self._lock:
-            if (game, name) not in self._holders:
-                return False
-            releases = dict(self._releases)
+        with self._releasing:  # the file is written outside `_lock`: a slow disk never holds a page's key
+            with self._lock:
+                if (game, name) not in self._holders:
+                    return False
+                releases = dict(self._releases)
             releases[(game, name)] = releases.get((game, name), 0) + 1
             if self._path is not None:
                 _write_releases(self._path, releases)
-            self._releases = releases
-            del self._holders[(game, name)]
+            with self._lock:
+                self._releases = releases
+                self._holders.pop((game, name), None)
             return True
 
     def generation(self, game: int | None, name: str) -> int:
