@@ -24,7 +24,7 @@ import paho.mqtt.client as mqtt
 from club.cards import CardError, MemberCards
 from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
-from club.results import confirm_night, game_log, game_points, standings
+from club.results import confirm_night, director_confirmed, game_log, game_points, standings
 from club.seating import History, SeatingError, seat_round
 from club.store import Row, Store
 from club.topics import (
@@ -327,6 +327,7 @@ class ClubHub:
         """What the wall screen and the director see: each table's state, the counted games, the standings."""
         decisions = self.store.decisions()
         voided = {(d["table"], d["game"]) for d in decisions if d["kind"] == "void"}
+        vouched = director_confirmed(self.store.vouches())
         corrected: dict[tuple[int, int], dict[str, int]] = {}
         for d in decisions:
             if d["kind"] == "correct":
@@ -341,7 +342,8 @@ class ClubHub:
                 points = {**game_points(state), **corrected.get((table, game), {})}
                 status = ("void" if (table, game) in voided else "disagrees" if fold.disagrees
                           else "over" if state.get("phase") == "game_over" else "playing")
-                if status == "over" and confirming and (fold.verdict is None or fold.verdict[0] != "confirmed"):
+                if status == "over" and confirming and (table, game) not in vouched and (
+                        fold.verdict is None or fold.verdict[0] != "confirmed"):
                     status = "disputed" if fold.verdict is not None else "awaiting"  # not counted yet
                 games.append({"table": table, "game": game, "kind": fold.kind, "players": fold.players,
                               "round": state.get("round"), "status": status, "points": points,

@@ -40,10 +40,16 @@ def confirm_night(store: Store) -> bool:
     return store.setting("confirm", "") == "yes"
 
 
-def counts(state: dict[str, Any], verdict: tuple[str, str] | None, needed: bool) -> bool:
-    """A game counts once over, and on a confirming night once confirmed too."""
+def counts(state: dict[str, Any], verdict: tuple[str, str] | None, needed: bool, vouched: bool = False) -> bool:
+    """A game counts once over, and on a confirming night once confirmed too (by a seat, or by the director
+    for a table without phones or after a dispute)."""
     over = state.get("phase") == "game_over"
-    return over and (not needed or (verdict is not None and verdict[0] == "confirmed"))
+    return over and (not needed or vouched or (verdict is not None and verdict[0] == "confirmed"))
+
+
+def director_confirmed(decisions: list[dict[str, Any]]) -> set[tuple[int, int]]:
+    """The (table, game) whose scores the director confirmed on the console."""
+    return {(d["table"], d["game"]) for d in decisions if d["kind"] == "confirm"}
 
 
 def night(store: Store, games: Games) -> dict[str, Any]:
@@ -51,6 +57,7 @@ def night(store: Store, games: Games) -> dict[str, Any]:
     tables: dict[str, Any] = {str(table): {"held": held, "games": {}}
                               for table, held in sorted(store.last_seqs().items())}
     needed = confirm_night(store)
+    vouched = director_confirmed(store.vouches())
     for table, game, all_rows in table_games(store):
         rows = game_log(all_rows)
         first = rows[0].event
@@ -63,7 +70,7 @@ def night(store: Store, games: Games) -> dict[str, Any]:
             "events": len(rows),
             "state": state,
             "confirmation": None if verdict is None else {"verdict": verdict[0], "player": verdict[1]},
-            "counted": counts(state, verdict, needed),
+            "counted": counts(state, verdict, needed, (table, game) in vouched),
         }
     return {"tables": tables}
 

@@ -194,7 +194,8 @@ def director_page() -> str:
     return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
                            numbered=_hub().store.numbered_players(),
                            rounds=_hub().store.rounds(), problems=_hub().store.problems(20),
-                           decisions=_hub().store.decisions(), games=sorted(SIZES),
+                           decisions=sorted(_hub().store.decisions() + _hub().store.vouches(), key=lambda d: d["at"]),
+                           games=sorted(SIZES),
                            rule_choices=RULE_CHOICES, **_context(
                                message=session.pop("message", None)))
 
@@ -281,6 +282,18 @@ def director_correct() -> WerkzeugResponse:
     _hub().store.decide(table, game, "correct", who, why, player=player, stars=stars)
     _hub().tell_table(table, {"kind": "correct", "game": game, "player": player, "stars": stars, "who": who,
                               "why": why})
+    _hub().touch()
+    return redirect(url_for("board.director_page"))
+
+
+@board.post("/director/confirm")
+def director_confirm() -> WerkzeugResponse:
+    """The director confirms a game's final scores (a table without phones, or after a dispute), with who
+    and why: on a confirming night the game then counts."""
+    _director_post()
+    table, game = _game_key()
+    who, why = _who_why()
+    _hub().store.vouch(table, game, who, why)
     _hub().touch()
     return redirect(url_for("board.director_page"))
 

@@ -157,3 +157,26 @@ def seat_phone(table: Table, name: str) -> Phone:
     phone.open(f"/seat/{seat}?k={found.group(1)}")
     assert phone.post_json(f"/api/seat/{seat}/claim", {"k": found.group(1)})[0] == 200
     return phone
+
+
+def test_at_a_table_without_phones_the_director_confirms_on_the_console(hub: Hub) -> None:
+    from tests.club.test_console import send_game
+
+    director = Browser(hub.web)
+    page = director.get("/director")[1]
+    page = director.post("/director/unlock", {"pin": "246810", "csrf_token": director.csrf(page)})[1]
+    token = director.csrf(page)
+    director.post("/director/settings", {"csrf_token": token, "rule": "stars", "language": "fr", "confirm": "yes"})
+    stars = send_game(hub, 1, seed=41)  # a whole game with the table's credentials, no phone at the table
+    assert until(lambda: game_status(hub) == "awaiting", "the board waits for the confirmation")
+    waiting = marmite("club", "export", "--data", str(hub.data), "--format", "csv").decode().splitlines()
+    assert len(waiting) == 1 + len(stars) and all(line.rstrip().endswith(",0") for line in waiting[1:])
+    bad = {"csrf_token": token, "table": 1, "game": 1, "who": "", "why": "pas de téléphones"}
+    assert director.post("/director/confirm", bad)[0] == 400  # who and why are required: nothing journaled
+    assert game_status(hub) == "awaiting"
+    assert director.post("/director/confirm", {**bad, "who": "Claire"})[0] == 200
+    assert game_status(hub) == "over"
+    assert {e["player"]: e["stars"] for e in board(hub)["standings"]} == stars
+    assert "Claire — pas de téléphones" in director.get("/director")[1]
+    rows = marmite("club", "export", "--data", str(hub.data), "--format", "csv").decode().splitlines()
+    assert len(rows) == 1 + len(stars) and all(line.rstrip().endswith(",1") for line in rows[1:])
