@@ -24,7 +24,7 @@ import paho.mqtt.client as mqtt
 from club.cards import CardError, MemberCards
 from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
-from club.results import game_points, standings
+from club.results import confirm_night, director_confirmed, game_log, game_points, standings
 from club.seating import History, SeatingError, seat_round
 from club.store import Row, Store
 from club.topics import (
@@ -37,6 +37,7 @@ from club.topics import (
     table_of,
     tap_wildcard,
 )
+from companion.confirmation import CONFIRM, NOT_ACTIONS
 from companion.decks import is_uid
 from companion.referee import Referee
 from companion.replay import replay
@@ -61,6 +62,7 @@ class GameFold:
     last_at: str = ""
     kind: str = ""
     players: list[str] = field(default_factory=list)
+    verdict: tuple[str, str] | None = None  # (confirmed or disputed, by whom) from a seat's phone, standing
 
     @property
     def state(self) -> dict[str, Any]:
@@ -282,13 +284,25 @@ class ClubHub:
             accepted = False
             if fold.disagrees is None:
                 fold.disagrees = f"row {row.seq} does not fold: {error}"
-        if not accepted:
+        if accepted:
+            self._note_confirmation(fold, row)
+        else:
             fold.refused += 1
         if accepted != row.accepted and fold.disagrees is None:
             fold.disagrees = (f"row {row.seq}: the table {'accepted' if row.accepted else 'refused'} it, the hub's "
                               f"referee {'accepts' if accepted else 'refuses'} it")
         if fold.disagrees is not None and not quiet and fold.disagrees.startswith(f"row {row.seq}"):
             self.loud(row.table, "disagrees", f"game {row.game}: {fold.disagrees}; left out of the standings")
+
+    @staticmethod
+    def _note_confirmation(fold: GameFold, row: Row) -> None:
+        """A seat's confirmation stands until the next accepted action (an undo after the end)."""
+        kind = row.event.get("type")
+        if kind == CONFIRM:
+            if row.source == "seat":
+                fold.verdict = (str(row.event.get("verdict")), str(row.event.get("player")))
+        elif kind not in NOT_ACTIONS:
+            fold.verdict = None
 
     # ------------------------------------------------------------------ reading
 
@@ -313,11 +327,13 @@ class ClubHub:
         """What the wall screen and the director see: each table's state, the counted games, the standings."""
         decisions = self.store.decisions()
         voided = {(d["table"], d["game"]) for d in decisions if d["kind"] == "void"}
+        vouched = director_confirmed(self.store.vouches())
         corrected: dict[tuple[int, int], dict[str, int]] = {}
         for d in decisions:
             if d["kind"] == "correct":
                 corrected.setdefault((d["table"], d["game"]), {})[d["player"]] = d["stars"]
         rule = self.store.setting("scoring", "stars")
+        confirming = confirm_night(self.store)
         now = datetime.now(UTC)
         with self._lock:
             games = []
@@ -326,9 +342,13 @@ class ClubHub:
                 points = {**game_points(state), **corrected.get((table, game), {})}
                 status = ("void" if (table, game) in voided else "disagrees" if fold.disagrees
                           else "over" if state.get("phase") == "game_over" else "playing")
+                if status == "over" and confirming and (table, game) not in vouched and (
+                        fold.verdict is None or fold.verdict[0] != "confirmed"):
+                    status = "disputed" if fold.verdict is not None else "awaiting"  # not counted yet
                 games.append({"table": table, "game": game, "kind": fold.kind, "players": fold.players,
                               "round": state.get("round"), "status": status, "points": points,
-                              "corrected": (table, game) in corrected, "disagrees": fold.disagrees})
+                              "corrected": (table, game) in corrected, "disagrees": fold.disagrees,
+                              "confirmed_by": fold.verdict[1] if fold.verdict else None})
             tables = []
             for table, link in sorted(self.tables.items()):
                 current = next((g for g in reversed(games) if g["table"] == table), None)
@@ -344,6 +364,7 @@ class ClubHub:
             version = self.version
         counted = [g for g in games if g["status"] == "over"]
         return {"version": version, "rule": rule, "closed": self.store.setting("closed", "") == "yes",
+                "confirm": confirming,
                 "tables": tables, "games": games, "standings": standings(counted, rule)}
 
     def touch(self) -> None:
@@ -380,11 +401,12 @@ class ClubHub:
 
     def result(self, table: int, game: int) -> dict[str, Any]:
         """A table's game as `marmite replay` folds that table's export of it."""
-        rows = [row for row in self.store.rows(table) if row.game == game]
+        rows = game_log([row for row in self.store.rows(table) if row.game == game])
         return replay(enumerate((row.event for row in rows), start=1), self.games)
 
     def seat(self, table: int, seating: dict[str, Any]) -> None:
         """Keep and publish (retained) the next game's seating of a table."""
+        seating = {**seating, "confirm": confirm_night(self.store)}
         self.store.save_seating(table, seating)
         self.client.publish(Topics(self.url.club, table).seating, json.dumps(self.cards.for_seating(table, seating)),
                             qos=1, retain=True)
@@ -416,6 +438,16 @@ class ClubHub:
                               "rules": rules or {}})
         self.touch()
         return {"round": number, **body}
+
+    # ------------------------------------------------------------------ confirming nights
+
+    def set_confirm_night(self, on: bool) -> None:
+        """Whether a second seat confirms each game's final scores before they count; every table hears it
+        in its retained seating (the only topic of the hub's it reads besides acks and notices)."""
+        self.store.set_setting("confirm", "yes" if on else "")
+        for table, seating in self.store.seatings().items():
+            self.seat(table, seating)
+        self.touch()
 
     def close(self) -> None:
         if self._stopped.is_set():

@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from club.cards import CardError, masked
 from club.hub import ClubHub
 from club.results import SCORING_RULES, bg_stats, night, night_csv, player_statistics
+from club.rules import RULE_CHOICES, RuleError, rules_from_form
 from club.seating import SIZES, SeatingError
 from companion.catalogs import LOCALE_DIR
 from web_ui.app import CONTENT_SECURITY_POLICY
@@ -193,7 +194,9 @@ def director_page() -> str:
     return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
                            numbered=_hub().store.numbered_players(),
                            rounds=_hub().store.rounds(), problems=_hub().store.problems(20),
-                           decisions=_hub().store.decisions(), games=sorted(SIZES), **_context(
+                           decisions=sorted(_hub().store.decisions() + _hub().store.vouches(), key=lambda d: d["at"]),
+                           games=sorted(SIZES),
+                           rule_choices=RULE_CHOICES, **_context(
                                message=session.pop("message", None)))
 
 
@@ -222,8 +225,13 @@ def director_seat() -> WerkzeugResponse:
     if game not in SIZES:
         abort(400)
     try:
+        rules = rules_from_form(game, {k: str(v) for k, v in request.form.items()}, _hub().games)
+    except RuleError as error:
+        session["message"] = ["rules", str(error)]
+        return redirect(url_for("board.director_page"))
+    try:
         _hub().store.add_players(names)
-        seated = _hub().seat_next_round(names, game)
+        seated = _hub().seat_next_round(names, game, rules=rules)
         session["message"] = ["seated", seated["round"], len(seated["tables"])]
     except SeatingError as error:
         session["message"] = ["refused", str(error)]
@@ -278,6 +286,18 @@ def director_correct() -> WerkzeugResponse:
     return redirect(url_for("board.director_page"))
 
 
+@board.post("/director/confirm")
+def director_confirm() -> WerkzeugResponse:
+    """The director confirms a game's final scores (a table without phones, or after a dispute), with who
+    and why: on a confirming night the game then counts."""
+    _director_post()
+    table, game = _game_key()
+    who, why = _who_why()
+    _hub().store.vouch(table, game, who, why)
+    _hub().touch()
+    return redirect(url_for("board.director_page"))
+
+
 @board.post("/director/answer")
 def director_answer() -> WerkzeugResponse:
     _director_post()
@@ -301,6 +321,9 @@ def director_settings() -> WerkzeugResponse:
         _hub().store.set_setting("scoring", str(rule))
     if language in LANGUAGES:
         _hub().store.set_setting("language", str(language))
+    confirm = request.form.get("confirm") == "yes"
+    if confirm != (_hub().store.setting("confirm", "") == "yes"):
+        _hub().set_confirm_night(confirm)
     _hub().touch()
     return redirect(url_for("board.director_page"))
 

@@ -42,6 +42,12 @@ SAID = Phrasebook(
     said("table.club_sent", "Results sent to the club."),
     said("table.club_corrected", "The director ({who}) corrected a result: {player}, {stars}. Reason: {why}."),
     said("table.club_voided", "The director ({who}) voided a game of this table. Reason: {why}."),
+    said("table.scores_confirmed", "{player} confirms the final scores."),
+    said("table.scores_disputed", "{player} disputes the final scores: the director is called."),
+    said("table.confirm_not_over", "{player} cannot confirm yet: the game is not over."),
+    said("table.confirm_refused", "Confirmation refused: {player} does not play this game."),
+    said("table.club_confirm_needed", "Game over: a second player confirms the scores on their phone before"
+                                      " they count for the club."),
     said_plural("table.club_waiting",
                 "Club out of reach; waiting: {count} event, kept at this table.",
                 "Club out of reach; waiting: {count} events, kept at this table.", "count"),

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from companion.confirmation import CONFIRM, NOT_ACTIONS, describe_confirm
 from companion.decks import DECKS_DIR, DeckStore
 from companion.hub import MAX_MESSAGES, Hub, Listener, Message
 from companion.journal import Entry, Journal, JournalError, Record, StorageError
@@ -70,7 +71,7 @@ def fold(referee: Referee, seqs: list[int], seq: int, event: dict[str, Any]) -> 
             seqs = []
         elif event["type"] == "undo":
             seqs.pop()
-        elif event["type"] != "robot":  # a robot's note is not an action
+        elif event["type"] not in NOT_ACTIONS:  # a robot's note or a confirmation is not an action
             seqs.append(seq)
     return outcome, seqs
 
@@ -505,6 +506,11 @@ class TableService:
         detail: list[tuple[str, Any]] = [("event", kind)]
         if kind == "card" and isinstance(event.get("card"), str):
             detail.append(("card", event["card"]))
+        if kind == CONFIRM:  # the table's own words, whatever the game
+            parts = (describe_confirm(event, outcome.reason),)
+            return self._hub.publish(kind if outcome.accepted else "refused", parts,
+                                     TABLE_VOICE, seq=seq, is_event=True, accepted=outcome.accepted,
+                                     reason=outcome.reason, detail=tuple(detail))
         if state is None:  # refused before any game: the table words it with the default game
             default = self.games.kinds[self.games.default]
             part = default.describe_refusal(event, outcome.reason or "")

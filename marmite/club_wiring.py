@@ -13,10 +13,12 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, jsonify, redirect, request, session, url_for
 
+from club.broker import write_private
 from club.link import LinkStatus, TableLink
 from club.mqtt import probe
 from club.topics import ClubURL, url_from_join_code
 from companion.table import TableService
+from marmite.club_confirm import ConfirmAnnouncer, mount_confirm
 
 CLUB_ENV = "MARMITE_CLUB"
 """The club URL may come from the environment, so its password is not on the command line."""
@@ -53,6 +55,7 @@ def start_link(service: TableService, app: Flask, url: ClubURL, table: int | Non
                      on_notice=lambda notice: announce_decision(service, notice),
                      readers=lambda: list(service.table_view().get("readers", [])))
     service.add_listener(link.journal_changed)
+    service.add_listener(ConfirmAnnouncer(service, link).heard)
     seat_cards(service, app, link)
     app.extensions["marmite.club.link"] = link
     app.extensions["marmite.club.table"] = number
@@ -91,6 +94,7 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
                                                       "error": session.pop("club_join_error", None)}}
 
     app.context_processor(context)
+    mount_confirm(service, app)
 
     from web_ui.auth import authorized, require_pin
 
@@ -135,9 +139,7 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
             return redirect(url_for("pages.setup_page") + "#club-title")
         start_link(service, app, url, table)
         text = json.dumps({"url": url.text(), "table": table})
-        fd = os.open(data_dir / JOIN_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_private(data_dir / JOIN_FILE, text)
         return redirect(url_for("pages.setup_page") + "#club-title")
 
 
