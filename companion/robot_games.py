@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.robot_seats import RobotLedger, is_buffet
-from companion.seam import State
+from companion.seam import Part, State
 
 BUFFET_HAND = 9
 
@@ -190,3 +190,13 @@ def swap_hand(hand: tuple[str, ...], given: list[str], seed: int) -> list[str] |
     rng = random.Random(seed)
     rng.shuffle(pile)
     return sorted(left + pile[: len(given)])
+
+
+def public_why(state: State, player: str, card: str) -> Part | None:
+    """The reason said to the whole table for a robot's named card, from public facts only (the robot's
+    own reason may compare its other cards); a buffet card is face down when chosen: nothing is said."""
+    if is_buffet(state):
+        return None
+    from companion.chaud_devant.robot_public import public_why as chaud_why
+
+    return chaud_why(state, player, card)

@@ -122,7 +122,8 @@ class RobotLedger:
         self.choices: list[Choice] = []
         self.plays: list[tuple[int, str, str]] = []  # (action index, player, card) of every robot seat's card
         self.hands: list[tuple[int, str, tuple[str, ...]]] = []  # (position, player, cards) of `robot` hands
-        self.swaps: list[tuple[int, str]] = []  # (position, player) of the hands given after an exchange
+        self.swaps: list[tuple[int, str, tuple[str, ...], int]] = []  # (position, player, cards given, index of
+        # its hand in `hands`) of every exchange
 
     def is_robot(self, name: object) -> bool:
         return isinstance(name, str) and name in self.setup.seats
@@ -139,7 +140,16 @@ class RobotLedger:
 
     def swapped_since(self, player: str, position: int) -> bool:
         """True when `player` exchanged cards (a `robot` hand with `swap`) at or after `position`."""
-        return any(who == player and at >= position for at, who in self.swaps)
+        return any(who == player and at >= position for at, who, _, _ in self.swaps)
+
+    def discards(self, player: str) -> tuple[str, ...]:
+        """The cards a robot gave up in its latest exchange, while no hand was entered for it since (a real
+        table's tray still holds them): for the host's robots page only, never said (they are not public)."""
+        given = [(index, cards) for _, who, cards, index in self.swaps if who == player]
+        if not given:
+            return ()
+        index, cards = given[-1]
+        return () if any(who == player for _, who, _ in self.hands[index + 1:]) else cards
 
     def hand(self, player: str) -> tuple[str, ...] | None:
         """A robot's hand from its latest `robot` hand, less the cards it played since; None if never given."""
@@ -218,7 +228,7 @@ class RobotLedger:
             self.hands.append((actions, player, cards))
             swap = event.get("swap")
             if isinstance(swap, list):
-                self.swaps.append((actions, player))
+                self.swaps.append((actions, player, tuple(str(card) for card in swap), len(self.hands) - 1))
             return [RobotHandKnown(player, len(cards), len(swap) if isinstance(swap, list) else None)]
         card = str(event["card"])
         self.choices.append(Choice(actions, player, card))

@@ -46,6 +46,7 @@ class RobotDriver:
         self._said: set[tuple[Any, ...]] = set()
         self._last_message = clock()
         self._paused_at: int | None = None  # action count when an undo paused the practice robots
+        self._undo_seq: int | None = None  # the journal seq of the latest undo the driver has paused for
         service.add_listener(self._heard)
 
     # ------------------------------------------------------------------ life
@@ -113,16 +114,14 @@ class RobotDriver:
         actions = service.standing_actions()
         count = len(actions) - 1
         practice = ledger.setup.practice
-        if self._paused_at == -1:
-            self._paused_at = count
-        elif self._paused_at is not None and count > self._paused_at:
-            self._paused_at = None  # a player went on after the undo: the robots follow
-        paused = self._paused_at is not None and practice != ""
+        paused = self._pause_after_undo(count) and practice != ""
         if practice and not paused:
             short = robot_games.missing_hands(state, ledger, practice == "virtual")
             if short:
                 events = robot_games.deal_virtually(state, ledger, short, game * 1009 + count)
                 return lambda: self._submit_all(events, game, count)
+        if not practice:
+            says.extend(self._draws_up(state, game, count))
         swapping = next((player for player in ledger.setup.seats
                          if robot_games.swap_due(state, ledger, player, count)
                          and ("refused", game, count, player) not in self._said), None)
@@ -166,6 +165,41 @@ class RobotDriver:
             return False
         return self._record(decision.event, decision.why, ask.seat, owed, game, count)
 
+    def _pause_after_undo(self, count: int) -> bool:
+        """True while practice robots wait after an undo (until a player goes on, or the host resumes)."""
+        undone = self._latest_undo()
+        if undone is not None and undone != self._undo_seq:  # read from the journal, not only heard: an undo
+            self._undo_seq = undone  # journaled just before this look pauses the robots even if its
+            self._paused_at = -1  # announcement has not reached the driver yet
+        if self._paused_at == -1:
+            self._paused_at = count
+        elif self._paused_at is not None and count > self._paused_at:
+            self._paused_at = None  # a player went on after the undo: the robots follow
+        return self._paused_at is not None
+
+    def _draws_up(self, state: Any, game: int, count: int) -> list[tuple[tuple[Any, ...], Part]]:
+        """At a real Sus au buffet ! table between rounds: each robot short of nine cards asks to be dealt
+        them (the host types only those on the robots page)."""
+        ledger = self.service.robots
+        if not is_buffet(state) or state.public_state().get("phase") != "buffet":
+            return []
+        says: list[tuple[tuple[Any, ...], Part]] = []
+        for player in ledger.setup.seats:
+            held = ledger.hand(player)
+            if held is not None and len(held) < robot_games.BUFFET_HAND:
+                missing = robot_games.BUFFET_HAND - len(held)
+                says.append((("draws_up", game, count, player),
+                             Part("robot.draws_up", {"player": player, "count": missing})))
+        return says
+
+    def _latest_undo(self) -> int | None:
+        """The seq of the journal's last record when it is an accepted undo (read under the table lock)."""
+        journal = self.service.journal
+        last = next(iter(journal.records(after=journal.last_seq - 1, limit=1)), None)
+        if last is None or not last.accepted or last.body.get("type") != "undo":
+            return None
+        return last.seq
+
     def _unchanged(self, game: int, count: int) -> Callable[[], bool]:
         """A check, made under the table lock, that the table is where the robot's request saw it."""
         return lambda: (self.service.current_game == game
@@ -178,6 +212,10 @@ class RobotDriver:
             submitted = dict(event)
         else:
             submitted = {"type": "robot", "player": player, "card": event.get("card")}
+            with self.service.lock:  # the table hears a reason from public facts only, never from its hand
+                state = self.service.game_state
+                why = None if why is None or state is None else robot_games.public_why(
+                    state, player, str(event.get("card")))
             if why is not None:
                 submitted["why"] = {"key": why.key, "fields": dict(why.fields)}
                 try:
@@ -234,6 +272,7 @@ class RobotDriver:
             return None
         pace_ms = self.service.robots.setup.pace_ms
         count = len(self.service.standing_actions()) - 1
+        seq = self.service.journal.last_seq  # an undo journaled meanwhile (heard later) must stop this play
 
         def play() -> bool:
             if not self._paced(pace_ms):
@@ -242,7 +281,9 @@ class RobotDriver:
             if buffet:
                 self._say_once(("reveal", game, position, player),
                                Part("robot.plays_mouse_virtual", {"player": player, "card": card}))
-            self.service.submit_if({"type": "card", "card": card}, SOURCE, self._unchanged(game, count))
+            unchanged = self._unchanged(game, count)
+            self.service.submit_if({"type": "card", "card": card}, SOURCE,
+                                   lambda: unchanged() and self.service.journal.last_seq == seq)
             return True
 
         return play

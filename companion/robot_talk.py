@@ -44,10 +44,9 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
                 parts.append(Part("robot.keeps", {"player": effect.player}))
             elif effect.swapped is not None and virtual:
                 parts.append(Part("robot.swapped", {"player": effect.player, "count": effect.swapped}))
-            elif effect.swapped is not None:  # at a real table someone takes them out of its tray
-                cards = [str(card) for card in event.get("swap", [])]
-                parts.append(Part("robot.swapped_real", {"player": effect.player, "count": effect.swapped,
-                                                         "cards": cards}))
+            elif effect.swapped is not None:  # at a real table: the discards are not public, so the count
+                # only is said; which cards leave its tray is shown on the host's (PIN) robots page
+                parts.append(Part("robot.swapped_tray", {"player": effect.player, "count": effect.swapped}))
             else:
                 parts.append(Part("robot.hand_known", {"player": effect.player, "size": effect.size}))
     return parts

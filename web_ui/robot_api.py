@@ -64,15 +64,28 @@ def resume() -> Response:
 @robot_api.post("/robots/<name>/hand")
 @require_pin
 def robot_hand(name: str) -> tuple[Response, int] | Response:
-    """The host enters a Sus au buffet ! robot's cards (`{"cards": ["mouse-3", …]}`), journaled as its hand."""
+    """The host enters a Sus au buffet ! robot's cards (`{"cards": ["mouse-3", …]}`), journaled as its hand;
+    or only the cards dealt to it since (`{"drawn": [...]}`: after an exchange, or drawing back up to nine),
+    added to the hand the table already knows, so the fewest values are typed."""
     body = request.get_json(silent=True, force=True)
-    cards = body.get("cards") if isinstance(body, dict) else None
+    key = "drawn" if isinstance(body, dict) and "drawn" in body else "cards"
+    cards = body.get(key) if isinstance(body, dict) else None
     if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards) or len(cards) > 20:
-        return jsonify(error='the body must be {"cards": [CODE, …]} (at most 20)'), 400
+        return jsonify(error='the body must be {"cards": [CODE, …]} or {"drawn": [CODE, …]} (at most 20)'), 400
+    table = service()
+    with table.lock:
+        known = table.robots.hand(name) if table.robots.is_robot(name) else None
+    if key == "drawn":
+        if known is None:
+            return jsonify(error=f"no hand of {name!r} is known yet: enter its whole hand"), 409
+        cards = sorted([*known, *cards])
     try:
-        answer = service().submit({"type": "robot", "player": name, "hand": cards}, source="api")
+        answer = table.submit_if({"type": "robot", "player": name, "hand": cards}, "api",
+                                 lambda: (table.robots.hand(name) if table.robots.is_robot(name) else None) == known)
     except MalformedEvent as error:
         return jsonify(error=str(error)), 400
+    if answer is None:
+        return jsonify(error=f"{name}'s hand changed meanwhile: look again and enter it"), 409
     return jsonify(answer.as_json())
 
 

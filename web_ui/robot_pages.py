@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
+from companion.robot_games import BUFFET_HAND
 from companion.robot_seats import DEFAULT_PACE_MS, LEVELS
 from web_ui.context import service
 from web_ui.page_common import common_context
@@ -31,15 +32,22 @@ def robot_setup_page() -> str:
                            robot_hands=_buffet_robot_hands(), **common_context())
 
 
-def _buffet_robot_hands() -> dict[str, str]:
-    """At a real Sus au buffet ! table with robots: each robot's hand as typed values ("3 3 -1"), for the host."""
+def _buffet_robot_hands() -> dict[str, dict[str, Any]]:
+    """At a real Sus au buffet ! table with robots, for the host: each robot's hand as typed values ("3 3 -1"),
+    the cards its latest exchange gave up (to take from its tray; never said aloud) and how many it lacks."""
     table = service()
     with table.lock:
         ledger = table.robots
         if table.game_name != "buffet" or not ledger.setup.any or ledger.setup.practice:
             return {}
-        hands = {}
+        hands: dict[str, dict[str, Any]] = {}
         for name in ledger.setup.seats:
             cards = ledger.hand(name) or ()
-            hands[name] = " ".join(card.removeprefix("mouse-").replace("n1", "-1") for card in cards)
+            hands[name] = {"hand": typed(cards), "discards": typed(ledger.discards(name)),
+                           "short": max(0, BUFFET_HAND - len(cards)) if ledger.hand(name) is not None else 0}
         return hands
+
+
+def typed(cards: tuple[str, ...]) -> str:
+    """Mouse cards as the host types them: "3 3 -1"."""
+    return " ".join(card.removeprefix("mouse-").replace("n1", "-1") for card in cards)

@@ -213,6 +213,9 @@ def test_a_virtual_practice_round_deals_the_hands_and_robots_play_themselves(ope
     assert any("why" in event for event in log if event["type"] == "robot")  # the learning aid's reason
     assert any(" Pourquoi : " in text for text in texts(table))  # said after the robot's card
     assert any(" Why: " in text for text in texts(table, "en"))
+    said_why = {text.split(" Why: ")[1] for text in texts(table, "en") if " Why: " in text}
+    public = {"to open the trick.", "so as not to take the trick.", "to take the trick now."}
+    assert all(why in public or why.startswith("to take this trick, worth ") for why in said_why), said_why
     assert replay(list(enumerate(log, 1)), GAMES)["rounds"][0]["points"] == table.state()["rounds"][0]["points"]
 
 

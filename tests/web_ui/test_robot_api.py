@@ -166,3 +166,27 @@ def test_a_robot_seat_has_no_link_and_its_hand_opens_on_no_phone(app: Flask, cli
     with app.test_request_context():
         key = seat_key("Marmiton")
     assert phone.get(f"/api/seat/Marmiton?k={key}").get_json().get("hand") is None
+
+
+def test_after_a_buffet_robots_exchange_the_host_sees_its_discards_and_types_only_the_new_cards(
+        client: FlaskClient, service: TableService) -> None:
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Marmiton", "Cléo"], "first": "Ana",
+             "robots": {"seats": {"Marmiton": "chef"}}}
+    assert client.post("/api/events", headers=HEADERS, json=start).get_json()["accepted"]
+    hand = ["mouse-n1", "mouse-0", "mouse-0", "mouse-1", "mouse-2", "mouse-5", "mouse-6", "mouse-7", "mouse-8"]
+    assert client.post("/api/robots/Marmiton/hand", headers=HEADERS, json={"cards": hand}).get_json()["accepted"]
+    kept = hand[3:]
+    exchange = {"type": "robot", "player": "Marmiton", "hand": kept, "swap": hand[:3]}
+    assert service.submit(exchange, source="robot").accepted
+    assert client.post("/api/unlock", json={"pin": "2468"}).status_code == 200
+    page = client.get("/setup/robots").get_data(as_text=True)
+    assert "-1 0 0" in page.split('class="robot-discards"')[1].split("</p>")[0]  # on the host's page only
+    assert 'data-field="drawn"' in page and "(3)" in page
+    spoken = " ".join(m.text("fr") for m in service.messages_after(0))
+    assert "-1" not in spoken and "moins un" not in spoken
+    added = client.post("/api/robots/Marmiton/hand", headers=HEADERS, json={"drawn": ["mouse-9", "mouse-3", "mouse-4"]})
+    assert added.get_json()["accepted"] is True
+    assert service.robots.hand("Marmiton") == tuple(sorted([*kept, "mouse-9", "mouse-3", "mouse-4"]))
+    assert service.robots.discards("Marmiton") == ()
+    assert 'class="robot-discards"' not in client.get("/setup/robots").get_data(as_text=True)
+    assert client.post("/api/robots/Ana/hand", headers=HEADERS, json={"drawn": ["mouse-1"]}).status_code == 409

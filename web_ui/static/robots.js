@@ -64,8 +64,11 @@
       }) : [];
       const line = document.getElementById("robot-hand-status");
       try {
-        const answer = await post("/api/robots/" + encodeURIComponent(handForm.dataset.robot) + "/hand", { cards: cards });
+        const body = {};
+        body[handForm.dataset.field === "drawn" ? "drawn" : "cards"] = cards;  // "drawn": only the new cards
+        const answer = await post("/api/robots/" + encodeURIComponent(handForm.dataset.robot) + "/hand", body);
         if (line) line.textContent = answer.accepted ? handForm.dataset.recorded : handForm.dataset.refused;
+        if (answer.accepted && handForm.dataset.field === "drawn") handForm.reset();  // added once only
       } catch (e) { if (line) line.textContent = e.message; }
     });
   });
