@@ -200,3 +200,25 @@ def public_why(state: State, player: str, card: str) -> Part | None:
     from companion.chaud_devant.robot_public import public_why as chaud_why
 
     return chaud_why(state, player, card)
+
+
+def plate_to_lay(state: State, ledger: RobotLedger, seed: int) -> dict[str, Any] | None:
+    """At a Sus au buffet ! practice without cards, the next plate the table draws for the buffet (the
+    plates are virtual too), once every hand is dealt; None when no plate is due."""
+    if ledger.setup.practice != "virtual" or not is_buffet(state) or state.public_state().get("phase") != "buffet":
+        return None
+    if missing_hands(state, ledger, True):
+        return None
+    legal = state.legal_actions()
+    return dict(random.Random(seed).choice(legal)) if legal else None
+
+
+def everyone_chose(state: State, ledger: RobotLedger, actions: int) -> bool:
+    """True when every mouse still to turn its card over in this step has chosen it face down (a Sus au
+    buffet ! practice without cards turns the cards over only then: the choices are simultaneous)."""
+    public = state.public_state()
+    in_round = list(public.get("in_round", []))
+    turn = public.get("turn")
+    if turn not in in_round:
+        return False
+    return all(ledger.pending(player, actions) is not None for player in in_round[in_round.index(turn):])

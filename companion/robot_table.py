@@ -120,6 +120,9 @@ class RobotDriver:
             if short:
                 events = robot_games.deal_virtually(state, ledger, short, game * 1009 + count)
                 return lambda: self._submit_all(events, game, count)
+            plate = robot_games.plate_to_lay(state, ledger, game * 1013 + count)
+            if plate is not None:
+                return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count)
         if not practice:
             says.extend(self._draws_up(state, game, count))
         swapping = next((player for player in ledger.setup.seats
@@ -131,9 +134,11 @@ class RobotDriver:
             level = ledger.setup.seats[swapping]
             return lambda: self._swap(swapping, exchange, level, practice, game, count)
         turn = turn_of(state)
-        if turn is not None and ledger.is_robot(turn):
+        if turn is not None and ledger.virtual_seat(turn, state):
             choice = ledger.pending(turn, count)
-            if choice is not None:
+            waiting = practice == "virtual" and is_buffet(state) and not robot_games.everyone_chose(
+                state, ledger, count)  # the cards of a step are turned over once all are chosen
+            if choice is not None and not waiting:
                 return self._play_chosen(turn, choice.card, choice.position, practice, paused, state, game, says)
         for player in ledger.setup.seats:
             owed = robot_games.due(state, ledger, player, count)
@@ -278,7 +283,7 @@ class RobotDriver:
             if not self._paced(pace_ms):
                 self._wake.set()
                 return False
-            if buffet:
+            if buffet and self.service.robots.is_robot(player):  # a person's card: the game's own words
                 self._say_once(("reveal", game, position, player),
                                Part("robot.plays_mouse_virtual", {"player": player, "card": card}))
             unchanged = self._unchanged(game, count)
@@ -287,6 +292,14 @@ class RobotDriver:
             return True
 
         return play
+
+    def _paced_submit(self, event: dict[str, Any], pace_ms: int, game: int, count: int) -> bool:
+        """Submit the table's own move (a virtual plate) after the pace, if the table is still there."""
+        if not self._paced(pace_ms):
+            self._wake.set()
+            return False
+        self.service.submit_if(event, SOURCE, self._unchanged(game, count))
+        return True
 
     def _submit_all(self, events: list[dict[str, Any]], game: int, count: int) -> bool:
         """The virtual hands of a practice table, each only while the table is still where it was."""

@@ -285,11 +285,42 @@ def test_a_buffet_practice_round_robots_swap_and_draw_back_to_nine(opened: Any) 
         assert any(t.startswith(leaver["player"]) and ("échange" in t or "garde" in t) for t in texts(table))
 
 
-def test_sus_au_buffet_practice_without_cards_is_refused_for_now(opened: Any) -> None:
+def test_sus_au_buffet_practice_without_cards_deals_lays_and_turns_over_only_once_all_have_chosen(
+        opened: Any) -> None:
     table, _ = opened()
-    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Bip", "Bop"], "first": "Ana",
-             "robots": {"seats": {"Bip": "chef"}, "practice": "virtual"}}
-    assert table.submit(start).reason == "bad_setup"
+    players = ["Ana", "Bip", "Bop", "Bup"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "debutant", "Bop": "cuisinier", "Bup": "chef"}, "practice": "virtual",
+                        "pace_ms": 0}}
+    assert table.submit(start).accepted
+    wait_for(lambda: table.state()["phase"] == "step")  # every hand dealt virtually, the plates laid by the table
+    assert len(table.robots.hand("Ana") or ()) == 9
+    assert len(table.state()["buffet"]) == 3
+    wait_for(lambda: all(robot_chose(table, name) for name in players[1:]))
+    time.sleep(0.2)
+    assert table.state()["turn"] == "Ana" and set(table.state()["positions"].values()) == {0}  # nothing turned
+    # over before Ana chose
+    assert table.submit({"type": "robot", "player": "Bip", "card": "mouse-3"}).reason == "robot_not_due"
+    while table.state()["round"] == 1:
+        with table.lock:
+            in_step = "Ana" in table.state()["in_round"] and table.state()["phase"] == "step"
+            mine = table.robots.pending("Ana", len(table.standing_actions()) - 1)
+            hand = table.robots.hand("Ana") or ()
+            due = in_step and mine is None and table.state()["in_round"].index("Ana") >= table.state()[
+                "in_round"].index(table.state()["turn"])
+        if due and hand:
+            assert table.submit({"type": "robot", "player": "Ana", "card": max(hand)}, source="seat").accepted
+        time.sleep(0.01)
+    log = [record.body for record in table.journal.records() if record.accepted]
+    assert any(e["type"] == "robot" and e["player"] == "Ana" and "card" in e for e in log)
+    assert any(t.startswith("Ana a choisi sa carte, face cachée") for t in texts(table))
+    wait_for(lambda: len(table.robots.hand("Ana") or ()) == 9)  # drawn back up to nine
+    assert replay(list(enumerate(log, 1)), GAMES)["score"] == table.state()["score"]
+
+
+def robot_chose(table: TableService, name: str) -> bool:
+    with table.lock:
+        return table.robots.pending(name, len(table.standing_actions()) - 1) is not None
 
 
 def test_after_undo_practice_robots_wait_until_a_person_plays_or_the_host_resumes(opened: Any) -> None:
