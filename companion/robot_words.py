@@ -44,6 +44,9 @@ SAID = Phrasebook(
     said("robot.suggest", "The chef would play {card}."),
     said("robot.suggest_menu", "The chef would choose the menu {menu}."),
     said("robot.suggest_mouse", "The chef would play mouse card {card}."),
+    said_plural("robot.suggest_swap", "The chef would exchange {count} card: {cards}.",
+                "The chef would exchange {count} cards: {cards}.", "count"),
+    said("robot.suggest_keep", "The chef would keep this hand."),
     said("robot.dealt", "Practice table: the robots' hands are dealt."),
     said("robot.why", "Why: {why}."),
 )

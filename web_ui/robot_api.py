@@ -161,7 +161,8 @@ def hint(name: str) -> tuple[Response, int] | Response:
         hand = hand_of(state, ledger, name)
         if not hand:
             return jsonify(error="your hand is not known: it must be scanned or dealt first"), 409
-        ask = RobotAsk(visible_log(table.standing_actions(), name, state), name, hand)
+        exchange = "swap" if swap_due(state, ledger, name, len(table.standing_actions()) - 1) else None
+        ask = RobotAsk(visible_log(table.standing_actions(), name, state), name, hand, exchange)
         voice, language, game = voice_of(state), table.language, table.current_game or 0
     try:  # thought over without the table's lock: the table goes on meanwhile
         decision = decide(table.games, ask, level="chef", seed=game, think_ms=HINT_THINK_MS)
@@ -170,6 +171,10 @@ def hint(name: str) -> tuple[Response, int] | Response:
     event = decision.event
     if event.get("type") == "menu":
         part = Part("robot.suggest_menu", {"menu": event["menu"]})
+    elif exchange is not None:
+        given = [str(card) for card in event.get("cards", [])]
+        part = Part("robot.suggest_swap", {"count": len(given), "cards": given}) if given else \
+            Part("robot.suggest_keep", {})
     elif voice.game == "buffet":
         part = Part("robot.suggest_mouse", {"card": event.get("card")})
     else:

@@ -73,6 +73,19 @@
     });
   });
 
+  // Sus au buffet ! practice without cards: the first mouse out exchanges the ticked cards (none: keeps).
+  document.addEventListener("submit", async function (event) {
+    const swapForm = event.target instanceof HTMLFormElement && event.target.id === "practice-swap" ? event.target : null;
+    const seat = body.dataset.seat;
+    if (!swapForm || !seat) return;
+    event.preventDefault();
+    const cards = new FormData(swapForm).getAll("swap").map(String);
+    try {
+      const answer = await post("/api/seat/" + encodeURIComponent(seat) + "/swap", { cards: cards });
+      if (!answer.accepted) say("practice-status", swapForm.dataset.refused || "", body.dataset.lang);
+    } catch (e) { say("practice-status", e.message, body.dataset.lang); }
+  });
+
   // A seat's phone at a practice table (the buttons come with each seat fragment).
   document.addEventListener("click", async function (event) {
     const target = event.target instanceof Element ? event.target : null;
