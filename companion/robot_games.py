@@ -222,3 +222,10 @@ def everyone_chose(state: State, ledger: RobotLedger, actions: int) -> bool:
     if turn not in in_round:
         return False
     return all(ledger.pending(player, actions) is not None for player in in_round[in_round.index(turn):])
+
+
+def person_exchanging(state: State, ledger: RobotLedger, actions: int) -> bool:
+    """True while a person at a Sus au buffet ! practice without cards may still make their exchange (the
+    table turns no card over meanwhile: the round would end and take the chance away)."""
+    return ledger.setup.practice == "virtual" and any(
+        not ledger.is_robot(player) and swap_due(state, ledger, player, actions) for player in state.players)

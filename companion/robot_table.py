@@ -136,8 +136,9 @@ class RobotDriver:
         turn = turn_of(state)
         if turn is not None and ledger.virtual_seat(turn, state):
             choice = ledger.pending(turn, count)
-            waiting = practice == "virtual" and is_buffet(state) and not robot_games.everyone_chose(
-                state, ledger, count)  # the cards of a step are turned over once all are chosen
+            waiting = practice == "virtual" and is_buffet(state) and (  # the cards of a step are turned over
+                not robot_games.everyone_chose(state, ledger, count)  # once all are chosen, and not while a
+                or robot_games.person_exchanging(state, ledger, count))  # person's exchange is open
             if choice is not None and not waiting:
                 return self._play_chosen(turn, choice.card, choice.position, practice, paused, state, game, says)
         for player in ledger.setup.seats:

@@ -3,6 +3,7 @@ voice), and the practice table without cards on a phone (the chef's advice, a ca
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -153,3 +154,84 @@ def test_the_robot_setup_page_in_english_and_dutch_passes_axe(page: Any, server:
     assert page.inner_text("h1") == title
     assert page.get_attribute("html", "lang") == language
     assert audit(page, f"robot-setup-{language}") == []
+
+
+BUFFET_PLAYERS = ["Ana", "Bip", "Bop", "Bup"]
+
+
+def buffet_phone(browser: Any, page: Any, server: Server, language: str = "fr") -> tuple[Any, Any]:
+    """A Sus au buffet ! practice without cards (Ana and three robots) and Ana's phone, once the table has
+    dealt every hand and laid the buffet: (context, page)."""
+    robots = {"seats": {"Bip": "debutant", "Bop": "cuisinier", "Bup": "chef"}, "practice": "virtual",
+              "aids": True, "pace_ms": 100}
+    assert server.post("/api/events", {"type": "new_game", "game": "buffet", "players": BUFFET_PLAYERS,
+                                       "first": "Ana", "robots": robots})["accepted"]
+    unlock(page, server, "/setup")
+    link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
+    assert link is not None
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale=f"{language}-FR")
+    phone.add_init_script("window.__spoken = []; window.speechSynthesis.speak = u => window.__spoken.push(u.text);")
+    ana = phone.new_page()
+    ana.goto(link)
+    wait_stream(ana)
+    ana.wait_for_selector(".practice-play", timeout=20000)  # hands dealt, plates laid: the step begins
+    return phone, ana
+
+
+def test_sus_au_buffet_practice_without_cards_on_a_phone_choose_face_down_and_the_robots_play_by_voice(
+        browser: Any, page: Any, server: Server) -> None:
+    phone, ana = buffet_phone(browser, page, server)
+    try:
+        page.goto(server.url + "/")
+        wait_stream(page)
+        assert audit(ana, "buffet-practice-phone") == []
+        assert ana.inner_text("#practice-hand").startswith("Vos cartes :")
+        ana.click("#practice-hint")
+        ana.wait_for_function("() => (document.getElementById('practice-status') || {}).textContent", timeout=20000)
+        assert ana.inner_text("#practice-status").startswith("Le chef jouerait la souris ")
+        assert not any("Le chef jouerait" in text for text in logged(page))  # her advice stays on her phone
+        chosen, deadline = 0, time.monotonic() + 90
+        while time.monotonic() < deadline:  # Ana chooses her lowest card each step, while her mouse is in
+            if ana.locator("#practice-swap").count():
+                break  # her mouse left first: the table waits for her exchange
+            if ana.locator(".practice-play").count():
+                ana.locator(".practice-play").first.click()
+                ana.wait_for_selector("#practice-chosen", timeout=20000)
+                chosen += 1
+                ana.wait_for_function("() => !document.getElementById('practice-chosen')", timeout=30000)
+            elif "Ana" not in server.get("/api/state")["in_round"] and chosen:
+                time.sleep(0.5)
+                if not ana.locator("#practice-swap").count():
+                    break  # another mouse left first
+            time.sleep(0.05)
+        assert chosen >= 1
+        page.wait_for_function("() => window.__spoken.join(' ').includes('Ana a choisi sa carte, face cachée')",
+                               timeout=20000)
+        page.wait_for_function("() => window.__spoken.some(t => / joue la souris /.test(t))", timeout=20000)
+        assert any(text.startswith("Ana : ") for text in logged(page))  # her card turned over by the table
+        if ana.locator("#practice-swap").count():
+            assert audit(ana, "buffet-practice-swap") == []
+            ana.locator("#practice-swap input[type=checkbox]").first.check()
+            ana.click("#practice-swap button[type=submit]")
+            page.wait_for_function("() => window.__spoken.join(' ').includes('Ana échange 1 carte')", timeout=20000)
+        shot(ana, "buffet-practice-phone")
+        before = len(spoken(page))
+        page.click("#where")  # "où en est-on" and "répéter" work as at any table
+        page.wait_for_function("n => window.__spoken.length > n", arg=before)
+        page.click("#repeat")
+        page.wait_for_function("n => window.__spoken.length > n + 1", arg=before)
+    finally:
+        phone.close()
+
+
+@pytest.mark.parametrize(("language", "choose"), [("en", "Choose "), ("nl", "Kies ")])
+def test_the_buffet_practice_phone_in_english_and_dutch_passes_axe(browser: Any, page: Any, server: Server,
+                                                                   language: str, choose: str) -> None:
+    server.post("/api/settings", {"language": language})
+    phone, ana = buffet_phone(browser, page, server, language)
+    try:
+        assert ana.locator(".practice-play").first.inner_text().startswith(choose)
+        assert ana.get_attribute("html", "lang") == language
+        assert audit(ana, f"buffet-practice-phone-{language}") == []
+    finally:
+        phone.close()

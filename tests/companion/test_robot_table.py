@@ -11,7 +11,7 @@ import pytest
 
 from companion.chaud_devant.cards import ALL_CODES
 from companion.replay import replay
-from companion.robot_games import visible_log
+from companion.robot_games import swap_due, visible_log
 from companion.robot_table import RobotDriver
 from companion.table import TableService
 from marmite.games import GAMES
@@ -301,6 +301,7 @@ def test_sus_au_buffet_practice_without_cards_deals_lays_and_turns_over_only_onc
     assert table.state()["turn"] == "Ana" and set(table.state()["positions"].values()) == {0}  # nothing turned
     # over before Ana chose
     assert table.submit({"type": "robot", "player": "Bip", "card": "mouse-3"}).reason == "robot_not_due"
+    exchanged = False
     while table.state()["round"] == 1:
         with table.lock:
             in_step = "Ana" in table.state()["in_round"] and table.state()["phase"] == "step"
@@ -308,12 +309,23 @@ def test_sus_au_buffet_practice_without_cards_deals_lays_and_turns_over_only_onc
             hand = table.robots.hand("Ana") or ()
             due = in_step and mine is None and table.state()["in_round"].index("Ana") >= table.state()[
                 "in_round"].index(table.state()["turn"])
+            exchange = swap_due(table.game_state, table.robots, "Ana", len(table.standing_actions()) - 1)
         if due and hand:
-            assert table.submit({"type": "robot", "player": "Ana", "card": max(hand)}, source="seat").accepted
+            assert table.submit({"type": "robot", "player": "Ana", "card": min(hand)}, source="seat").accepted
+        elif exchange:  # her mouse left first: the table waits for her exchange before turning cards over
+            time.sleep(0.3)
+            assert "Ana" not in table.state()["in_round"] and table.state()["round"] == 1
+            kept = {"type": "robot", "player": "Ana", "hand": list(hand), "swap": []}
+            assert table.submit(kept, source="seat").accepted
+            exchanged = True
         time.sleep(0.01)
     log = [record.body for record in table.journal.records() if record.accepted]
     assert any(e["type"] == "robot" and e["player"] == "Ana" and "card" in e for e in log)
     assert any(t.startswith("Ana a choisi sa carte, face cachée") for t in texts(table))
+    if exchanged:  # her mouse left first: the table waited for her choice, and said it
+        assert any(t == "Ana garde ses cartes." for t in texts(table)), texts(table)
+    else:  # a robot's mouse left first: it chose its exchange itself
+        assert any(e["type"] == "robot" and "swap" in e and e["player"] != "Ana" for e in log)
     wait_for(lambda: len(table.robots.hand("Ana") or ()) == 9)  # drawn back up to nine
     assert replay(list(enumerate(log, 1)), GAMES)["score"] == table.state()["score"]
 
@@ -361,3 +373,33 @@ def test_a_robot_game_exports_and_replays_to_the_tables_state(opened: Any, tmp_p
     printed = json.loads(replayed)
     assert [r["reason"] for r in printed.pop("refused")] == ["not_robot_card"]
     assert printed == state
+
+
+def test_sus_au_buffet_practice_without_cards_waits_for_a_persons_exchange(tmp_path: Path) -> None:
+    table = TableService.open(tmp_path, GAMES)
+    players = ["Ana", "Bip", "Bop", "Bup"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "chef", "Bop": "chef", "Bup": "chef"}, "practice": "virtual", "pace_ms": 0}}
+    assert table.submit(start).accepted
+    for name in players:  # dealt before the driver starts: Ana holds the lowest cards, the robots fives
+        cards = ["mouse-n1"] * 9 if name == "Ana" else ["mouse-5"] * 9
+        assert table.submit({"type": "robot", "player": name, "hand": cards}).accepted
+    driver = RobotDriver(table, think_ms=30).start()
+    try:
+        wait_for(lambda: table.state()["phase"] == "step")
+        assert table.submit({"type": "robot", "player": "Ana", "card": "mouse-n1"}, source="seat").accepted
+        wait_for(lambda: "Ana" not in table.state()["in_round"])  # -1 against three fives: she leaves first
+        with table.lock:
+            assert swap_due(table.game_state, table.robots, "Ana", len(table.standing_actions()) - 1)
+        wait_for(lambda: all(robot_chose(table, name) for name in players[1:]))
+        positions = table.state()["positions"]
+        time.sleep(0.5)
+        assert table.state()["positions"] == positions  # no card turned over while her exchange is open
+        hand = table.robots.hand("Ana") or ()
+        exchange = {"type": "robot", "player": "Ana", "hand": ["mouse-9", *hand[1:]], "swap": [hand[0]]}
+        assert table.submit(exchange, source="seat").accepted
+        wait_for(lambda: table.state()["positions"] != positions)  # then the table goes on
+        assert any(t == "Ana échange 1 carte." for t in texts(table)), texts(table)[-4:]
+    finally:
+        driver.close()
+        table.close()
