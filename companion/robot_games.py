@@ -130,12 +130,13 @@ def deal_virtually(state: State, ledger: RobotLedger, players: list[str], seed: 
         from companion.buffet.plates import MOUSE_CARDS
 
         pile = [code for code in MOUSE_CARDS for _ in range(10)]
+        for holder in state.players:  # the cards in every hand the table keeps are not in the draw pile
+            for card in ledger.hand(holder) or ():
+                if card in pile:
+                    pile.remove(card)
         events = []
         for player in players:
             hand = list(ledger.hand(player) or ())
-            for card in hand:
-                if card in pile:
-                    pile.remove(card)
             rng.shuffle(pile)
             while len(hand) < BUFFET_HAND and pile:
                 hand.append(pile.pop())

@@ -403,3 +403,36 @@ def test_sus_au_buffet_practice_without_cards_waits_for_a_persons_exchange(tmp_p
     finally:
         driver.close()
         table.close()
+
+
+def test_a_buffet_practice_with_cards_exports_and_replays_with_the_robots_known_hands(
+        opened: Any, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    table, driver = opened()
+    players = ["Ana", "Bip", "Cléo"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "chef"}, "practice": "cards", "pace_ms": 0}}
+    assert table.submit(start).accepted
+    dealt = wait_for(lambda: table.robots.hand("Bip"))  # the robot's hand dealt virtually; the people hold theirs
+    assert len(dealt) == 9
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1", "plate-sausage-0", "plate-salad-5"):
+        assert table.submit({"type": "plate", "plate": plate}).accepted
+    for _ in range(4):  # the people's cards pass the reader; the robot's card is turned over by the table
+        wait_for(lambda: table.state()["turn"] in ("Ana", "Cléo"))
+        assert table.submit({"type": "card", "card": "mouse-4"}).accepted
+    state = table.state()
+    driver.close()
+    table.close()
+    root = Path(__file__).resolve().parents[2]
+    exported = subprocess.run([sys.executable, "-m", "marmite.cli", "export", "--data", str(tmp_path)], cwd=root,
+                              capture_output=True, text=True, check=True).stdout
+    events = [json.loads(line) for line in exported.splitlines()]
+    assert {"type": "robot", "player": "Bip", "hand": list(dealt)} in events  # journaled as a known hand
+    replayed = subprocess.run([sys.executable, "-m", "marmite.cli", "replay", "-"], cwd=root, input=exported,
+                              capture_output=True, text=True, check=True).stdout
+    printed = json.loads(replayed)
+    printed.pop("refused")
+    assert printed == state
