@@ -220,6 +220,8 @@ def test_sus_au_buffet_practice_without_cards_on_a_phone_choose_face_down_and_th
         page.wait_for_function("n => window.__spoken.length > n", arg=before)
         page.click("#repeat")
         page.wait_for_function("n => window.__spoken.length > n + 1", arg=before)
+        page.click("#last-five")
+        page.wait_for_function("n => window.__spoken.length > n + 2", arg=before)
     finally:
         phone.close()
 

@@ -207,6 +207,7 @@ def test_sus_au_buffet_practice_without_cards_a_person_chooses_face_down_and_exc
     fragment = ana.get("/fragment/seat/Ana").get_data(as_text=True)
     assert fragment.count('class="big practice-play"') == 9 and "Choisir moins un" in fragment
     assert 'class="big practice-play"' not in client.get("/fragment/seat/Bip").get_data(as_text=True)
+    assert 'id="practice-hand"' not in client.get("/fragment/seat/Ana").get_data(as_text=True)  # her phone only
     headers = {"X-CSRF-Token": token}
     answer = ana.post("/api/seat/Ana/play", json={"card": "mouse-9"}, headers=headers).get_json()
     assert (answer["accepted"], answer["reason"]) == (False, "robot_not_due")  # not in its hand: nothing chosen
