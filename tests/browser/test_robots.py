@@ -237,3 +237,25 @@ def test_the_buffet_practice_phone_in_english_and_dutch_passes_axe(browser: Any,
         assert audit(ana, f"buffet-practice-phone-{language}") == []
     finally:
         phone.close()
+
+
+def test_a_buffet_robots_exchange_at_the_real_table_shown_to_the_host_only_and_only_new_cards_typed(
+        page: Any, server: Server) -> None:
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Marmiton", "Cléo"], "first": "Ana",
+             "robots": {"seats": {"Marmiton": "chef"}}}
+    assert server.post("/api/events", start)["accepted"]
+    hand = ["mouse-n1", "mouse-0", "mouse-0", "mouse-1", "mouse-2", "mouse-5", "mouse-6", "mouse-7", "mouse-8"]
+    assert server.post("/api/robots/Marmiton/hand", {"cards": hand})["accepted"]
+    exchange = {"type": "robot", "player": "Marmiton", "hand": hand[3:], "swap": hand[:3]}
+    assert server.post("/api/events", exchange)["accepted"]  # as the robot driver journals it
+    unlock(page, server, "/setup/robots")
+    assert page.inner_text(".robot-discards[data-robot=Marmiton]").endswith("-1 0 0")
+    assert audit(page, "robot-exchange-real-table") == []
+    page.fill("form.robot-drawn[data-robot=Marmiton] input", "9 3 4")
+    page.click("form.robot-drawn[data-robot=Marmiton] button")
+    page.wait_for_function("() => document.getElementById('robot-hand-status').textContent.includes('Marmiton')")
+    hands = server.get("/api/robots")
+    assert hands["setup"]["seats"] == {"Marmiton": "chef"}
+    page.reload()
+    assert page.input_value("form.robot-hand[data-robot=Marmiton]:not(.robot-drawn) input") == "1 2 3 4 5 6 7 8 9"
+    assert not page.locator(".robot-discards").count()
