@@ -80,7 +80,8 @@ def acl_text(club: str, tables: list[int]) -> str:
         topics = Topics(club, table)
         lines += [f"user {table_user(table)}", f"topic write {topics.events}", f"topic write {topics.status}",
                   f"topic write {topics.call}", f"topic read {topics.ack}", f"topic read {topics.seating}",
-                  f"topic read {topics.notice}", f"topic read {hub_status(club)}", ""]
+                  f"topic read {topics.notice}", f"topic read {hub_status(club)}",
+                  f"topic write {topics.tap}", f"topic read {topics.tapped}", ""]
     return "\n".join(lines)
 
 

@@ -21,12 +21,23 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from club.cards import CardError, MemberCards
 from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
 from club.results import game_points, standings
 from club.seating import History, SeatingError, seat_round
 from club.store import Row, Store
-from club.topics import ClubURL, Topics, call_wildcard, events_wildcard, hub_status, status_wildcard, table_of
+from club.topics import (
+    ClubURL,
+    Topics,
+    call_wildcard,
+    events_wildcard,
+    hub_status,
+    status_wildcard,
+    table_of,
+    tap_wildcard,
+)
+from companion.decks import is_uid
 from companion.referee import Referee
 from companion.replay import replay
 from companion.seam import Games
@@ -99,6 +110,8 @@ class ClubHub:
                                   will=(hub_status(url.club), b"offline"))
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.cards = MemberCards(store.path)
+        self.client.message_callback_add(tap_wildcard(url.club), self._on_tap)
         self._writer = threading.Thread(target=self._write_loop, name="club-writer", daemon=True)
         self._stopped = threading.Event()
 
@@ -114,13 +127,14 @@ class ClubHub:
             self.loud(None, "broker", f"the broker refused the hub: {reason}")
             return
         client.subscribe([(events_wildcard(self.url.club), 1), (status_wildcard(self.url.club), 1),
-                          (call_wildcard(self.url.club), 1)])
+                          (call_wildcard(self.url.club), 1), (tap_wildcard(self.url.club), 1)])
         with self._lock:  # whatever the broker lost or the hub was restored from: each table resumes at our ack
             acks = {table: state.held for table, state in self.tables.items()}
         for table, held in acks.items():
             self._publish_ack(table, held, resend=True)
         for table, seating in self.store.seatings().items():
-            client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
+            client.publish(Topics(self.url.club, table).seating, json.dumps(self.cards.for_seating(table, seating)),
+                           qos=1, retain=True)
         client.publish(hub_status(self.url.club), b"online", qos=1, retain=True)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
@@ -372,7 +386,8 @@ class ClubHub:
     def seat(self, table: int, seating: dict[str, Any]) -> None:
         """Keep and publish (retained) the next game's seating of a table."""
         self.store.save_seating(table, seating)
-        self.client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
+        self.client.publish(Topics(self.url.club, table).seating, json.dumps(self.cards.for_seating(table, seating)),
+                            qos=1, retain=True)
 
     def next_seat(self, player: str) -> dict[str, Any] | None:
         """Where `player` sits in the next game as seated (table, seat from 1, round, game, dealer), or None."""
@@ -411,4 +426,69 @@ class ClubHub:
         self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
+        self.cards.close()
         self.store.close()
+
+    # ------------------------------------------------------------------ members' cards
+
+    def bind_card(self, player: str, uid: str) -> str:
+        """Bind a member's card typed on the console (CardError, nothing changed, when refused); its UID.
+        The table where the player sits is sent its seating again, with the new card's hash."""
+        bound = self.cards.bind(player, uid, self.store.players())
+        self.console(f"marmite club: {player}'s member card is bound")
+        self.reseat_player(player)
+        self.touch()
+        return bound
+
+    def reseat_player(self, player: str) -> None:
+        for table, seating in self.store.seatings().items():
+            if player in [str(name) for name in seating.get("players", [])]:
+                self.seat(table, seating)
+
+    def _on_tap(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        """A card tapped at a table (paho's thread): answered on the table's own topic, then acknowledged."""
+        try:
+            table = table_of(message.topic, self.url.club)
+            if table is not None:
+                self._answer_tap(table, bytes(message.payload))
+        except Exception as error:  # never lose paho's thread to one bad message
+            self.loud(None, "card", f"a tapped card could not be handled: {error}")
+        if message.qos > 0:
+            with contextlib.suppress(Exception):
+                client.ack(message.mid, message.qos)
+
+    def _answer_tap(self, table: int, payload: bytes) -> None:
+        try:
+            body = json.loads(payload)
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        uid = body.get("uid") if isinstance(body, dict) else None
+        if not isinstance(body, dict) or body.get("table") != table or not isinstance(uid, str) or \
+                not is_uid(uid.lower()):
+            self.loud(table, "malformed", "a tapped card's message was refused")
+            return
+        answer = self._tap_answer(table, uid.lower())
+        self.client.publish(Topics(self.url.club, table).tapped, json.dumps(answer, ensure_ascii=False), qos=1)
+        self.touch()
+
+    def _tap_answer(self, table: int, uid: str) -> dict[str, Any]:
+        """What the table says of a card tapped there: bound for the player awaited, else whose it is."""
+        waiting = self.cards.take_waiting(table)
+        if waiting is not None:
+            try:
+                self.bind_card(waiting.player, uid)
+            except CardError as error:
+                self.loud(table, "card", f"card tapped for {waiting.player} refused: {error}")
+                if error.kind != "no_player":  # the director may tap the right card next
+                    self.cards.wait_for_tap(table, waiting.player, self.store.players())
+                return {"kind": "taken", "player": error.owner} if error.kind == "taken" else {"kind": "unknown"}
+            self.console(f"marmite club: table {table}: {waiting.player}'s card tapped and bound")
+            return {"kind": "bound", "player": waiting.player}
+        owner = self.cards.owner(uid)
+        if owner is None:
+            return {"kind": "unknown"}
+        seat = self.next_seat(owner)
+        if seat is None:
+            return {"kind": "not_seated", "player": owner}
+        kind = "seat" if seat["table"] == table else "elsewhere"
+        return {"kind": kind, "player": owner, "table": seat["table"], "seat": seat["seat"], "round": seat["round"]}

@@ -14,6 +14,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, redirect, rend
 from flask_babel import Babel
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from club.cards import CardError, masked
 from club.hub import ClubHub
 from club.results import SCORING_RULES, bg_stats, night, night_csv, player_statistics
 from club.seating import SIZES, SeatingError
@@ -337,3 +338,62 @@ def stop_board_streams(app: Flask) -> None:
 def _hub_of(app: Flask) -> ClubHub:
     hub: ClubHub = app.extensions["club.hub"]
     return hub
+
+
+# ---------------------------------------------------------------------- members' cards (the director's console)
+
+@board.context_processor
+def _member_cards() -> dict[str, Any]:
+    """The console's card section: each player's card (its last digits only) and the taps awaited."""
+    def book() -> dict[str, Any]:
+        cards = _hub().cards.cards()
+        return {"cards": {player: masked(uid) for player, uid in cards.items()},
+                "waiting": _hub().cards.waiting(), "message": session.pop("card_message", None)}
+    return {"member_cards": book}
+
+
+def _card_player() -> str:
+    player = str(request.form.get("player", "")).strip()
+    if not player or len(player) > 80:
+        abort(400)
+    return player
+
+
+@board.post("/director/card")
+def director_card() -> WerkzeugResponse:
+    """Bind a member's card by its typed UID (refused, nothing changed: not a UID, no such player, taken)."""
+    _director_post()
+    player, uid = _card_player(), str(request.form.get("uid", ""))[:64]
+    try:
+        _hub().bind_card(player, uid)
+        session["card_message"] = ["bound", player]
+    except CardError as error:
+        session["card_message"] = [error.kind, player, error.owner or "", uid[:40]]
+    return redirect(url_for("board.director_page") + "#cards-title")
+
+
+@board.post("/director/card/tap")
+def director_card_tap() -> WerkzeugResponse:
+    """Wait for the next unknown card tapped at a table, to bind it to a player."""
+    _director_post()
+    player, table = _card_player(), _table_number()
+    if not 1 <= table <= 999:
+        abort(400)
+    try:
+        _hub().cards.wait_for_tap(table, player, _hub().store.players())
+        session["card_message"] = ["waiting", player, str(table)]
+    except CardError as error:
+        session["card_message"] = [error.kind, player, "", ""]
+    return redirect(url_for("board.director_page") + "#cards-title")
+
+
+@board.post("/director/card/forget")
+def director_card_forget() -> WerkzeugResponse:
+    """Forget a player's card (lost, or given to someone else)."""
+    _director_post()
+    player = _card_player()
+    if _hub().cards.unbind(player):
+        _hub().reseat_player(player)
+        _hub().console(f"marmite club: {player}'s member card is forgotten")
+        session["card_message"] = ["forgotten", player]
+    return redirect(url_for("board.director_page") + "#cards-title")

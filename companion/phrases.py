@@ -28,6 +28,14 @@ SAID = Phrasebook(
     said("table.deck_set_aside", "The deck file could not be read ({file}): it is set aside and the table starts"
                                  " without it; import or enroll a deck on the Deck page."),
     said("table.pin_guessing", "Warning: someone is trying to guess the table PIN."),
+    # a club member's card read at the table between games
+    said("table.club_card_seat", "{player}, seat {seat}."),
+    said("table.club_card_elsewhere", "{player}: table {table}, seat {seat}."),
+    said("table.club_card_not_seated", "{player}: no seat in the next game."),
+    said("table.club_card_unknown", "Unknown card: nothing was changed."),
+    said("table.club_card_unreachable", "Card not recognised: the club is out of reach."),
+    said("table.club_card_bound", "Card registered: {player}."),
+    said("table.club_card_taken", "Refused: this card is {player}'s already."),
     said("table.game_resumed_turn", "Game of {date:day} resumed: {turn} to play."),
     said("table.game_resumed", "Game of {date:day} resumed: round {round}."),
     said("table.game_abandoned", "Game of {date:day} abandoned in round {round}."),

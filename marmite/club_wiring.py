@@ -53,6 +53,7 @@ def start_link(service: TableService, app: Flask, url: ClubURL, table: int | Non
                      on_notice=lambda notice: announce_decision(service, notice),
                      readers=lambda: list(service.table_view().get("readers", [])))
     service.add_listener(link.journal_changed)
+    seat_cards(service, app, link)
     app.extensions["marmite.club.link"] = link
     app.extensions["marmite.club.table"] = number
     return link.start()
@@ -110,6 +111,9 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
         """Whether this table's results reached the hub, and its next seating (no secret in it)."""
         answer = current().status().as_json()
         answer["table"] = app.extensions["marmite.club.table"]
+        answer.update(cards_status(app))
+        if isinstance(answer.get("seating"), dict):  # the card hashes stay inside the table process
+            answer["seating"] = {k: v for k, v in answer["seating"].items() if k != "cards"}
         return jsonify(answer)
 
     @app.post("/club/join")
@@ -135,6 +139,23 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
         return redirect(url_for("pages.setup_page") + "#club-title")
+
+
+def seat_cards(service: TableService, app: Flask, link: TableLink) -> None:
+    """Members' cards: an unknown tag read between games takes a seat or is asked about at the hub."""
+    from marmite.club_cards import SeatCards
+
+    cards = SeatCards(service, link)
+    cards.chain()
+    app.extensions["marmite.club.cards"] = cards
+
+
+def cards_status(app: Flask) -> dict[str, Any]:
+    """The seats taken by a member's card, for the setup page (names are the seating's, no card in it)."""
+    from marmite.club_cards import SeatCards
+
+    cards = app.extensions.get("marmite.club.cards")
+    return {"confirmed": cards.confirmed() if isinstance(cards, SeatCards) else []}
 
 
 def announce_decision(service: TableService, notice: dict[str, Any]) -> None:

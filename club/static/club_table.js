@@ -32,6 +32,37 @@
       .replace("%(round)s", String(seating.round));
     form.parentNode.insertBefore(note, form);
   }
+  // Seats taken by a member's card: the seat's name filled in (unless the host typed one) and listed.
+  function cardSeats(confirmed, seating) {
+    var buffetForm = byId("new-buffet-game");
+    var form = buffetForm || byId("new-game");
+    if (!form || !seating || !Array.isArray(confirmed) || !confirmed.length) return;
+    if ((seating.game === "buffet") !== Boolean(buffetForm)) return;
+    var prefix = buffetForm ? "buffet-player-" : "player-";
+    var list = byId("club-cards");
+    if (!list) {
+      var box = document.createElement("div");
+      box.setAttribute("role", "status");
+      list = document.createElement("ul");
+      list.id = "club-cards";
+      box.appendChild(list);
+      form.parentNode.insertBefore(box, form);
+    }
+    var lines = confirmed.map(function (taken) {
+      var input = byId(prefix + (taken.seat - 1));
+      if (input && !input.value) input.value = String(taken.player);
+      return script.dataset.cardSeat.replace("%(player)s", String(taken.player))
+        .replace("%(seat)s", String(taken.seat));
+    });
+    if (list.dataset.shown === lines.join("\n")) return;
+    list.dataset.shown = lines.join("\n");
+    list.textContent = "";
+    lines.forEach(function (text) {
+      var item = document.createElement("li");
+      item.textContent = text;
+      list.appendChild(item);
+    });
+  }
   function linkLine() {
     var box = document.createElement("div");
     box.className = "club-link";
@@ -69,6 +100,7 @@
           if (!club) return;
           show(line, club);
           if (!seated && document.body.dataset.page === "setup") { seated = true; fill(club.seating); }
+          if (document.body.dataset.page === "setup") cardSeats(club.confirmed, club.seating);
         })
         .catch(function () { /* the next poll tries again */ });
     }
