@@ -48,6 +48,7 @@ SAID = Phrasebook(
                 "The chef would exchange {count} cards: {cards}.", "count"),
     said("robot.suggest_keep", "The chef would keep this hand."),
     said("robot.dealt", "Practice table: the robots' hands are dealt."),
+    said("robot.still_choosing", "Still to choose a card face down: {players}."),
     said("robot.why", "Why: {why}."),
 )
 

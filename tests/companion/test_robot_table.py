@@ -301,6 +301,10 @@ def test_sus_au_buffet_practice_without_cards_deals_lays_and_turns_over_only_onc
     assert table.state()["turn"] == "Ana" and set(table.state()["positions"].values()) == {0}  # nothing turned
     # over before Ana chose
     assert table.submit({"type": "robot", "player": "Bip", "card": "mouse-3"}).reason == "robot_not_due"
+    where = table.where_are_we()  # "où en est-on" says who the table waits for
+    assert where.text("fr").endswith("Pas encore de carte face cachée pour : Ana.")
+    assert where.text("en").endswith("Still to choose a card face down: Ana.")
+    assert where.text("nl").endswith("Nog geen gedekte kaart van: Ana.")
     exchanged = False
     while table.state()["round"] == 1:
         with table.lock:
