@@ -109,3 +109,21 @@ def test_a_robots_exchange_names_no_card_aloud_and_the_host_types_only_the_new_o
         kept = table.robots.hand("Marmiton")
     assert kept == tuple(swap["hand"]) and len(kept) + len(given) < len(LOW_HAND)  # the hand follows the exchange
     assert not set(kept) - set(LOW_HAND)
+
+
+def test_between_rounds_a_real_tables_robot_asks_for_the_cards_that_bring_it_back_to_nine(opened: Any) -> None:
+    table, _ = opened()
+    start_real_buffet(table)
+    play_until_the_robot_exchanges(table)
+    values = {"Ana": "mouse-9", "Cléo": "mouse-8", "Dan": "mouse-7"}  # no tie: the round ends
+    for _ in range(20):
+        if table.state()["round"] == 2:
+            break
+        assert table.submit({"type": "card", "card": values[table.state()["turn"]]}).accepted
+    assert table.state()["phase"] == "buffet"
+    held = table.robots.hand("Marmiton") or ()
+    asked = wait_for(lambda: [t for t in texts(table) if t.startswith("Marmiton complète sa main à neuf")])
+    count = 9 - len(held)
+    cards, them = ("carte", "la") if count == 1 else ("cartes", "les")
+    assert asked == [f"Marmiton complète sa main à neuf : donnez {count} {cards} à Marmiton et tapez-{them} sur la "
+                     "page des robots."]
