@@ -195,12 +195,22 @@ def swap_hand(hand: tuple[str, ...], given: list[str], seed: int) -> list[str] |
 
 def public_why(state: State, player: str, card: str) -> Part | None:
     """The reason said to the whole table for a robot's named card, from public facts only (the robot's
-    own reason may compare its other cards); a buffet card is face down when chosen: nothing is said."""
+    own reason may compare its other cards); a buffet card is face down when chosen: its reason is said
+    when it is turned over (`reveal_why`)."""
     if is_buffet(state):
         return None
     from companion.chaud_devant.robot_public import public_why as chaud_why
 
     return chaud_why(state, player, card)
+
+
+def reveal_why(state: State, player: str, card: str) -> Part | None:
+    """The reason said for a buffet robot's card as it is turned over, from public facts only."""
+    if not is_buffet(state):
+        return None
+    from companion.buffet.robot_public import public_why as buffet_why
+
+    return buffet_why(state, player, card)
 
 
 def plate_to_lay(state: State, ledger: RobotLedger, seed: int) -> dict[str, Any] | None:

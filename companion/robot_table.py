@@ -276,7 +276,7 @@ class RobotDriver:
             return None
         if paused:
             return None
-        pace_ms = self.service.robots.setup.pace_ms
+        pace_ms, aids = self.service.robots.setup.pace_ms, self.service.robots.setup.aids
         count = len(self.service.standing_actions()) - 1
         seq = self.service.journal.last_seq  # an undo journaled meanwhile (heard later) must stop this play
 
@@ -285,8 +285,13 @@ class RobotDriver:
                 self._wake.set()
                 return False
             if buffet and self.service.robots.is_robot(player):  # a person's card: the game's own words
-                self._say_once(("reveal", game, position, player),
-                               Part("robot.plays_mouse_virtual", {"player": player, "card": card}))
+                parts = [Part("robot.plays_mouse_virtual", {"player": player, "card": card})]
+                with self.service.lock:
+                    now = self.service.game_state
+                    why = robot_games.reveal_why(now, player, card) if now is not None and aids else None
+                if why is not None:  # the learning aid: a reason from public facts only
+                    parts.append(Part("robot.why", {"why": why}))
+                self._say_once(("reveal", game, position, player), *parts)
             unchanged = self._unchanged(game, count)
             self.service.submit_if({"type": "card", "card": card}, SOURCE,
                                    lambda: unchanged() and self.service.journal.last_seq == seq)
@@ -317,11 +322,11 @@ class RobotDriver:
         time.sleep(min(0.05, pace_ms / 1000))
         return False
 
-    def _say_once(self, key: tuple[Any, ...], part: Part) -> None:
+    def _say_once(self, key: tuple[Any, ...], *parts: Part) -> None:
         """Announce a robot's ask once (again after a restart: the driver's memory is not journaled)."""
         if key in self._said:
             return
         self._said.add(key)
         state = self.service.game_state
         if state is not None:
-            self.service.announce("robot", (part,), voice_of(state))
+            self.service.announce("robot", parts, voice_of(state))

@@ -291,7 +291,7 @@ def test_sus_au_buffet_practice_without_cards_deals_lays_and_turns_over_only_onc
     players = ["Ana", "Bip", "Bop", "Bup"]
     start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
              "robots": {"seats": {"Bip": "debutant", "Bop": "cuisinier", "Bup": "chef"}, "practice": "virtual",
-                        "pace_ms": 0}}
+                        "pace_ms": 0, "aids": True}}
     assert table.submit(start).accepted
     wait_for(lambda: table.state()["phase"] == "step")  # every hand dealt virtually, the plates laid by the table
     assert len(table.robots.hand("Ana") or ()) == 9
@@ -326,6 +326,14 @@ def test_sus_au_buffet_practice_without_cards_deals_lays_and_turns_over_only_onc
     log = [record.body for record in table.journal.records() if record.accepted]
     assert any(e["type"] == "robot" and e["player"] == "Ana" and "card" in e for e in log)
     assert any(t.startswith("Ana a choisi sa carte, face cachée") for t in texts(table))
+    reveals = [t for t in texts(table, "en") if " plays mouse card " in t]
+    assert any(" Why: " in t for t in reveals), reveals
+    for text in reveals:  # the learning aid at the reveal: public facts only (the card named, the situation)
+        why = text.split(" Why: ")[1] if " Why: " in text else None
+        assert why is None or why in ("to win the duel.", "to get ahead of the last mouse.") or \
+            why.startswith("to leave with "), text
+        if why is not None and why.startswith("to leave with "):
+            assert " minus one." in text.split(" Why: ")[0] or " zero." in text.split(" Why: ")[0]
     if exchanged:  # her mouse left first: the table waited for her choice, and said it
         assert any(t == "Ana garde ses cartes." for t in texts(table)), texts(table)
     else:  # a robot's mouse left first: it chose its exchange itself
