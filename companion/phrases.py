@@ -23,7 +23,7 @@ SAID = Phrasebook(
     said("table.storage_read_only", "The disk is read-only: nothing is being recorded."),
     said("table.storage_io", "The disk cannot write: nothing is being recorded."),
     said("table.storage_ok", "The disk writes again: plays are being recorded."),
-    said("table.seat_released", "{player}'s seat released: its link can be opened again."),
+    said("table.seat_released_new_link", "{player}'s seat released: the host hands out its new link from Setup."),
     said("table.uid_refused", "Refused: {uid} is not a tag's UID (4, 7 or 10 bytes); nothing was noted."),
     said("table.deck_set_aside", "The deck file could not be read ({file}): it is set aside and the table starts"
                                  " without it; import or enroll a deck on the Deck page."),
