@@ -56,7 +56,7 @@ def hand_of(state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] |
     """The cards `player` holds now: Chaud Devant's known hand less the cards played; a buffet robot's
     hand from its `robot` hands. None when no hand was dealt to it."""
     if is_buffet(state):
-        return ledger.hand(player)
+        return known_hand(state, ledger, player)
     current = getattr(getattr(state, "progress", None), "open_round", None)
     if current is None:
         return None
@@ -131,7 +131,8 @@ def deal_virtually(state: State, ledger: RobotLedger, players: list[str], seed: 
         from companion.buffet.plates import MOUSE_CARDS
 
         excess = buffet_excess(state, ledger)
-        kept = {holder: _without(ledger.hand(holder) or (), excess.get(holder, ())) for holder in state.players}
+        kept = {holder: _without(known_hand(state, ledger, holder) or (), excess.get(holder, ()))
+                for holder in state.players}
         pile = [code for code in MOUSE_CARDS for _ in range(10)]
         for holder in state.players:  # the cards in every hand the table keeps are not in the draw pile
             for card in kept[holder]:
@@ -182,7 +183,7 @@ def buffet_excess(state: State, ledger: RobotLedger) -> dict[str, list[str]]:
     left = dict.fromkeys(MOUSE_CARDS, COPIES)
     for person in state.players:
         if not ledger.is_robot(person):
-            for card in ledger.hand(person) or ():
+            for card in known_hand(state, ledger, person) or ():
                 left[card] = left.get(card, 0) - 1
     excess: dict[str, list[str]] = {}
     for robot in state.players:
@@ -206,17 +207,28 @@ def tag_dealt_seats(state: State, ledger: RobotLedger) -> list[str]:
     return [player for player in state.players if ledger.is_robot(player)]
 
 
-def exchanged_last_round(state: State, player: str) -> bool:
-    """True between rounds when `player` was the first out of the round just ended and could exchange cards
-    (at a practice table with cards a person exchanges with the real deck: their hand is scanned again)."""
+def exchanged_since(state: State, ledger: RobotLedger, player: str) -> bool:
+    """True for a person at a Sus au buffet ! practice with cards who was a round's first mouse out, free to
+    exchange cards with the real deck, after their hand was dealt by tag: the table no longer knows it (it
+    is passed over the reader again between rounds)."""
+    if ledger.is_robot(player) or ledger.setup.practice != "cards" or not is_buffet(state):
+        return False
+    given = [position for position, who, _ in ledger.hands if who == player]
+    if not given:
+        return False
     buffet: Any = state
-    if state.public_state().get("phase") != "buffet":
-        return False
-    record = next((r for r in reversed(buffet.rounds) if r.number == buffet.round_number - 1), None)
-    if record is None or not record.departures:
-        return False
-    first = record.departures[0]
-    return bool(first.may_swap) and state.players[first.seat] == player
+    end = 0
+    for record in buffet.rounds:  # a round's actions: its plates and its cards turned over
+        end += len(record.laid) + sum(len(step.reveals) for step in record.steps)
+        first = record.departures[0] if record.departures else None
+        if first is not None and first.may_swap and state.players[first.seat] == player and given[-1] < end:
+            return True
+    return False
+
+
+def known_hand(state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
+    """A seat's buffet hand as the table knows it: the ledger's, unless a person exchanged since."""
+    return None if exchanged_since(state, ledger, player) else ledger.hand(player)
 
 
 def tag_deal_bases(state: State, ledger: RobotLedger) -> dict[str, tuple[tuple[str, ...], int]]:
@@ -227,9 +239,7 @@ def tag_deal_bases(state: State, ledger: RobotLedger) -> dict[str, tuple[tuple[s
     phase = public.get("phase")
     bases: dict[str, tuple[tuple[str, ...], int]] = {}
     for player in tag_dealt_seats(state, ledger):
-        held = ledger.hand(player)
-        if held is not None and not ledger.is_robot(player) and exchanged_last_round(state, player):
-            held = None  # the person exchanged with the real deck: their whole hand is passed again
+        held = known_hand(state, ledger, player)  # after a person's exchange: their whole hand is passed again
         if phase == "buffet":
             keep = held or ()
             bases[player] = (keep, BUFFET_HAND - len(keep))

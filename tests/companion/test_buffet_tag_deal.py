@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from companion.buffet import KIND as BUFFET
 from companion.buffet.plates import COPIES, MOUSE_CARDS
 from companion.referee import Referee
-from companion.robot_games import deal_virtually, missing_hands, tag_deal_bases
+from companion.robot_games import deal_virtually, hand_of, missing_hands, tag_deal_bases
 from companion.tag_deal import TagDeal
 from marmite.games import GAMES
 
@@ -105,3 +105,40 @@ def test_robots_drawn_after_the_peoples_real_hands_never_exceed_the_box(seed: in
     room = {card: max(0, COPIES - counts[card]) for card in VALUES}
     assert all(kept[card] >= min(Counter(robot)[card], room[card]) for card in VALUES)  # keeps what it may
     assert missing_hands(state, referee.robots, False) == []
+
+
+def test_after_a_persons_exchange_with_the_real_deck_their_hand_is_unknown_until_passed_again() -> None:
+    for seed in range(40):
+        rng = random.Random(seed)
+        hands = {name: [rng.choice(VALUES) for _ in range(9)] for name in PLAYERS}
+        referee = fold("cards", *({"type": "robot", "player": name, "hand": hands[name]} for name in PLAYERS))
+        for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1", "plate-sausage-0", "plate-salad-5"):
+            assert referee.apply({"type": "plate", "plate": plate}).accepted
+        state: Any = referee.state
+        while not state.rounds[-1].departures:
+            turn = referee.public_state["turn"]
+            card = rng.choice(referee.robots.hand(turn) or VALUES)
+            if turn == "Bip":
+                assert referee.apply({"type": "robot", "player": "Bip", "card": card}).accepted
+            assert referee.apply({"type": "card", "card": card}).accepted
+        first = state.rounds[-1].departures[0]
+        if not first.may_swap or PLAYERS[first.seat] == "Bip":
+            continue
+        person = PLAYERS[first.seat]
+        assert referee.robots.hand(person) is not None  # the ledger still has the hand it was given
+        assert tag_deal_bases(state, referee.robots)[person] == ((), 0)  # not known now, nothing to deal mid-round
+        assert hand_of(state, referee.robots, person) is None  # the chef's advice will not use a stale hand
+        other = next(name for name in PLAYERS if name not in (person, "Bip"))
+        assert hand_of(state, referee.robots, other) is not None
+        while referee.public_state["phase"] == "step":  # the round played out
+            turn = referee.public_state["turn"]
+            card = rng.choice(referee.robots.hand(turn) or VALUES)
+            if turn == "Bip":
+                assert referee.apply({"type": "robot", "player": "Bip", "card": card}).accepted
+            assert referee.apply({"type": "card", "card": card}).accepted
+        bases = tag_deal_bases(state, referee.robots)
+        assert bases[person] == ((), 9)  # between rounds: their whole hand passes the reader again
+        kept = referee.robots.hand(other) or ()
+        assert bases[other] == (kept, 9 - len(kept))  # the other person draws back up to nine
+        return
+    raise AssertionError("no seed made a person the first mouse out")
