@@ -603,8 +603,8 @@ class DeckDesk:
                 if self.enrollment or self.check or self.deal or not self.deals_every_round():
                     return
                 plan = self._deal_plan()
-                if plan is None or self._dealt == (self.service.current_game, plan.round):
-                    return
+                if plan is None or not any(plan.sizes) or self._dealt == (self.service.current_game, plan.round):
+                    return  # nothing to deal now (every hand full) is not said at every event
                 self.deal_start()
         except DeckError:
             return

@@ -13,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.buffet.plates import COPIES, MOUSE_CARDS
+from companion.replay import replay
 from companion.robot_table import RobotDriver
 from companion.table import TableService
 from marmite.games import GAMES
@@ -111,6 +112,10 @@ def test_a_practice_deal_by_tag_knows_the_peoples_hands_and_draws_the_robot_from
     texts = [message.text("fr") for message in table.messages_after(0)]
     assert "Main d'Ana connue : 9 cartes." in texts
     assert not any(most in text for text in texts)  # the deal never names a dealt card aloud
+    log = [record.body for record in table.journal.records() if record.accepted]
+    assert {"type": "robot", "player": "Ana", "hand": [most] * 9} in log  # journaled as a known hand
+    replayed = replay(list(enumerate(log, 1)), GAMES)  # `marmite replay` folds it like any game
+    assert replayed["positions"] == table.state()["positions"] and replayed["refused"] == []
 
 
 def test_at_a_real_table_the_robots_tray_is_dealt_by_tag(client: FlaskClient, table: TableService) -> None:
