@@ -68,6 +68,8 @@ LABELS = Phrasebook(
     said("buffet_page.player_n", "Player {n}"),
     said("buffet_page.first_n", "First player (number)"),
     said("buffet_page.start", "Start the game"),
+    said("buffet_page.not_started",
+         "The game was not started: 3 to 6 players with different names, the first player among them."),
     said_plural("buffet_page.behind", "Mouse behind: {n} square back", "Mouse behind: {n} squares back", "n"),
     said_plural("buffet_page.ahead", "Mouse ahead: {n} square on", "Mouse ahead: {n} squares on", "n"),
     said("buffet_page.alone_rear", "Nobody behind"),
