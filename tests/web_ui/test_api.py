@@ -42,6 +42,15 @@ def test_a_drop_whose_code_is_not_a_string_is_a_400_not_a_crash(client: FlaskCli
     assert client.get("/api/state").get_json()["stars"] == {}
 
 
+def test_games_with_a_before_that_is_not_a_number_is_a_400_not_every_game(client: FlaskClient) -> None:
+    new_game(client)
+    for query in ("before=abc", "before=1.5", "before=", "limit=x"):
+        answer = client.get(f"/api/games?{query}")
+        assert answer.status_code == 400, query
+        assert "whole numbers" in answer.get_json()["error"]
+    assert len(client.get("/api/games?before=2").get_json()) == 1
+
+
 def test_refusal_is_recorded_with_reason(client: FlaskClient) -> None:
     answer = client.post("/api/events", json={"type": "card", "card": "pea-1a"}, headers=HEADERS).get_json()
     assert answer == {"accepted": False, "reason": "no_game", "seq": 1}
