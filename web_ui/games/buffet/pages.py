@@ -108,7 +108,9 @@ def helpers(language: str) -> dict[str, Any]:
     def t(key: str, **fields: Any) -> str:
         return LABELS.format(key, language, **fields)
 
+    french = language == "fr"  # French puts a space before : and ; (as the catalogs do), English and Dutch do not
     return {
+        "colon": " :" if french else ":", "sep": " ; " if french else "; ",
         "t": t, "plate_name": words.plate, "food_name": words.food, "signed": words.signed,
         "number_word": words.number, "place_name": words.place, "shape_symbol": SHAPE_SYMBOLS,
         "colour_name": {colour: LABELS.template(f"colour.{colour}", language) for colour in COLOURS},
