@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.confirmation import CONFIRM
 from companion.events import MalformedEvent, check_storable
 from companion.journal import JOURNAL_FILE, Entry, GameSummary, Journal, JournalError
 from companion.paths import default_data_dir
@@ -78,6 +79,8 @@ def run_export(args: argparse.Namespace) -> int:
                 return 1
             out = sys.stdout
             for record in journal.records(game=wanted):
+                if record.body.get("type") == CONFIRM:  # a club note beside the game, not part of its log
+                    continue
                 out.write(record.line + "\n")
     except JournalError as error:
         print(f"marmite export: {error}", file=sys.stderr)

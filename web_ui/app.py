@@ -23,7 +23,7 @@ from web_ui.auth import GUESSES_PER_MINUTE
 from web_ui.context import client_address
 from web_ui.game_pages import PageTable
 from web_ui.limits import GuessWindow, RateLimit, StreamGate, TooMany
-from web_ui.seats import SeatClaims
+from web_ui.seats import SEAT_RELEASES_FILE, SeatClaims
 from web_ui.settings import SETTINGS_FILE, SettingsStore
 from web_ui.storage_trouble import storage_answer
 
@@ -76,7 +76,7 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     app.extensions["marmite.stop"] = threading.Event()
     app.extensions["marmite.desk"] = desk
     app.extensions["marmite.pages"] = pages
-    app.extensions["marmite.claims"] = SeatClaims()
+    app.extensions["marmite.claims"] = SeatClaims(data_dir / SEAT_RELEASES_FILE if data_dir is not None else None)
     app.extensions["marmite.data_dir"] = data_dir
     app.extensions["marmite.guesses"] = GuessWindow(GUESSES_PER_MINUTE, 60.0)
     app.extensions["marmite.streams"] = StreamGate(app.config["MARMITE_MAX_STREAMS"],

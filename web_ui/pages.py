@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hmac
 import re
-from concurrent.futures import ThreadPoolExecutor
+import threading
+import weakref
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
@@ -22,7 +24,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from companion.player_stats import NEWEST_GAMES, table_statistics
+from companion.journal import StorageError
 from companion.table import TableService
 from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service
@@ -86,19 +88,27 @@ def history_page() -> str:
 
 
 STATS_WAIT_S = 1.0
-"""How long the history page waits for the players' statistics (read from the journal) before it shows
-the game without them: a disk stall must never hold up a view (the stats come back once it clears)."""
+"""How long the first history page waits for the games from before this run to be read into the players'
+statistics: a disk stall must never hold up a view (it shows the game without them; they come once read)."""
 _STATS_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history-stats")
+_STATS_LOADS: weakref.WeakKeyDictionary[TableService, Future[None]] = weakref.WeakKeyDictionary()
+"""The load under way for each table: views during a stall wait on it rather than queue more."""
+_STATS_LOADS_LOCK = threading.Lock()
 
 
 def _player_stats(table: TableService) -> list[dict[str, Any]] | None:
-    """The table's per-player statistics, or None when the journal cannot answer within STATS_WAIT_S."""
-    future = _STATS_READER.submit(
-        lambda: table_statistics(table.journal, table.games, table.past_games(limit=NEWEST_GAMES)))
-    try:
-        return future.result(timeout=STATS_WAIT_S)
-    except FutureTimeout:
-        return None
+    """The table's per-player statistics, from memory (kept up to date as games end); None while the
+    journal's games are not read yet and the journal does not answer within STATS_WAIT_S."""
+    if not table.player_stats.loaded:
+        with _STATS_LOADS_LOCK:
+            loading = _STATS_LOADS.get(table)
+            if loading is None or loading.done():
+                loading = _STATS_LOADS[table] = _STATS_READER.submit(table.load_player_stats)
+        try:
+            loading.result(timeout=STATS_WAIT_S)
+        except (FutureTimeout, StorageError):
+            return None
+    return table.player_stats.ranking()
 
 
 SETUP_GAMES = 20  # the setup page lists the newest games only; /api/games?before= pages through the rest
