@@ -367,6 +367,7 @@
   document.addEventListener("keydown", function (event) {
     const target = event.target;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.repeat) return;  // a key held down is one press, not one per auto-repeat (U undid a whole trick)
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     const key = event.key.toLowerCase();
     if (key === "r" && repeat) { event.preventDefault(); repeat.click(); }
