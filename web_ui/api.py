@@ -79,7 +79,7 @@ def table() -> Response:
     return jsonify(view)
 
 
-@api.get("/seat/<name>")
+@api.get("/seat/<path:name>")
 def seat(name: str) -> tuple[Response, int] | Response:
     """One player's view; their secret menu and hand only with their seat key (`?k=`) or the PIN."""
     view = visible_seat_view(name)

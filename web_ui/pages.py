@@ -54,13 +54,13 @@ def table_fragment() -> str:
                                    fragment=True)
 
 
-@pages.get("/seat/<name>")
+@pages.get("/seat/<path:name>")
 def seat_page(name: str) -> str:
     """A player's phone view."""
     return _render_seat(name, fragment=False)
 
 
-@pages.get("/fragment/seat/<name>")
+@pages.get("/fragment/seat/<path:name>")
 def seat_fragment(name: str) -> str:
     """The state part of a seat view."""
     return _render_seat(name, fragment=True)
