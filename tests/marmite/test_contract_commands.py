@@ -96,6 +96,16 @@ def test_export_chooses_a_game_and_lists_them(tmp_path: Path) -> None:
     assert missing.returncode == 1 and "no game 2" in missing.stderr and missing.stdout == ""
 
 
+def test_export_list_keeps_five_columns_whatever_the_names(tmp_path: Path) -> None:
+    """The contract allows any name: a tab or a newline in one is written escaped, never a new column or line."""
+    with Journal.open(tmp_path) as journal:
+        journal.append(new_game(("Ana\tBé", "Jo\nJo", "Cléo")), True, None)
+    listing = subprocess.run([*MARMITE, "export", "--data", str(tmp_path), "--list"], capture_output=True,
+                             text=True, check=True).stdout
+    assert [line.split("\t") for line in listing.splitlines()][0][3] == "Ana\\tBé, Jo\\nJo, Cléo"
+    assert len(listing.splitlines()) == 1 and len(listing.splitlines()[0].split("\t")) == 5
+
+
 def test_export_of_a_corrupt_journal_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "marmite.sqlite3").write_bytes(b"this is not a database" * 100)
     done = subprocess.run([*MARMITE, "export", "--data", str(tmp_path)], capture_output=True, text=True, check=False)
