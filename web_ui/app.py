@@ -204,11 +204,26 @@ def _html_error(code: int, name: str, description: str, *, lang: str = "en") -> 
     return Response(page, status=code, mimetype="text/html")
 
 
+def _page_words(code: int) -> tuple[str, str]:
+    """An error page's title and plain sentence in the table's language (a person reads it, not a program)."""
+    words = {
+        400: (gettext("Request refused"), gettext("This page could not take that request.")),
+        403: (gettext("Not allowed"), gettext("This page is not open to this device.")),
+        404: (gettext("Page not found"), gettext("There is no such page at this table.")),
+        405: (gettext("Not allowed"), gettext("This page does not take that kind of request.")),
+        409: (gettext("Not now"), gettext("The table cannot do that in its present state.")),
+        413: (gettext("Too large"), gettext("What was sent is too large for this table.")),
+    }
+    return words.get(code, (gettext("Error"), gettext("Something went wrong; the table log is unchanged.")))
+
+
 def _http_error(error: HTTPException) -> Response | tuple[Response, int]:
     code = error.code or 500
     if _wants_json():
         return jsonify(error=error.description or error.name), code
-    response = _html_error(code, error.name, error.description or "")
+    title, sentence = _page_words(code)
+    own = error.description if error.description != type(error).description else None  # our abort()'s words
+    response = _html_error(code, title, own or sentence, lang=str(get_locale() or "fr"))
     headers = dict(error.get_headers())
     for header in ("Retry-After", "Allow"):
         if header in headers:
@@ -221,7 +236,8 @@ def _internal_error(error: Exception) -> tuple[Response, int] | Response:
     current_app.logger.exception("unexpected error")
     if _wants_json():
         return jsonify(error="internal error; the table log is unchanged"), 500
-    return _html_error(500, "Internal Server Error", "internal error; the table log is unchanged")
+    return _html_error(500, gettext("Error"), gettext("Something went wrong; the table log is unchanged."),
+                       lang=str(get_locale() or "fr"))
 
 
 def _security_headers(response: Response) -> Response:
