@@ -148,7 +148,8 @@ class RobotDriver:
             hand = robot_games.hand_of(state, ledger, player)
             if hand is None or (owed.kind != "menu" and not hand):
                 key = "robot.no_hand_buffet" if is_buffet(state) and not practice else "robot.no_hand"
-                says.append((("no_hand", game, count, player), Part(key, {"player": player})))
+                spell = getattr(state, "round_number", 0)  # said once per round, not again at each event
+                says.append((("no_hand", game, spell, player), Part(key, {"player": player})))
                 continue
             if paused:
                 return None

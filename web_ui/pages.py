@@ -22,6 +22,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.journal import StorageError
@@ -54,13 +55,13 @@ def table_fragment() -> str:
                                    fragment=True)
 
 
-@pages.get("/seat/<name>")
+@pages.get("/seat/<path:name>")
 def seat_page(name: str) -> str:
     """A player's phone view."""
     return _render_seat(name, fragment=False)
 
 
-@pages.get("/fragment/seat/<name>")
+@pages.get("/fragment/seat/<path:name>")
 def seat_fragment(name: str) -> str:
     """The state part of a seat view."""
     return _render_seat(name, fragment=True)
@@ -69,7 +70,7 @@ def seat_fragment(name: str) -> str:
 def _render_seat(name: str, *, fragment: bool) -> str:
     view = visible_seat_view(name)
     if view is None:
-        abort(404, f"no player named {name} in this game")
+        abort(404, gettext("No player named %(name)s in this game.", name=name))
     claim = None if fragment else claim_to_make(name)  # the page's script claims it (a POST)
     return _current().render_seat(view, name, service().language, fragment=fragment, claim=claim)
 
@@ -132,7 +133,7 @@ def game_setup_page(game: str) -> str:
     """A new game of a game with a setup page of its own (Sus au buffet !)."""
     found = page_table().get(game)
     if found is None or not found.has_setup_page():
-        abort(404, f"no setup page for the game {game}")
+        abort(404, gettext("No setup page for the game %(game)s.", game=game))
     return found.render_setup(service().language)
 
 
@@ -153,7 +154,7 @@ def unlock_page() -> str | WerkzeugResponse:
     if request.method == "POST":
         sent = request.form.get("csrf_token", "")
         if not hmac.compare_digest(sent.encode(), csrf_token().encode()):
-            abort(400, "missing or wrong CSRF token; reload the page")
+            abort(400, gettext("This page has expired: reload it, then try again."))
         if pin_matches(request.form.get("pin")):
             unlock_session()
             return redirect(target)
@@ -165,6 +166,6 @@ def unlock_page() -> str | WerkzeugResponse:
 def lock_page() -> WerkzeugResponse:
     """Forget the PIN in this browser."""
     if not hmac.compare_digest(request.form.get("csrf_token", "").encode(), csrf_token().encode()):
-        abort(400, "missing or wrong CSRF token; reload the page")
+        abort(400, gettext("This page has expired: reload it, then try again."))
     session.pop("unlocked", None)
     return redirect(url_for("pages.table_display"))

@@ -61,7 +61,7 @@ def resume() -> Response:
     return jsonify(resumed=True)
 
 
-@robot_api.post("/robots/<name>/hand")
+@robot_api.post("/robots/<path:name>/hand")
 @require_pin
 def robot_hand(name: str) -> tuple[Response, int] | Response:
     """The host enters a Sus au buffet ! robot's cards (`{"cards": ["mouse-3", …]}`), journaled as its hand;
@@ -89,7 +89,7 @@ def robot_hand(name: str) -> tuple[Response, int] | Response:
     return jsonify(answer.as_json())
 
 
-@robot_api.post("/seat/<name>/play")
+@robot_api.post("/seat/<path:name>/play")
 def play(name: str) -> tuple[Response, int] | Response:
     """A human's card from their own phone at a fully virtual practice table (no deck, no reader)."""
     table = service()
@@ -116,7 +116,7 @@ def play(name: str) -> tuple[Response, int] | Response:
     return jsonify(answer.as_json())
 
 
-@robot_api.post("/seat/<name>/swap")
+@robot_api.post("/seat/<path:name>/swap")
 def swap(name: str) -> tuple[Response, int] | Response:
     """Sus au buffet ! practice without cards: the first mouse out gives up `{"cards": [...]}` (none: keeps
     its hand) from its own phone and draws as many virtually."""
@@ -145,7 +145,7 @@ def swap(name: str) -> tuple[Response, int] | Response:
     return jsonify(answer.as_json())
 
 
-@robot_api.post("/seat/<name>/hint")
+@robot_api.post("/seat/<path:name>/hint")
 def hint(name: str) -> tuple[Response, int] | Response:
     """"What would the chef play?" on the player's own phone: practice tables with learning aids only."""
     table = service()

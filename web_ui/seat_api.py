@@ -25,7 +25,7 @@ def _csrf_ok() -> bool:
     return bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
 
 
-@seat_api.post("/<name>/claim")
+@seat_api.post("/<path:name>/claim")
 def claim(name: str) -> tuple[Response, int] | Response:
     """The seat page, loaded in a real browser, claims its seat: needs the link's key and the page's CSRF
     token (so the session cookie came back). A link preview or a bare GET never claims."""
@@ -42,7 +42,7 @@ def claim(name: str) -> tuple[Response, int] | Response:
     return jsonify(claimed=True)
 
 
-@seat_api.post("/<name>/release")
+@seat_api.post("/<path:name>/release")
 @require_pin
 def release(name: str) -> tuple[Response, int] | Response:
     """The PIN holder frees a seat (a lost phone, a link opened by the wrong person): the seat gets a new
@@ -58,7 +58,7 @@ def release(name: str) -> tuple[Response, int] | Response:
     return jsonify(released=released)
 
 
-@seat_api.post("/<name>/menu")
+@seat_api.post("/<path:name>/menu")
 def choose_menu(name: str) -> tuple[Response, int] | Response:
     """The player chooses their menu on their own phone: needs their seat key and the page's CSRF token."""
     if service().seat_view(name) is None:

@@ -127,3 +127,23 @@ def test_a_release_that_cannot_be_kept_changes_nothing(app: Flask, client: Flask
     assert key_of(app, "Bruno") == key
     assert secret_menu(phone, "Bruno") == "pepper"  # the phone still holds its seat
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".seat-releases")] == []
+
+
+def test_a_name_with_a_slash_has_its_seat_page_link_and_menu(app: Flask, client: FlaskClient) -> None:
+    """The contract allows any name: 'Jean/Marie' gets a seat page, a claim and a secret menu like anyone."""
+    answer = client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "players": ["Jean/Marie", "Bruno", "Chloé"], "dealer": "Bruno"})
+    assert answer.get_json()["accepted"] is True
+    organiser = app.test_client()
+    organiser.post("/api/unlock", json={"pin": PIN})
+    assert "/seat/Jean%2FMarie?k=" in organiser.get("/setup").get_data(as_text=True)
+    phone = app.test_client()
+    key = key_of(app, "Jean/Marie")
+    page = phone.get(f"/seat/Jean%2FMarie?k={key}")  # as the setup page's link and the script send it
+    assert page.status_code == 200
+    token = {"X-CSRF-Token": page.get_data(as_text=True).split('data-csrf="')[1].split('"')[0]}
+    assert phone.post("/api/seat/Jean%2FMarie/claim", json={"k": key}, headers=token).status_code == 200
+    assert phone.get("/fragment/seat/Jean%2FMarie").status_code == 200
+    chose = phone.post("/api/seat/Jean%2FMarie/menu", json={"menu": "pepper"}, headers=token)
+    assert chose.status_code == 200, chose.get_json()
+    assert phone.get("/api/seat/Jean%2FMarie").get_json()["my_menu"] == "pepper"
