@@ -234,7 +234,7 @@ def known_hand(state: State, ledger: RobotLedger, player: str) -> tuple[str, ...
 def tag_deal_bases(state: State, ledger: RobotLedger) -> dict[str, tuple[tuple[str, ...], int]]:
     """For a Sus au buffet ! deal by tag now: each seat dealt by tag → (the cards it keeps, how many it is
     dealt). Between rounds every hand is drawn back up to nine; during a step only a mouse of the round
-    with no card left draws nine. Empty when nothing can be dealt by tag now."""
+    with no card (none left, or never dealt) is dealt nine. Empty when nothing can be dealt by tag now."""
     public = state.public_state()
     phase = public.get("phase")
     bases: dict[str, tuple[tuple[str, ...], int]] = {}
@@ -243,7 +243,7 @@ def tag_deal_bases(state: State, ledger: RobotLedger) -> dict[str, tuple[tuple[s
         if phase == "buffet":
             keep = held or ()
             bases[player] = (keep, BUFFET_HAND - len(keep))
-        elif phase == "step" and held is not None and not held and player in public.get("in_round", []):
+        elif phase == "step" and not held and player in public.get("in_round", []):  # none left, or never dealt
             bases[player] = ((), BUFFET_HAND)
         else:
             bases[player] = (held or (), 0)

@@ -59,6 +59,11 @@ def test_whose_hands_are_dealt_by_tag_depends_on_the_table() -> None:
     real = fold("")
     assert real.state is not None
     assert tag_deal_bases(real.state, real.robots) == {"Bip": ((), 9)}  # a real table: the robot's tray
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1", "plate-sausage-0", "plate-salad-5"):
+        assert real.apply({"type": "plate", "plate": plate}).accepted
+    assert tag_deal_bases(real.state, real.robots) == {"Bip": ((), 9)}  # forgotten before the step: still dealt
+    assert real.apply({"type": "robot", "player": "Bip", "hand": ["mouse-1"] * 9}).accepted
+    assert tag_deal_bases(real.state, real.robots) == {"Bip": (("mouse-1",) * 9, 0)}  # a full hand mid-step
     virtual = fold("virtual")
     assert virtual.state is not None and tag_deal_bases(virtual.state, virtual.robots) == {}
     plain = Referee(GAMES)
