@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from companion import robot_games
 from companion.deck_check import DeckCheck
 from companion.deck_phrases import DeckVoice
 from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_file, is_uid
@@ -551,6 +552,8 @@ class DeckDesk:
             plan = self._deal_plan()
             if plan is None:
                 raise DeckError("dealing by tag needs a game whose round has not begun")
+            if not any(plan.sizes):  # every hand dealt by tag is full (or none is): the reader stays the game's
+                raise DeckError(self._say(Part("deal_hands_full"), accepted=False))
             if every_round is not None:
                 self._remember_every_round(every_round)
             self.deal = TagDeal(plan)
@@ -563,7 +566,11 @@ class DeckDesk:
         state = self.service.game_state
         plan = kind.deal_plan(state) if isinstance(kind, DealsByTag) and state is not None else None
         robots = self.service.robots.setup
-        if plan is not None and robots.practice == "cards":  # practice: the robots' hands are dealt virtually
+        if plan is not None and plan.known_as == "robot" and state is not None:  # known hands the table keeps
+            bases = robot_games.tag_deal_bases(state, self.service.robots)
+            plan = replace(plan, sizes=tuple(bases.get(name, ((), 0))[1] for name in plan.players),
+                           kept=tuple(bases.get(name, ((), 0))[0] for name in plan.players))
+        elif plan is not None and robots.practice == "cards":  # practice: the robots' hands are dealt virtually
             sizes = tuple(0 if name in robots.seats else size for name, size in zip(plan.players, plan.sizes,
                                                                                     strict=True))
             plan = replace(plan, sizes=sizes)
@@ -596,8 +603,8 @@ class DeckDesk:
                 if self.enrollment or self.check or self.deal or not self.deals_every_round():
                     return
                 plan = self._deal_plan()
-                if plan is None or self._dealt == (self.service.current_game, plan.round):
-                    return
+                if plan is None or not any(plan.sizes) or self._dealt == (self.service.current_game, plan.round):
+                    return  # nothing to deal now (every hand full) is not said at every event
                 self.deal_start()
         except DeckError:
             return
@@ -634,9 +641,7 @@ class DeckDesk:
         refuses, the deal is kept with every card passed and tried again until the disk writes."""
         deal = self.deal
         assert deal is not None and deal.complete
-        events: list[object] = [{"type": "hand", "player": player, "cards": cards}
-                                for player, cards in deal.hands().items()
-                                if cards]  # an empty hand: a practice robot's seat, dealt virtually
+        events: list[object] = list(deal.events())  # an empty hand: a practice robot's seat, dealt virtually
         try:
             answers = self.service.submit_all(events, source="deal")
         except StorageError:

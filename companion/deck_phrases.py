@@ -38,6 +38,8 @@ SAID = Phrasebook(
     said("deck.deal_start", "Deal: each card over the reader, starting with {player}."),
     said("deck.deal_given", "{next}."),
     said("deck.deal_not_a_card", "Not a soup card; to {player}."),
+    said("deck.deal_not_a_mouse", "Not a mouse card; to {player}."),
+    said("deck.deal_hands_full", "Every hand dealt with the reader is full: nothing to deal."),
     said("deck.deal_already", "Card already dealt; to {player}."),
     said("deck.deal_complete", "The deal is complete."),
     said("deck.deal_undone", "Undone; to {player}."),

@@ -56,7 +56,7 @@ def hand_of(state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] |
     """The cards `player` holds now: Chaud Devant's known hand less the cards played; a buffet robot's
     hand from its `robot` hands. None when no hand was dealt to it."""
     if is_buffet(state):
-        return ledger.hand(player)
+        return known_hand(state, ledger, player)
     current = getattr(getattr(state, "progress", None), "open_round", None)
     if current is None:
         return None
@@ -101,9 +101,10 @@ def missing_hands(state: State, ledger: RobotLedger, virtual: bool) -> list[str]
         public = state.public_state()
         humans_virtual = [p for p in state.players if p not in robots] if virtual else []
         short = []
+        excess = buffet_excess(state, ledger)
         for player in robots + humans_virtual:
             hand = ledger.hand(player)
-            if hand is None or (public.get("phase") == "buffet" and len(hand) < BUFFET_HAND) or (
+            if hand is None or player in excess or (public.get("phase") == "buffet" and len(hand) < BUFFET_HAND) or (
                     public.get("phase") == "step" and not hand and player in public.get("in_round", [])):
                 short.append(player)
         return short
@@ -129,14 +130,17 @@ def deal_virtually(state: State, ledger: RobotLedger, players: list[str], seed: 
     if is_buffet(state):
         from companion.buffet.plates import MOUSE_CARDS
 
+        excess = buffet_excess(state, ledger)
+        kept = {holder: _without(known_hand(state, ledger, holder) or (), excess.get(holder, ()))
+                for holder in state.players}
         pile = [code for code in MOUSE_CARDS for _ in range(10)]
         for holder in state.players:  # the cards in every hand the table keeps are not in the draw pile
-            for card in ledger.hand(holder) or ():
+            for card in kept[holder]:
                 if card in pile:
                     pile.remove(card)
         events = []
         for player in players:
-            hand = list(ledger.hand(player) or ())
+            hand = list(kept[player])
             rng.shuffle(pile)
             while len(hand) < BUFFET_HAND and pile:
                 hand.append(pile.pop())
@@ -158,6 +162,92 @@ def deal_virtually(state: State, ledger: RobotLedger, players: list[str], seed: 
         hand, left = left[:size], left[size:]
         events.append({"type": "hand", "player": player, "cards": sorted(hand)})
     return events
+
+
+def _without(hand: tuple[str, ...] | list[str], given: tuple[str, ...] | list[str]) -> list[str]:
+    left = list(hand)
+    for card in given:
+        if card in left:
+            left.remove(card)
+    return left
+
+
+def buffet_excess(state: State, ledger: RobotLedger) -> dict[str, list[str]]:
+    """At a Sus au buffet ! practice with cards, between rounds: the cards of robots' virtual hands that the
+    people's real hands (dealt by tag) leave no copy for, robot by robot in seating order. Those robots
+    draw again from the cards left, so no value is held more than ten times."""
+    if ledger.setup.practice != "cards" or not is_buffet(state) or state.public_state().get("phase") != "buffet":
+        return {}
+    from companion.buffet.plates import COPIES, MOUSE_CARDS
+
+    left = dict.fromkeys(MOUSE_CARDS, COPIES)
+    for person in state.players:
+        if not ledger.is_robot(person):
+            for card in known_hand(state, ledger, person) or ():
+                left[card] = left.get(card, 0) - 1
+    excess: dict[str, list[str]] = {}
+    for robot in state.players:
+        if not ledger.is_robot(robot):
+            continue
+        for card in ledger.hand(robot) or ():
+            if left.get(card, 0) > 0:
+                left[card] -= 1
+            else:
+                excess.setdefault(robot, []).append(card)
+    return excess
+
+
+def tag_dealt_seats(state: State, ledger: RobotLedger) -> list[str]:
+    """Whose Sus au buffet ! mouse cards are dealt by tag: the people at a practice table with cards (the
+    robots then draw virtually from the cards left), the robots' trays at a real table; none elsewhere."""
+    if not is_buffet(state) or not ledger.setup.any or ledger.setup.practice == "virtual":
+        return []
+    if ledger.setup.practice == "cards":
+        return [player for player in state.players if not ledger.is_robot(player)]
+    return [player for player in state.players if ledger.is_robot(player)]
+
+
+def exchanged_since(state: State, ledger: RobotLedger, player: str) -> bool:
+    """True for a person at a Sus au buffet ! practice with cards who was a round's first mouse out, free to
+    exchange cards with the real deck, after their hand was dealt by tag: the table no longer knows it (it
+    is passed over the reader again between rounds)."""
+    if ledger.is_robot(player) or ledger.setup.practice != "cards" or not is_buffet(state):
+        return False
+    given = [position for position, who, _ in ledger.hands if who == player]
+    if not given:
+        return False
+    buffet: Any = state
+    end = 0
+    for record in buffet.rounds:  # a round's actions: its plates and its cards turned over
+        end += len(record.laid) + sum(len(step.reveals) for step in record.steps)
+        first = record.departures[0] if record.departures else None
+        if first is not None and first.may_swap and state.players[first.seat] == player and given[-1] < end:
+            return True
+    return False
+
+
+def known_hand(state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
+    """A seat's buffet hand as the table knows it: the ledger's, unless a person exchanged since."""
+    return None if exchanged_since(state, ledger, player) else ledger.hand(player)
+
+
+def tag_deal_bases(state: State, ledger: RobotLedger) -> dict[str, tuple[tuple[str, ...], int]]:
+    """For a Sus au buffet ! deal by tag now: each seat dealt by tag → (the cards it keeps, how many it is
+    dealt). Between rounds every hand is drawn back up to nine; during a step only a mouse of the round
+    with no card (none left, or never dealt) is dealt nine. Empty when nothing can be dealt by tag now."""
+    public = state.public_state()
+    phase = public.get("phase")
+    bases: dict[str, tuple[tuple[str, ...], int]] = {}
+    for player in tag_dealt_seats(state, ledger):
+        held = known_hand(state, ledger, player)  # after a person's exchange: their whole hand is passed again
+        if phase == "buffet":
+            keep = held or ()
+            bases[player] = (keep, BUFFET_HAND - len(keep))
+        elif phase == "step" and not held and player in public.get("in_round", []):  # none left, or never dealt
+            bases[player] = ((), BUFFET_HAND)
+        else:
+            bases[player] = (held or (), 0)
+    return bases
 
 
 def swap_due(state: State, ledger: RobotLedger, player: str, actions: int) -> bool:

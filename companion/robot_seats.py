@@ -133,6 +133,12 @@ class RobotLedger:
         return self.is_robot(name) or (self.setup.practice == "virtual" and is_buffet(state)
                                        and isinstance(name, str) and name in state.players)
 
+    def known_hand_seat(self, name: object, state: State) -> bool:
+        """A seat whose `robot` hand the table may keep: a virtual seat, or a person at a Sus au buffet !
+        practice with cards whose real hand was dealt by tag (so robots draw from the cards left)."""
+        return self.virtual_seat(name, state) or (self.setup.practice == "cards" and is_buffet(state)
+                                                  and isinstance(name, str) and name in state.players)
+
     def pending(self, player: str, actions: int) -> Choice | None:
         """The robot's choice still waiting for its card: its latest, if no card of it came after."""
         mine = [choice for choice in self.choices if choice.player == player and choice.position <= actions]
@@ -173,11 +179,11 @@ class RobotLedger:
     def decide(self, event: dict[str, Any], state: State, actions: int) -> str | None:
         """Why this `robot` event would be refused now (a game reason or one of ROBOT_REASONS), or None."""
         player = event.get("player")
+        if "hand" in event and self.known_hand_seat(player, state):
+            return self._decide_hand(event, state)
         if not self.virtual_seat(player, state):
             return NOT_A_ROBOT
         assert isinstance(player, str)
-        if "hand" in event:
-            return self._decide_hand(event, state)
         card = event.get("card")
         if not isinstance(card, str):
             return ROBOT_NOT_DUE
@@ -241,8 +247,8 @@ class RobotLedger:
 
     def played(self, index: int, player: str | None, card: object) -> None:
         """An accepted card at action `index`; kept when a robot seat played it."""
-        if player is not None and (self.is_robot(player) or self.setup.practice == "virtual") \
-                and isinstance(card, str):
+        if player is not None and (self.is_robot(player) or self.setup.practice == "virtual"
+                                   or any(who == player for _, who, _ in self.hands)) and isinstance(card, str):
             self.plays.append((index, player, card))
 
     def truncate(self, actions: int) -> None:

@@ -32,11 +32,14 @@ SAID = Phrasebook(
                 "face down, deal {player} {count} new cards and type only those on the robots page.",
                 "count"),
     said_plural("robot.draws_up",
-                "{player} draws back up to nine: deal {player} {count} card and type it on the robots page.",
-                "{player} draws back up to nine: deal {player} {count} cards and type them on the robots page.",
+                "{player} draws back up to nine: deal {player} {count} card and pass it over the reader or type it on"
+                " the robots page.",
+                "{player} draws back up to nine: deal {player} {count} cards and pass them over the reader or type"
+                " them on the robots page.",
                 "count"),
     said("robot.no_hand", "{player} has no cards: deal {player}'s hand and pass it over the reader."),
-    said("robot.no_hand_buffet", "{player} has no cards: deal {player}'s cards and type them on the robots page."),
+    said("robot.no_hand_buffet", "{player} has no cards: deal {player}'s cards and pass them over the reader or"
+                                 " type them on the robots page."),
     said("robot.not_robot_card", "That is not {player}'s card: {card} is asked for."),
     said("robot.robot_not_ready", "{player} is still choosing: wait for {player}'s card to be named."),
     said("robot.not_a_robot", "Refused: {player} is not a robot."),

@@ -24,6 +24,11 @@ class DealPlan:
     first: int
     cards: frozenset[str]
     round: int = 1
+    known_as: str = "hand"
+    """"hand": the contract's `hand` events (the physical codes are the game's); "robot": known hands
+    journaled as `robot` hand events (Sus au buffet !: a physical code `<card>@<copy>` names card `<card>`)."""
+    kept: tuple[tuple[str, ...], ...] = ()
+    """With "robot": the cards each seat already holds, topped up by the cards dealt."""
 
 
 class TagDeal:
@@ -60,7 +65,8 @@ class TagDeal:
         if self.complete:
             return Part("deal_complete", {})
         if code is None or code not in self.cards:
-            return Part("deal_not_a_card", {"player": self.next_player()})
+            key = "deal_not_a_card" if self.plan.known_as == "hand" else "deal_not_a_mouse"
+            return Part(key, {"player": self.next_player()})
         if code in self.dealt:
             return Part("deal_already", {"player": self.next_player()})
         player = self.next_player()
@@ -83,6 +89,16 @@ class TagDeal:
         for seat, code in zip(self.order, self.dealt, strict=False):
             hands[self.plan.players[seat]].append(code)
         return hands
+
+    def events(self) -> list[dict[str, Any]]:
+        """The known hands of a complete deal, one event per seat dealt to (an empty hand: not dealt)."""
+        hands = self.hands()
+        if self.plan.known_as == "hand":
+            return [{"type": "hand", "player": player, "cards": cards} for player, cards in hands.items() if cards]
+        kept = self.plan.kept or tuple(() for _ in self.plan.players)
+        return [{"type": "robot", "player": player,
+                 "hand": sorted([*before, *(code.partition("@")[0] for code in hands[player])])}
+                for player, before in zip(self.plan.players, kept, strict=True) if hands[player]]
 
     def as_json(self) -> dict[str, Any]:
         """Progress for the host's screen (counts only: the table sees it)."""

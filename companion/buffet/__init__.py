@@ -9,6 +9,7 @@ from companion.buffet.events import EVENT_FIELDS
 from companion.buffet.game import Game, parse_game
 from companion.buffet.plates import PLATES, TAG_CODES, TOTAL_PLATES
 from companion.seam import Part, Voice
+from companion.tag_deal import DealPlan
 
 
 class Buffet:
@@ -53,6 +54,13 @@ class Buffet:
         if card not in MOUSE_CARDS or not copy.isdigit():
             return None
         return SAID.format("mouse_copy", language, value=words.number(MOUSE_CARDS[card]), copy=copy)
+
+    def deal_plan(self, state: object) -> DealPlan | None:
+        """Nine mouse cards each, for dealing by tag (known hands); the table says whose and how many."""
+        from companion.buffet.deck_deal import deal_plan
+        from companion.buffet.state import State
+
+        return deal_plan(state) if isinstance(state, State) else None
 
     def robot_position(self, state: Any, actions: list[dict[str, Any]], ask: Any) -> Any:
         """The robot's view of a seat's decision (companion.robots), built from the table's state."""

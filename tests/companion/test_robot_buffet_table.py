@@ -125,5 +125,5 @@ def test_between_rounds_a_real_tables_robot_asks_for_the_cards_that_bring_it_bac
     asked = wait_for(lambda: [t for t in texts(table) if t.startswith("Marmiton complète sa main à neuf")])
     count = 9 - len(held)
     cards, them = ("carte", "la") if count == 1 else ("cartes", "les")
-    assert asked == [f"Marmiton complète sa main à neuf : donnez {count} {cards} à Marmiton et tapez-{them} sur la "
-                     "page des robots."]
+    assert asked == [f"Marmiton complète sa main à neuf : donnez {count} {cards} à Marmiton, puis passez-{them} sur "
+                     f"le lecteur ou tapez-{them} sur la page des robots."]
