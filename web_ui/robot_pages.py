@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
-from companion.robot_games import BUFFET_HAND, swap_due
-from companion.robot_seats import DEFAULT_PACE_MS, LEVELS, is_buffet
+from companion.robot_games import BUFFET_HAND
+from companion.robot_seats import DEFAULT_PACE_MS, LEVELS
 from web_ui.context import service
 from web_ui.page_common import common_context
 
@@ -22,35 +22,7 @@ def robot_helpers() -> dict[str, Any]:
     def robot_setup() -> dict[str, Any]:
         return service().robots.setup.as_json()
 
-    return {"robot_setup": robot_setup, "practice_seat": practice_seat}
-
-
-def practice_seat(name: str) -> dict[str, Any]:
-    """A person's seat at a Sus au buffet ! practice without cards, for their own phone: their virtual hand
-    (code and spoken name, one entry per value), the card they chose face down, and what they may do now."""
-    from companion.buffet.announcer import Words
-    from companion.buffet.plates import MOUSE_CARDS
-
-    table = service()
-    with table.lock:
-        state, ledger = table.game_state, table.robots
-        if state is None or ledger.setup.practice != "virtual" or not is_buffet(state):
-            return {"hand": [], "chosen": None, "may_choose": False, "may_swap": False}
-        count = len(table.standing_actions()) - 1
-        hand = ledger.hand(name) or ()
-        choice = ledger.pending(name, count)
-        may_choose = choice is None and bool(hand) and ledger.decide(
-            {"type": "robot", "player": name, "card": hand[0]}, state, count) is None
-        may_swap = swap_due(state, ledger, name, count)
-    words = Words(table.language)
-
-    def named(code: str) -> dict[str, str]:
-        return {"code": code, "name": words.number(MOUSE_CARDS[code])}
-
-    values = sorted(set(hand), key=lambda code: MOUSE_CARDS[code])
-    return {"hand": [named(code) for code in sorted(hand, key=lambda code: MOUSE_CARDS[code])],
-            "values": [named(code) for code in values], "chosen": named(choice.card) if choice else None,
-            "may_choose": may_choose, "may_swap": may_swap}
+    return {"robot_setup": robot_setup}
 
 
 @robot_pages.get("/setup/robots")

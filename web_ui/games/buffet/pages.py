@@ -18,6 +18,7 @@ from companion.buffet.state import State as BuffetState
 from companion.catalogs import Phrasebook, said, said_plural
 from web_ui.fact_keys import FactKey
 from web_ui.game_pages import GamePages
+from web_ui.games.buffet.practice import practice_seat
 
 RING_RADIUS, MOUSE_STEP, MOUSE_SIZE, MOST_MICE = 150, 22, 10, 6
 RING_CENTRE = RING_RADIUS + 20 + (MOST_MICE - 1) * MOUSE_STEP + MOUSE_SIZE + 2
@@ -117,6 +118,7 @@ def helpers(language: str) -> dict[str, Any]:
         "shape_name": {shape: LABELS.template(f"shape.{shape}", language) for shape in SHAPE_SYMBOLS},
         "plate_codes": sorted(PLATES, key=lambda code: (FOODS.index(PLATES[code].food), -PLATES[code].value)),
         "mouse_codes": list(MOUSE_CARDS),
+        "practice_seat": practice_seat,
     }
 
 
