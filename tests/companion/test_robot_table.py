@@ -351,7 +351,11 @@ def test_after_undo_practice_robots_wait_until_a_person_plays_or_the_host_resume
     table, driver = opened()
     robots = {"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0}
     assert table.submit(new_game(robots)).accepted
-    play_humans(table, {"Ana", "Cléo"}, lambda: table.state()["phase"] == "play" and table.state()["turn"] == "Cléo")
+    def robot_just_played() -> bool:  # Cléo's turn in a trick under way: the card before hers is Marmiton's
+        public = table.state()  # (Cléo's turn after a trick she took follows her own card)
+        return public["phase"] == "play" and public["turn"] == "Cléo" and bool(public["pot"]["cards"])
+
+    play_humans(table, {"Ana", "Cléo"}, robot_just_played)
     assert table.undo().accepted  # takes back the robot's card: its choice stands again
     assert table.state()["turn"] == "Marmiton"
     time.sleep(0.5)
