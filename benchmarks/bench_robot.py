@@ -111,6 +111,7 @@ def level_player(level: str, think_ms: int, *, clock: bool = True) -> Factory:
 
 
 ROUNDS = 5
+EVERY_SEAT = False
 
 
 def play(game: str, seats: list[Player], deal: int) -> list[float]:
@@ -160,8 +161,10 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
     # CPU per think-ms, measured without its clock, gives the think-ms whose mean CPU per decision is flat
     # PIMC's; that chef also runs without its clock, as flat PIMC does (see the times table)
     if "flat PIMC" in clocks:
-        chef_cpu = chef_cpu_per_ms(game)
-        equal_ms = max(5, round(statistics.fmean(clocks["flat PIMC"].cpu) / chef_cpu))
+        target = statistics.fmean(clocks["flat PIMC"].cpu)
+        equal_ms = 100
+        for _ in range(2):  # the chef's CPU is not quite proportional to think-ms (its cap): measure again near it
+            equal_ms = max(5, round(target / chef_cpu_per_ms(game, equal_ms)))
         equal = f"chef@{equal_ms}ms (equal time)"
         cells = row(game, level_player("chef", equal_ms, clock=False), clocks.setdefault(equal, Clock()),
                     {"flat PIMC": pimc_player}, {"flat PIMC": alone["flat PIMC"]}, games)
@@ -173,6 +176,8 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
     print("|---|---|---|---|")
     for name, clock in clocks.items():
         print(f"| {name} | {len(clock.wall)} | {percentiles(clock.wall)} | {percentiles(clock.cpu)} |")
+    print("\nMean CPU per decision, ms: " + ", ".join(
+        f"{name} {statistics.fmean(clock.cpu):.1f}" for name, clock in clocks.items() if clock.cpu))
     print(flush=True)
 
 
@@ -199,12 +204,18 @@ def row(game: str, make: Factory, clock: Clock, baselines: dict[str, Factory], a
     for name, factory in baselines.items():
         own, delta = [], []
         for deal in range(games):
-            seat = deal % count
-            seats = [factory(deal * 10 + s) for s in range(count)]
-            seats[seat] = clock.timed(make(deal))
-            score = play(game, seats, deal)[seat]
-            own.append(score)
-            delta.append(score - alone[name][deal][seat])
+            # one seat turning with the deal, or (--every-seat) every seat of the deal in turn, the deal's
+            # mean then counting once (its seats share the cards, so they are not independent samples)
+            turns = range(count) if EVERY_SEAT else [deal % count]
+            scores, gains = [], []
+            for seat in turns:
+                seats = [factory(deal * 10 + s) for s in range(count)]
+                seats[seat] = clock.timed(make(deal * 10 + seat))
+                score = play(game, seats, deal)[seat]
+                scores.append(score)
+                gains.append(score - alone[name][deal][seat])
+            own.append(statistics.fmean(scores))
+            delta.append(statistics.fmean(gains))
         cells.append(f"{mean_se(own)} (same seat {mean_se(delta)})")
     return cells
 
@@ -280,10 +291,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="Chaud Devant rounds per game (default 5)")
     parser.add_argument("--levels", default="debutant,cuisinier,chef", help="levels to seat, comma-separated")
     parser.add_argument("--baselines", default=",".join(BASELINES), help="tables to seat them at, comma-separated")
+    parser.add_argument("--every-seat", action="store_true",
+                        help="seat each level in every seat of each deal (a full duplicate), not one turning seat")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
     args = parser.parse_args()
-    global ROUNDS
-    ROUNDS = args.rounds
+    global ROUNDS, EVERY_SEAT
+    ROUNDS, EVERY_SEAT = args.rounds, args.every_seat
     baselines = {name: BASELINES[name] for name in args.baselines.split(",")}
     for game in PLAYERS:
         if args.only in (None, game):

@@ -86,6 +86,16 @@ class World(Protocol):
         ...
 
 
+@runtime_checkable
+class RunsOut(Protocol):
+    """Optional for a World: a lean playout to the horizon with the rule-based policy and no random
+    move, agreeing with `rollout_step` at `noise` 0 (the chef's playouts; the flat PIMC keeps the steps)."""
+
+    def run_out(self, rng: random.Random) -> float:
+        """Play to the horizon; the robot seat's return."""
+        ...
+
+
 class Position(Protocol):
     """A seat's decision as the game sees it, built only from what the seat may see."""
 
@@ -134,12 +144,15 @@ class Level:
     worlds_cap: int = 0
     halving: bool = False
     heuristic_noise: float | None = None
+    per_answer: float = 0.0
+    """Worlds per legal answer per think-ms (0: the whole share on every decision): with it, a decision's
+    search grows with its answers and its horizon, as a flat PIMC's does, up to `share` of `think_ms`."""
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
     "debutant": Level(heuristic_noise=0.3),
     "cuisinier": Level(share=0.1, worlds_cap=10),
-    "chef": Level(share=0.4, worlds_cap=100_000, halving=True),
+    "chef": Level(share=0.7, worlds_cap=100_000, halving=True, per_answer=0.6),
 }
 
 
@@ -202,6 +215,8 @@ def choose(position: Position, level: Level, rng: random.Random, think_ms: int, 
     if level.heuristic_noise is not None:
         return position.heuristic(rng, noise=level.heuristic_noise)
     budget = max(count, int(think_ms * level.share * position.rollouts_per_ms))
+    if level.per_answer:
+        budget = max(count, min(budget, int(count * think_ms * level.per_answer)))
     if level.halving:
         return sequential_halving(position, rng, budget, deadline)
     return flat_pimc(position, rng, min(level.worlds_cap, max(1, budget // count)), deadline)
@@ -239,10 +254,16 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
             world = position.sample(rng)
             world.noise = position.search_noise
             dice = rng.getrandbits(64)
+            lean = world.noise == 0.0 and isinstance(world, RunsOut)
             for choice in alive:
                 if visits[alive[-1]] and time.monotonic() > deadline:
                     break
-                totals[choice] += playout(world.clone(), choice, random.Random(dice))
+                copy = world.clone()
+                if lean:
+                    copy.apply_root(choice)
+                    totals[choice] += copy.run_out(random.Random(dice))  # type: ignore[attr-defined]
+                else:
+                    totals[choice] += playout(copy, choice, random.Random(dice))
                 visits[choice] += 1
         alive.sort(key=lambda c: -totals[c] / max(1, visits[c]))
         alive = alive[: (len(alive) + 1) // 2]

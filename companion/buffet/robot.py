@@ -59,6 +59,34 @@ def card_choice(hand: list[int], me: int, positions: list[int], mice: list[int],
     return fitting[0] if fitting else ordered[-1]
 
 
+def lean_card_choice(hand: list[int], me: int, positions: list[int], mice: list[int], buffet: list[tuple[int, int]],
+                     part_plates: int, won: dict[int, int]) -> int:
+    """`card_choice` without noise, in fewer steps (the chef's playouts): the same card for the same step."""
+    ordered = sorted(hand)
+    mine = positions[me]
+    if len(mice) == 2 and part_plates == 1:
+        food, value = buffet[-1]
+        if value - won.get(food, 0) <= 0:
+            return ordered[0]
+        need = positions[mice[1] if mice[0] == me else mice[0]] - mine + 6
+        for card in ordered:
+            if card >= need:
+                return card
+        return ordered[-1]
+    food, value = buffet[-1]
+    worst = value - won.get(food, 0)
+    hope = worst
+    if part_plates > 1:
+        hope = max(value - won.get(food, 0) for food, value in buffet[len(buffet) - part_plates:-1])
+    if worst >= hope - 1:
+        return ordered[0]
+    clear = min(positions[s] for s in mice if s != me) + 4 - mine
+    for card in ordered:
+        if card > clear:
+            return card
+    return ordered[-1]
+
+
 def swap_count(hand: Sequence[int], pile_mean: float) -> int:
     """The rule-based trade: give up every card below what a draw is worth on average, less a margin."""
     return sum(1 for v in hand if v < pile_mean - 1.5)
@@ -137,6 +165,24 @@ class BuffetWorld:
     def choose(self, seat: int, value: int) -> None:
         self.hands[seat].remove(value)
         self.chosen[seat] = value
+
+    def run_out(self, rng: random.Random) -> float:
+        """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
+        `noise` 0 (the same cards and the same draws), a step at a time: the chef's playouts."""
+        hands, positions, chosen = self.hands, self.positions, self.chosen
+        while not self.over:
+            mice, buffet, part_plates = self.in_round, self.buffet, self.part_plates
+            for seat in mice:
+                if seat not in chosen:
+                    hand = hands[seat]
+                    if not hand:
+                        hand.extend(self.draw(HAND_SIZE, rng))
+                    card = lean_card_choice(hand, seat, positions, mice, buffet, part_plates, self.won[seat])
+                    hand.remove(card)
+                    chosen[seat] = card
+            self.end_step(rng)
+            chosen = self.chosen
+        return self.returns()
 
     def rollout_step(self, rng: random.Random) -> None:
         for seat in self.in_round:
