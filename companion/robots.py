@@ -91,8 +91,8 @@ class RunsOut(Protocol):
     """Optional for a World: a lean playout to the horizon with the rule-based policy and no random
     move, agreeing with `rollout_step` at `noise` 0 (the chef's playouts; the flat PIMC keeps the steps)."""
 
-    def run_out(self, rng: random.Random) -> float:
-        """Play to the horizon; the robot seat's return."""
+    def run_out(self, dice: int) -> float:
+        """Play to the horizon, with `random.Random(dice)` for any chance on the way; the robot seat's return."""
         ...
 
 
@@ -254,14 +254,14 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
             world = position.sample(rng)
             world.noise = position.search_noise
             dice = rng.getrandbits(64)
-            lean = world.noise == 0.0 and isinstance(world, RunsOut)
+            lean = world.noise == 0.0 and runs_out(world)
             for choice in alive:
                 if visits[alive[-1]] and time.monotonic() > deadline:
                     break
                 copy = world.clone()
                 if lean:
                     copy.apply_root(choice)
-                    totals[choice] += copy.run_out(random.Random(dice))  # type: ignore[attr-defined]
+                    totals[choice] += copy.run_out(dice)  # type: ignore[attr-defined]
                 else:
                     totals[choice] += playout(copy, choice, random.Random(dice))
                 visits[choice] += 1
@@ -269,6 +269,17 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
         alive = alive[: (len(alive) + 1) // 2]
     return _best([totals[c] if c in alive else -math.inf for c in range(len(totals))],
                  [max(1, v) for v in visits], position.heuristic(random.Random(0)))
+
+
+_RUNS_OUT: dict[type, bool] = {}
+
+
+def runs_out(world: World) -> bool:
+    """Whether this kind of world has a lean playout (asked of its type once: protocol checks are slow)."""
+    kind = type(world)
+    if kind not in _RUNS_OUT:
+        _RUNS_OUT[kind] = isinstance(world, RunsOut)
+    return _RUNS_OUT[kind]
 
 
 def halvings(count: int) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from companion.buffet.plates import COPIES, FOODS, MOUSE_VALUES, PLATES
 from companion.buffet.robot_view import HAND_SIZE, View, robot_view
@@ -24,6 +24,27 @@ ROLLOUT_NOISE = 0.1
 KEPT_WEIGHT = 0.3
 """Plate points per card value above the pile's mean kept in hand at the round's end."""
 MEAN_CARD = sum(MOUSE_VALUES) / len(MOUSE_VALUES)
+
+
+class Shuffles(Protocol):
+    """What a playout's draws need of a random-number generator."""
+
+    def shuffle(self, x: list[int]) -> None: ...
+
+
+class LazyDice:
+    """A `random.Random(seed)` made only if a playout needs it (the pile rarely runs out within a round)."""
+
+    __slots__ = ("rng", "seed")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng: random.Random | None = None
+
+    def shuffle(self, x: list[int]) -> None:
+        if self.rng is None:
+            self.rng = random.Random(self.seed)
+        self.rng.shuffle(x)
 
 
 def plate_gain(won: dict[int, int], food: int, value: int) -> int:
@@ -141,7 +162,7 @@ class BuffetWorld:
         kept = sum(v - MEAN_CARD for v in hand) if self.kind == "card" else sum(hand) - self.start_hand
         return sum(self.won[self.seat].values()) - self.start_score + KEPT_WEIGHT * kept
 
-    def draw(self, count: int, rng: random.Random) -> list[int]:
+    def draw(self, count: int, rng: Shuffles) -> list[int]:
         """Cards from the pile; an empty pile is refilled from the whole composition (an estimate)."""
         taken = []
         for _ in range(count):
@@ -166,10 +187,11 @@ class BuffetWorld:
         self.hands[seat].remove(value)
         self.chosen[seat] = value
 
-    def run_out(self, rng: random.Random) -> float:
+    def run_out(self, dice: int) -> float:
         """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
-        `noise` 0 (the same cards and the same draws), a step at a time: the chef's playouts."""
+        `noise` 0 with `random.Random(dice)` (the same cards, the same draws), a step at a time: the chef's playouts."""
         hands, positions, chosen = self.hands, self.positions, self.chosen
+        rng = LazyDice(dice)
         while not self.over:
             mice, buffet, part_plates = self.in_round, self.buffet, self.part_plates
             for seat in mice:
@@ -196,7 +218,7 @@ class BuffetWorld:
                 return
         self.end_step(rng)
 
-    def end_step(self, rng: random.Random) -> None:
+    def end_step(self, rng: Shuffles) -> None:
         """Every mouse has moved: who leaves with which plate, then the next step, part or the end."""
         for seat, value in self.chosen.items():
             self.positions[seat] += value
@@ -223,7 +245,7 @@ class BuffetWorld:
             return
         self.over = True
 
-    def leave(self, seat: int, index: int | None, rng: random.Random) -> None:
+    def leave(self, seat: int, index: int | None, rng: Shuffles) -> None:
         may_swap = not self.swap_given and self.part != 2
         self.swap_given = True
         if index is not None:

@@ -231,9 +231,9 @@ class ChaudWorld:
         if not self.hands[self.turn]:
             self.over = True
 
-    def run_out(self, rng: random.Random) -> float:
+    def run_out(self, dice: int) -> float:
         """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
-        `noise` 0 (same choices, same ties), in one tight loop: the chef's playouts; the robot's return."""
+        `noise` 0 (same choices, same ties; no dice needed), in one tight loop: the chef's playouts."""
         while self.pending:
             seat = self.pending[0]
             self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), _NO_DICE, 0.0))
