@@ -9,7 +9,8 @@ when the request is not the seat's decision or its hand contradicts the log.
 
 The search is Perfect Information Monte Carlo (sample a world, play each answer out with the
 game's rollout policy, keep the best average): flat for the middle level, with sequential halving
-and common random numbers for the chef. It is
+and common random numbers for the chef, whose search grows with the decision's answers (as a flat
+PIMC's does) and whose playouts take a world's lean `run_out` when it has one. It is
 deterministic for a seed: the number of rollouts is fixed by the level and `think_ms` (calibrated
 by the game's `rollouts_per_ms`), and the clock only stops a search that would overrun its
 deadline (a much slower machine than the calibration one), which is the one case where two runs
