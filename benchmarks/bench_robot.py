@@ -13,7 +13,8 @@ time": with the `--think-ms` that makes its mean decision as long as the flat PI
 RSS a `marmite run` process gains by importing the robot and making one decision in each game.
 
 Usage: .venv/bin/python benchmarks/bench_robot.py [--games N] [--think-ms MS] [--only chaud_devant|buffet]
-(quick default: 6 deals per game and table; the figures in docs/BENCHMARKS.md use --games 40).
+[--every-seat] (quick default: 6 deals per game and table, the level in one seat turning with the deal;
+with --every-seat it plays every seat of each deal; docs/BENCHMARKS.md gives the commands of its figures).
 """
 
 from __future__ import annotations
