@@ -113,6 +113,7 @@ def level_player(level: str, think_ms: int, *, clock: bool = True) -> Factory:
 
 ROUNDS = 5
 EVERY_SEAT = False
+EQUAL_SCALE = 1.0
 
 
 def play(game: str, seats: list[Player], deal: int) -> list[float]:
@@ -167,6 +168,9 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
         for _ in range(2):  # the chef's CPU is not quite proportional to think-ms (its cap): measure again near it
             equal_ms = max(5, round(target / chef_cpu_per_ms(game, equal_ms)))
         equal = f"chef@{equal_ms}ms (equal time)"
+        if EQUAL_SCALE != 1:  # the same chef given a multiple of that CPU: does more search pay?
+            equal_ms = round(equal_ms * EQUAL_SCALE)
+            equal = f"chef@{equal_ms}ms ({EQUAL_SCALE:g}x equal time)"
         cells = row(game, level_player("chef", equal_ms, clock=False), clocks.setdefault(equal, Clock()),
                     {"flat PIMC": pimc_player}, {"flat PIMC": alone["flat PIMC"]}, games)
         print(f"| {equal} |{' |' * (len(baselines) - 1)} {cells[0]} |")
@@ -294,10 +298,12 @@ def main() -> int:
     parser.add_argument("--baselines", default=",".join(BASELINES), help="tables to seat them at, comma-separated")
     parser.add_argument("--every-seat", action="store_true",
                         help="seat each level in every seat of each deal (a full duplicate), not one turning seat")
+    parser.add_argument("--equal-scale", type=float, default=1.0,
+                        help="give the equal-time chef this multiple of the flat PIMC's CPU (default 1)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
     args = parser.parse_args()
-    global ROUNDS, EVERY_SEAT
-    ROUNDS, EVERY_SEAT = args.rounds, args.every_seat
+    global ROUNDS, EVERY_SEAT, EQUAL_SCALE
+    ROUNDS, EVERY_SEAT, EQUAL_SCALE = args.rounds, args.every_seat, args.equal_scale
     baselines = {name: BASELINES[name] for name in args.baselines.split(",")}
     for game in PLAYERS:
         if args.only in (None, game):
