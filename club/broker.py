@@ -41,6 +41,15 @@ CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, 
 CODE_LENGTH = 16  # 80 bits: beyond guessing over the network
 
 
+def write_private(path: Path, text: str) -> None:
+    """Write `text` to `path`, readable by its owner only: a file that existed with wider permissions is
+    narrowed too (the mode given to open() applies only to a file it creates)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        os.fchmod(out.fileno(), 0o600)
+        out.write(text)
+
+
 def new_table_password() -> str:
     """A table's MQTT password that a host can type: 16 characters of Crockford's base32."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -66,21 +75,20 @@ class Credentials:
             known.setdefault(table, new_table_password())
         credentials = cls(hub, dict(sorted(known.items())))
         text = json.dumps({HUB_USER: hub, **{table_user(n): p for n, p in credentials.tables.items()}}, indent=1)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_private(path, text)
         return credentials
 
 
-def acl_text(club: str, tables: list[int]) -> str:
+def acl_text(club: str, tables: list[int], hub_user: str = HUB_USER) -> str:
     """The ACL: the hub reads and writes the club's tree; each table writes only its own rows and presence
     and reads only its own acks and seating. Anything else (another club, other tables) is denied."""
-    lines = [f"user {HUB_USER}", f"topic readwrite {ROOT}/{club}/#", ""]
+    lines = [f"user {hub_user}", f"topic readwrite {ROOT}/{club}/#", ""]
     for table in tables:
         topics = Topics(club, table)
         lines += [f"user {table_user(table)}", f"topic write {topics.events}", f"topic write {topics.status}",
                   f"topic write {topics.call}", f"topic read {topics.ack}", f"topic read {topics.seating}",
-                  f"topic read {topics.notice}", f"topic read {hub_status(club)}", ""]
+                  f"topic read {topics.notice}", f"topic read {hub_status(club)}",
+                  f"topic write {topics.tap}", f"topic read {topics.tapped}", ""]
     return "\n".join(lines)
 
 
@@ -123,9 +131,7 @@ def write_broker_files(directory: Path, club: str, credentials: Credentials, hos
     os.chmod(directory, 0o700)
     passwd = directory / "passwd"
     users = {HUB_USER: credentials.hub, **{table_user(n): p for n, p in credentials.tables.items()}}
-    fd = os.open(passwd, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write("".join(f"{user}:{password}\n" for user, password in users.items()))
+    write_private(passwd, "".join(f"{user}:{password}\n" for user, password in users.items()))
     done = subprocess.run([tool, "-U", str(passwd)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         passwd.unlink(missing_ok=True)  # never leave the passwords in clear
@@ -134,6 +140,27 @@ def write_broker_files(directory: Path, club: str, credentials: Credentials, hos
     config = directory / "mosquitto.conf"
     config.write_text(config_text(directory, host, port, tls=tls, local_port=local_port), encoding="utf-8")
     return config
+
+
+EXTERNAL_DIR = "broker-files"
+
+
+def write_external_files(directory: Path, club: str, credentials: Credentials, hub_user: str) -> Path:
+    """For a club's existing broker (`--broker`): the tables' users (passwords hashed by mosquitto_passwd)
+    and the ACL of the club's tree, for its administrator to add to that broker's files; the dir."""
+    tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+    if not Path(tool).exists():
+        raise BrokerError("mosquitto_passwd not found: install Debian's package with `apt install mosquitto`")
+    directory.mkdir(parents=True, exist_ok=True)
+    os.chmod(directory, 0o700)
+    passwd = directory / "passwd"
+    write_private(passwd, "".join(f"{table_user(n)}:{p}\n" for n, p in credentials.tables.items()))
+    done = subprocess.run([tool, "-U", str(passwd)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        passwd.unlink(missing_ok=True)  # never leave the passwords in clear
+        raise BrokerError(f"mosquitto_passwd failed: {done.stderr.strip() or done.stdout.strip()}")
+    write_private(directory / "acl", acl_text(club, sorted(credentials.tables), hub_user))
+    return directory
 
 
 def _alive(pid: int) -> bool:

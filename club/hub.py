@@ -21,12 +21,24 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from club.cards import CardError, MemberCards
 from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
-from club.results import game_points, standings
+from club.results import confirm_night, director_confirmed, game_log, game_points, standings
 from club.seating import History, SeatingError, seat_round
 from club.store import Row, Store
-from club.topics import ClubURL, Topics, call_wildcard, events_wildcard, hub_status, status_wildcard, table_of
+from club.topics import (
+    ClubURL,
+    Topics,
+    call_wildcard,
+    events_wildcard,
+    hub_status,
+    status_wildcard,
+    table_of,
+    tap_wildcard,
+)
+from companion.confirmation import CONFIRM, NOT_ACTIONS
+from companion.decks import is_uid
 from companion.referee import Referee
 from companion.replay import replay
 from companion.seam import Games
@@ -50,6 +62,7 @@ class GameFold:
     last_at: str = ""
     kind: str = ""
     players: list[str] = field(default_factory=list)
+    verdict: tuple[str, str] | None = None  # (confirmed or disputed, by whom) from a seat's phone, standing
 
     @property
     def state(self) -> dict[str, Any]:
@@ -99,6 +112,8 @@ class ClubHub:
                                   will=(hub_status(url.club), b"offline"))
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.cards = MemberCards(store.path)
+        self.client.message_callback_add(tap_wildcard(url.club), self._on_tap)
         self._writer = threading.Thread(target=self._write_loop, name="club-writer", daemon=True)
         self._stopped = threading.Event()
 
@@ -114,13 +129,14 @@ class ClubHub:
             self.loud(None, "broker", f"the broker refused the hub: {reason}")
             return
         client.subscribe([(events_wildcard(self.url.club), 1), (status_wildcard(self.url.club), 1),
-                          (call_wildcard(self.url.club), 1)])
+                          (call_wildcard(self.url.club), 1), (tap_wildcard(self.url.club), 1)])
         with self._lock:  # whatever the broker lost or the hub was restored from: each table resumes at our ack
             acks = {table: state.held for table, state in self.tables.items()}
         for table, held in acks.items():
             self._publish_ack(table, held, resend=True)
         for table, seating in self.store.seatings().items():
-            client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
+            client.publish(Topics(self.url.club, table).seating, json.dumps(self.cards.for_seating(table, seating)),
+                           qos=1, retain=True)
         client.publish(hub_status(self.url.club), b"online", qos=1, retain=True)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
@@ -268,13 +284,25 @@ class ClubHub:
             accepted = False
             if fold.disagrees is None:
                 fold.disagrees = f"row {row.seq} does not fold: {error}"
-        if not accepted:
+        if accepted:
+            self._note_confirmation(fold, row)
+        else:
             fold.refused += 1
         if accepted != row.accepted and fold.disagrees is None:
             fold.disagrees = (f"row {row.seq}: the table {'accepted' if row.accepted else 'refused'} it, the hub's "
                               f"referee {'accepts' if accepted else 'refuses'} it")
         if fold.disagrees is not None and not quiet and fold.disagrees.startswith(f"row {row.seq}"):
             self.loud(row.table, "disagrees", f"game {row.game}: {fold.disagrees}; left out of the standings")
+
+    @staticmethod
+    def _note_confirmation(fold: GameFold, row: Row) -> None:
+        """A seat's confirmation stands until the next accepted action (an undo after the end)."""
+        kind = row.event.get("type")
+        if kind == CONFIRM:
+            if row.source == "seat":
+                fold.verdict = (str(row.event.get("verdict")), str(row.event.get("player")))
+        elif kind not in NOT_ACTIONS:
+            fold.verdict = None
 
     # ------------------------------------------------------------------ reading
 
@@ -299,11 +327,13 @@ class ClubHub:
         """What the wall screen and the director see: each table's state, the counted games, the standings."""
         decisions = self.store.decisions()
         voided = {(d["table"], d["game"]) for d in decisions if d["kind"] == "void"}
+        vouched = director_confirmed(self.store.vouches())
         corrected: dict[tuple[int, int], dict[str, int]] = {}
         for d in decisions:
             if d["kind"] == "correct":
                 corrected.setdefault((d["table"], d["game"]), {})[d["player"]] = d["stars"]
         rule = self.store.setting("scoring", "stars")
+        confirming = confirm_night(self.store)
         now = datetime.now(UTC)
         with self._lock:
             games = []
@@ -312,9 +342,13 @@ class ClubHub:
                 points = {**game_points(state), **corrected.get((table, game), {})}
                 status = ("void" if (table, game) in voided else "disagrees" if fold.disagrees
                           else "over" if state.get("phase") == "game_over" else "playing")
+                if status == "over" and confirming and (table, game) not in vouched and (
+                        fold.verdict is None or fold.verdict[0] != "confirmed"):
+                    status = "disputed" if fold.verdict is not None else "awaiting"  # not counted yet
                 games.append({"table": table, "game": game, "kind": fold.kind, "players": fold.players,
                               "round": state.get("round"), "status": status, "points": points,
-                              "corrected": (table, game) in corrected, "disagrees": fold.disagrees})
+                              "corrected": (table, game) in corrected, "disagrees": fold.disagrees,
+                              "confirmed_by": fold.verdict[1] if fold.verdict else None})
             tables = []
             for table, link in sorted(self.tables.items()):
                 current = next((g for g in reversed(games) if g["table"] == table), None)
@@ -330,6 +364,7 @@ class ClubHub:
             version = self.version
         counted = [g for g in games if g["status"] == "over"]
         return {"version": version, "rule": rule, "closed": self.store.setting("closed", "") == "yes",
+                "confirm": confirming,
                 "tables": tables, "games": games, "standings": standings(counted, rule)}
 
     def touch(self) -> None:
@@ -366,13 +401,15 @@ class ClubHub:
 
     def result(self, table: int, game: int) -> dict[str, Any]:
         """A table's game as `marmite replay` folds that table's export of it."""
-        rows = [row for row in self.store.rows(table) if row.game == game]
+        rows = game_log([row for row in self.store.rows(table) if row.game == game])
         return replay(enumerate((row.event for row in rows), start=1), self.games)
 
     def seat(self, table: int, seating: dict[str, Any]) -> None:
         """Keep and publish (retained) the next game's seating of a table."""
+        seating = {**seating, "confirm": confirm_night(self.store)}
         self.store.save_seating(table, seating)
-        self.client.publish(Topics(self.url.club, table).seating, json.dumps(seating), qos=1, retain=True)
+        self.client.publish(Topics(self.url.club, table).seating, json.dumps(self.cards.for_seating(table, seating)),
+                            qos=1, retain=True)
 
     def next_seat(self, player: str) -> dict[str, Any] | None:
         """Where `player` sits in the next game as seated (table, seat from 1, round, game, dealer), or None."""
@@ -402,6 +439,16 @@ class ClubHub:
         self.touch()
         return {"round": number, **body}
 
+    # ------------------------------------------------------------------ confirming nights
+
+    def set_confirm_night(self, on: bool) -> None:
+        """Whether a second seat confirms each game's final scores before they count; every table hears it
+        in its retained seating (the only topic of the hub's it reads besides acks and notices)."""
+        self.store.set_setting("confirm", "yes" if on else "")
+        for table, seating in self.store.seatings().items():
+            self.seat(table, seating)
+        self.touch()
+
     def close(self) -> None:
         if self._stopped.is_set():
             return
@@ -411,4 +458,69 @@ class ClubHub:
         self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
+        self.cards.close()
         self.store.close()
+
+    # ------------------------------------------------------------------ members' cards
+
+    def bind_card(self, player: str, uid: str) -> str:
+        """Bind a member's card typed on the console (CardError, nothing changed, when refused); its UID.
+        The table where the player sits is sent its seating again, with the new card's hash."""
+        bound = self.cards.bind(player, uid, self.store.players())
+        self.console(f"marmite club: {player}'s member card is bound")
+        self.reseat_player(player)
+        self.touch()
+        return bound
+
+    def reseat_player(self, player: str) -> None:
+        for table, seating in self.store.seatings().items():
+            if player in [str(name) for name in seating.get("players", [])]:
+                self.seat(table, seating)
+
+    def _on_tap(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        """A card tapped at a table (paho's thread): answered on the table's own topic, then acknowledged."""
+        try:
+            table = table_of(message.topic, self.url.club)
+            if table is not None:
+                self._answer_tap(table, bytes(message.payload))
+        except Exception as error:  # never lose paho's thread to one bad message
+            self.loud(None, "card", f"a tapped card could not be handled: {error}")
+        if message.qos > 0:
+            with contextlib.suppress(Exception):
+                client.ack(message.mid, message.qos)
+
+    def _answer_tap(self, table: int, payload: bytes) -> None:
+        try:
+            body = json.loads(payload)
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        uid = body.get("uid") if isinstance(body, dict) else None
+        if not isinstance(body, dict) or body.get("table") != table or not isinstance(uid, str) or \
+                not is_uid(uid.lower()):
+            self.loud(table, "malformed", "a tapped card's message was refused")
+            return
+        answer = self._tap_answer(table, uid.lower())
+        self.client.publish(Topics(self.url.club, table).tapped, json.dumps(answer, ensure_ascii=False), qos=1)
+        self.touch()
+
+    def _tap_answer(self, table: int, uid: str) -> dict[str, Any]:
+        """What the table says of a card tapped there: bound for the player awaited, else whose it is."""
+        waiting = self.cards.take_waiting(table)
+        if waiting is not None:
+            try:
+                self.bind_card(waiting.player, uid)
+            except CardError as error:
+                self.loud(table, "card", f"card tapped for {waiting.player} refused: {error}")
+                if error.kind != "no_player":  # the director may tap the right card next
+                    self.cards.wait_for_tap(table, waiting.player, self.store.players())
+                return {"kind": "taken", "player": error.owner} if error.kind == "taken" else {"kind": "unknown"}
+            self.console(f"marmite club: table {table}: {waiting.player}'s card tapped and bound")
+            return {"kind": "bound", "player": waiting.player}
+        owner = self.cards.owner(uid)
+        if owner is None:
+            return {"kind": "unknown"}
+        seat = self.next_seat(owner)
+        if seat is None:
+            return {"kind": "not_seated", "player": owner}
+        kind = "seat" if seat["table"] == table else "elsewhere"
+        return {"kind": kind, "player": owner, "table": seat["table"], "seat": seat["seat"], "round": seat["round"]}

@@ -127,7 +127,7 @@ class TableLink:
             self._connected = True
             self._have_ack = False  # wait for the retained ack: it says where the hub stands
         client.subscribe([(self.topics.ack, 1), (self.topics.seating, 1), (self.topics.notice, 1),
-                          (hub_status(self.url.club), 1)])
+                          (hub_status(self.url.club), 1), (self.topics.tapped, 1)])
         self._publish_presence()
         self._changed()
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from club.store import Row, Store
+from companion.confirmation import CONFIRM, standing_verdict
 from companion.player_stats import count_menus
 from companion.replay import replay
 from companion.seam import Games
@@ -24,23 +25,57 @@ def table_games(store: Store) -> Iterator[tuple[int, int, list[Row]]]:
         yield table, game, rows
 
 
+def game_log(rows: list[Row]) -> list[Row]:
+    """A game's rows as `marmite export` writes them: without the confirmations beside it."""
+    return [row for row in rows if row.event.get("type") != CONFIRM]
+
+
+def confirmation(rows: list[Row]) -> tuple[str, str] | None:
+    """(verdict, player) of the confirmation standing for a game's rows, None when none stands."""
+    return standing_verdict((row.event, row.accepted, row.source) for row in rows)
+
+
+def confirm_night(store: Store) -> bool:
+    """True on a night where a second seat confirms each game's final scores before they count."""
+    return store.setting("confirm", "") == "yes"
+
+
+def counts(state: dict[str, Any], verdict: tuple[str, str] | None, needed: bool, vouched: bool = False) -> bool:
+    """A game counts once over, and on a confirming night once confirmed too (by a seat, or by the director
+    for a table without phones or after a dispute)."""
+    over = state.get("phase") == "game_over"
+    return over and (not needed or vouched or (verdict is not None and verdict[0] == "confirmed"))
+
+
+def director_confirmed(decisions: list[dict[str, Any]]) -> set[tuple[int, int]]:
+    """The (table, game) whose scores the director confirmed on the console."""
+    return {(d["table"], d["game"]) for d in decisions if d["kind"] == "confirm"}
+
+
 def night(store: Store, games: Games) -> dict[str, Any]:
     """The whole night as JSON: per table, the rows held and each game's folded state."""
     tables: dict[str, Any] = {str(table): {"held": held, "games": {}}
                               for table, held in sorted(store.last_seqs().items())}
-    for table, game, rows in table_games(store):
+    needed = confirm_night(store)
+    vouched = director_confirmed(store.vouches())
+    for table, game, all_rows in table_games(store):
+        rows = game_log(all_rows)
         first = rows[0].event
+        state = replay(enumerate((row.event for row in rows), start=1), games)
+        verdict = confirmation(all_rows)
         tables[str(table)]["games"][str(game)] = {
             "started_at": rows[0].received_at,
             "game": first.get("game", games.default) if first.get("type") == "new_game" else None,
             "players": first.get("players", []),
             "events": len(rows),
-            "state": replay(enumerate((row.event for row in rows), start=1), games),
+            "state": state,
+            "confirmation": None if verdict is None else {"verdict": verdict[0], "player": verdict[1]},
+            "counted": counts(state, verdict, needed, (table, game) in vouched),
         }
     return {"tables": tables}
 
 
-CSV_FIELDS = ("table", "game", "started_at", "player", "seat", "stars", "winner", "phase")
+CSV_FIELDS = ("table", "game", "started_at", "player", "seat", "stars", "winner", "phase", "counted")
 
 
 def night_csv(store: Store, games: Games) -> str:
@@ -55,7 +90,7 @@ def night_csv(store: Store, games: Games) -> str:
             winners = state.get("winners") or []
             for seat, player in enumerate(facts["players"], start=1):
                 writer.writerow((table, game, facts["started_at"], player, seat, stars.get(player, 0),
-                                 int(player in winners), state.get("phase", "")))
+                                 int(player in winners), state.get("phase", ""), int(facts["counted"])))
     return out.getvalue()
 
 
@@ -100,7 +135,7 @@ def player_statistics(store: Store, games: Games) -> list[dict[str, Any]]:
     for tables in night(store, games)["tables"].values():
         for facts in tables["games"].values():
             state = facts["state"]
-            if state.get("phase") != "game_over":
+            if not facts["counted"]:  # unfinished, or on a confirming night not confirmed
                 continue
             points = game_points(state)
             winners = set(state.get("winners") or [])
@@ -126,7 +161,7 @@ def bg_stats(store: Store, games: Games, location: str = "Club") -> dict[str, An
     for table, tables in night(store, games)["tables"].items():
         for game, facts in tables["games"].items():
             state = facts["state"]
-            if state.get("phase") != "game_over":
+            if not facts["counted"]:  # unfinished, or on a confirming night not confirmed
                 continue
             kind = str(facts["game"] or games.default)
             points, winners = game_points(state), set(state.get("winners") or [])

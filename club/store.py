@@ -66,6 +66,14 @@ CREATE TABLE IF NOT EXISTS seatings (
     table_no    INTEGER PRIMARY KEY,
     body        TEXT NOT NULL         -- the retained seating message
 );
+CREATE TABLE IF NOT EXISTS vouches (
+    id          INTEGER PRIMARY KEY,  -- the director confirmed a game's final scores (a confirming night)
+    at          TEXT NOT NULL,
+    table_no    INTEGER NOT NULL,
+    game        INTEGER NOT NULL,
+    who         TEXT NOT NULL,
+    why         TEXT NOT NULL
+);
 """
 
 
@@ -261,6 +269,20 @@ class Store:
                                        " ORDER BY id").fetchall()
         keys = ("at", "table", "game", "kind", "player", "stars", "who", "why")
         return [dict(zip(keys, row, strict=True)) for row in fetched]
+
+    def vouch(self, table: int, game: int, who: str, why: str) -> None:
+        """Journal that the director confirmed a game's final scores, with who and why (never deleted)."""
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+        with self._lock:
+            self._db.execute("INSERT INTO vouches (at, table_no, game, who, why) VALUES (?, ?, ?, ?, ?)",
+                             (now, table, game, who, why))
+
+    def vouches(self) -> list[dict[str, Any]]:
+        """The director's confirmations, as decisions of kind "confirm" (oldest first)."""
+        with self._lock:
+            fetched = self._db.execute("SELECT at, table_no, game, who, why FROM vouches ORDER BY id").fetchall()
+        return [{"at": at, "table": table, "game": game, "kind": "confirm", "player": None, "stars": None,
+                 "who": who, "why": why} for at, table, game, who, why in fetched]
 
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):

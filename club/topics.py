@@ -70,6 +70,16 @@ class Topics:
         """The table's next game as the hub seats it (retained), written by the hub only."""
         return f"{self.base}/seating"
 
+    @property
+    def tap(self) -> str:
+        """A card the deck does not know, read between games, offered to the hub (QoS 1), written by the table."""
+        return f"{self.base}/tap"
+
+    @property
+    def tapped(self) -> str:
+        """The hub's answer to a tap (whose card, where they sit, or bound), QoS 1, written by the hub only."""
+        return f"{self.base}/tapped"
+
 
 def hub_status(club: str) -> str:
     """The hub's presence: "online", or "offline" as its last will (retained); every table reads it."""
@@ -87,6 +97,11 @@ def status_wildcard(club: str) -> str:
 
 def call_wildcard(club: str) -> str:
     return f"{ROOT}/{club}/table/+/call"
+
+
+def tap_wildcard(club: str) -> str:
+    """Where the hub hears the member cards tapped at every table."""
+    return f"{ROOT}/{club}/table/+/tap"
 
 
 def table_of(topic: str, club: str) -> int | None:

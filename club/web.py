@@ -14,8 +14,10 @@ from flask import Blueprint, Flask, Response, abort, current_app, redirect, rend
 from flask_babel import Babel
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from club.cards import CardError, masked
 from club.hub import ClubHub
 from club.results import SCORING_RULES, bg_stats, night, night_csv, player_statistics
+from club.rules import RULE_CHOICES, RuleError, rules_from_form
 from club.seating import SIZES, SeatingError
 from companion.catalogs import LOCALE_DIR
 from web_ui.app import CONTENT_SECURITY_POLICY
@@ -192,7 +194,9 @@ def director_page() -> str:
     return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
                            numbered=_hub().store.numbered_players(),
                            rounds=_hub().store.rounds(), problems=_hub().store.problems(20),
-                           decisions=_hub().store.decisions(), games=sorted(SIZES), **_context(
+                           decisions=sorted(_hub().store.decisions() + _hub().store.vouches(), key=lambda d: d["at"]),
+                           games=sorted(SIZES),
+                           rule_choices=RULE_CHOICES, **_context(
                                message=session.pop("message", None)))
 
 
@@ -221,8 +225,13 @@ def director_seat() -> WerkzeugResponse:
     if game not in SIZES:
         abort(400)
     try:
+        rules = rules_from_form(game, {k: str(v) for k, v in request.form.items()}, _hub().games)
+    except RuleError as error:
+        session["message"] = ["rules", str(error)]
+        return redirect(url_for("board.director_page"))
+    try:
         _hub().store.add_players(names)
-        seated = _hub().seat_next_round(names, game)
+        seated = _hub().seat_next_round(names, game, rules=rules)
         session["message"] = ["seated", seated["round"], len(seated["tables"])]
     except SeatingError as error:
         session["message"] = ["refused", str(error)]
@@ -277,6 +286,18 @@ def director_correct() -> WerkzeugResponse:
     return redirect(url_for("board.director_page"))
 
 
+@board.post("/director/confirm")
+def director_confirm() -> WerkzeugResponse:
+    """The director confirms a game's final scores (a table without phones, or after a dispute), with who
+    and why: on a confirming night the game then counts."""
+    _director_post()
+    table, game = _game_key()
+    who, why = _who_why()
+    _hub().store.vouch(table, game, who, why)
+    _hub().touch()
+    return redirect(url_for("board.director_page"))
+
+
 @board.post("/director/answer")
 def director_answer() -> WerkzeugResponse:
     _director_post()
@@ -300,6 +321,9 @@ def director_settings() -> WerkzeugResponse:
         _hub().store.set_setting("scoring", str(rule))
     if language in LANGUAGES:
         _hub().store.set_setting("language", str(language))
+    confirm = request.form.get("confirm") == "yes"
+    if confirm != (_hub().store.setting("confirm", "") == "yes"):
+        _hub().set_confirm_night(confirm)
     _hub().touch()
     return redirect(url_for("board.director_page"))
 
@@ -337,3 +361,62 @@ def stop_board_streams(app: Flask) -> None:
 def _hub_of(app: Flask) -> ClubHub:
     hub: ClubHub = app.extensions["club.hub"]
     return hub
+
+
+# ---------------------------------------------------------------------- members' cards (the director's console)
+
+@board.context_processor
+def _member_cards() -> dict[str, Any]:
+    """The console's card section: each player's card (its last digits only) and the taps awaited."""
+    def book() -> dict[str, Any]:
+        cards = _hub().cards.cards()
+        return {"cards": {player: masked(uid) for player, uid in cards.items()},
+                "waiting": _hub().cards.waiting(), "message": session.pop("card_message", None)}
+    return {"member_cards": book}
+
+
+def _card_player() -> str:
+    player = str(request.form.get("player", "")).strip()
+    if not player or len(player) > 80:
+        abort(400)
+    return player
+
+
+@board.post("/director/card")
+def director_card() -> WerkzeugResponse:
+    """Bind a member's card by its typed UID (refused, nothing changed: not a UID, no such player, taken)."""
+    _director_post()
+    player, uid = _card_player(), str(request.form.get("uid", ""))[:64]
+    try:
+        _hub().bind_card(player, uid)
+        session["card_message"] = ["bound", player]
+    except CardError as error:
+        session["card_message"] = [error.kind, player, error.owner or "", uid[:40]]
+    return redirect(url_for("board.director_page") + "#cards-title")
+
+
+@board.post("/director/card/tap")
+def director_card_tap() -> WerkzeugResponse:
+    """Wait for the next unknown card tapped at a table, to bind it to a player."""
+    _director_post()
+    player, table = _card_player(), _table_number()
+    if not 1 <= table <= 999:
+        abort(400)
+    try:
+        _hub().cards.wait_for_tap(table, player, _hub().store.players())
+        session["card_message"] = ["waiting", player, str(table)]
+    except CardError as error:
+        session["card_message"] = [error.kind, player, "", ""]
+    return redirect(url_for("board.director_page") + "#cards-title")
+
+
+@board.post("/director/card/forget")
+def director_card_forget() -> WerkzeugResponse:
+    """Forget a player's card (lost, or given to someone else)."""
+    _director_post()
+    player = _card_player()
+    if _hub().cards.unbind(player):
+        _hub().reseat_player(player)
+        _hub().console(f"marmite club: {player}'s member card is forgotten")
+        session["card_message"] = ["forgotten", player]
+    return redirect(url_for("board.director_page") + "#cards-title")

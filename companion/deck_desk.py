@@ -435,7 +435,9 @@ class DeckDesk:
                 game = None if code is None else self.game_of(code)
                 if game is None:
                     raise DeckError(f"{code!r} is not a card of any game's box")
-                self._open_enrollment(game)
+                refused = self._open_enrollment(game)
+                if refused is not None:  # a reader that types two of the deck's cards alike: said, and answered
+                    return refused
             enrollment = self.enrollment
             if enrollment is None:
                 raise DeckError("no enrollment under way")

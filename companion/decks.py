@@ -48,6 +48,8 @@ def parse_deck_file(text: str, codes: Collection[str]) -> dict[str, str]:
     if text.startswith("\ufeff"):
         text = text[1:]
     rows = list(csv.reader(io.StringIO(text, newline="")))
+    while rows and rows[-1] == []:  # blank lines an editor leaves at the end are no rows
+        rows.pop()
     if not rows or tuple(cell.strip() for cell in rows[0]) != HEADER:
         raise DeckError("row 1: the first line must be the header uid,card")
     mapping: dict[str, str] = {}

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from companion.seam import Games
 
-TABLE_EVENT_TYPES: tuple[str, ...] = ("new_game", "undo", "robot")
+TABLE_EVENT_TYPES: tuple[str, ...] = ("new_game", "undo", "robot", "confirm")
 
 
 class MalformedEvent(ValueError):
@@ -23,7 +23,8 @@ class EventShapes:
     def __init__(self, games: Games) -> None:
         self.games = games
         self.fields: dict[str, dict[str, type | tuple[type, ...]]] = {
-            "new_game": {"players": list}, "undo": {}, "robot": {"player": str}}
+            "new_game": {"players": list}, "undo": {}, "robot": {"player": str},
+            "confirm": {"player": str, "verdict": str}}
         for kind in games.kinds.values():
             for name, fields in kind.event_fields.items():
                 self.fields.setdefault(name, {}).update(fields)

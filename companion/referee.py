@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.confirmation import CONFIRM, decide_confirm
 from companion.events import EventShapes
 from companion.robot_seats import RobotLedger, parse_setup, turn_of
 from companion.seam import (
@@ -68,6 +69,8 @@ class Referee:
             return None if self.actions else NOTHING_TO_UNDO
         if kind == "robot":
             return self.robots.decide(event, self.state, len(self.actions))
+        if kind == CONFIRM:
+            return decide_confirm(event, self.state)
         reason = self.state.decide(event)
         if kind == "card" and self.robots.setup.any and (reason is None or str(reason) != "unknown_card"):
             return self.robots.gate(event, self.state, len(self.actions)) or reason
@@ -95,6 +98,8 @@ class Referee:
             return Outcome(True, None, [self._undo()])
         if event["type"] == "robot":  # a note beside the game: not an action undo takes back
             return Outcome(True, None, self.robots.apply(event, self.state, len(self.actions)))
+        if event["type"] == CONFIRM:  # a note beside the finished game: it changes nothing
+            return Outcome(True, None, [])
         player = turn_of(self.state) if self.robots.setup.any and event["type"] == "card" else None
         self.actions.append(event)
         effects = self.state.apply(event)

@@ -19,6 +19,14 @@ class MalformedLog(ValueError):
         self.line = line
 
 
+class _NotJson(ValueError):
+    """NaN, Infinity or -Infinity: Python's json reads them, but they are not JSON."""
+
+
+def _not_json(name: str) -> object:
+    raise _NotJson(f"{name} is not a JSON number")
+
+
 def parse_log(lines: Iterable[str | bytes], games: Games) -> list[tuple[int, dict[str, Any]]]:
     """The events of a log with their line numbers; blank lines skipped; MalformedLog if any is bad."""
     shapes = EventShapes(games)
@@ -31,9 +39,13 @@ def parse_log(lines: Iterable[str | bytes], games: Games) -> list[tuple[int, dic
         if not text.strip():
             continue
         try:
-            event = json.loads(text)
+            event = json.loads(text, parse_constant=_not_json)
         except json.JSONDecodeError as error:
             raise MalformedLog(number, f"not JSON ({error.msg})") from None
+        except _NotJson as error:
+            raise MalformedLog(number, f"not JSON ({error})") from None
+        except RecursionError:
+            raise MalformedLog(number, "nested too deeply to read") from None
         try:
             shapes.event_type(event)
         except MalformedEvent as error:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.robot_seats import RobotLedger, is_buffet
-from companion.seam import State
+from companion.seam import Part, State
 
 BUFFET_HAND = 9
 
@@ -130,12 +130,13 @@ def deal_virtually(state: State, ledger: RobotLedger, players: list[str], seed: 
         from companion.buffet.plates import MOUSE_CARDS
 
         pile = [code for code in MOUSE_CARDS for _ in range(10)]
+        for holder in state.players:  # the cards in every hand the table keeps are not in the draw pile
+            for card in ledger.hand(holder) or ():
+                if card in pile:
+                    pile.remove(card)
         events = []
         for player in players:
             hand = list(ledger.hand(player) or ())
-            for card in hand:
-                if card in pile:
-                    pile.remove(card)
             rng.shuffle(pile)
             while len(hand) < BUFFET_HAND and pile:
                 hand.append(pile.pop())
@@ -190,3 +191,52 @@ def swap_hand(hand: tuple[str, ...], given: list[str], seed: int) -> list[str] |
     rng = random.Random(seed)
     rng.shuffle(pile)
     return sorted(left + pile[: len(given)])
+
+
+def public_why(state: State, player: str, card: str) -> Part | None:
+    """The reason said to the whole table for a robot's named card, from public facts only (the robot's
+    own reason may compare its other cards); a buffet card is face down when chosen: its reason is said
+    when it is turned over (`reveal_why`)."""
+    if is_buffet(state):
+        return None
+    from companion.chaud_devant.robot_public import public_why as chaud_why
+
+    return chaud_why(state, player, card)
+
+
+def reveal_why(state: State, player: str, card: str) -> Part | None:
+    """The reason said for a buffet robot's card as it is turned over, from public facts only."""
+    if not is_buffet(state):
+        return None
+    from companion.buffet.robot_public import public_why as buffet_why
+
+    return buffet_why(state, player, card)
+
+
+def plate_to_lay(state: State, ledger: RobotLedger, seed: int) -> dict[str, Any] | None:
+    """At a Sus au buffet ! practice without cards, the next plate the table draws for the buffet (the
+    plates are virtual too), once every hand is dealt; None when no plate is due."""
+    if ledger.setup.practice != "virtual" or not is_buffet(state) or state.public_state().get("phase") != "buffet":
+        return None
+    if missing_hands(state, ledger, True):
+        return None
+    legal = state.legal_actions()
+    return dict(random.Random(seed).choice(legal)) if legal else None
+
+
+def everyone_chose(state: State, ledger: RobotLedger, actions: int) -> bool:
+    """True when every mouse still to turn its card over in this step has chosen it face down (a Sus au
+    buffet ! practice without cards turns the cards over only then: the choices are simultaneous)."""
+    public = state.public_state()
+    in_round = list(public.get("in_round", []))
+    turn = public.get("turn")
+    if turn not in in_round:
+        return False
+    return all(ledger.pending(player, actions) is not None for player in in_round[in_round.index(turn):])
+
+
+def person_exchanging(state: State, ledger: RobotLedger, actions: int) -> bool:
+    """True while a person at a Sus au buffet ! practice without cards may still make their exchange (the
+    table turns no card over meanwhile: the round would end and take the chance away)."""
+    return ledger.setup.practice == "virtual" and any(
+        not ledger.is_robot(player) and swap_due(state, ledger, player, actions) for player in state.players)

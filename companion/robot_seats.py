@@ -48,8 +48,9 @@ class RobotSetup:
 def parse_setup(event: dict[str, Any]) -> RobotSetup | None:
     """The robots a `new_game` seats (none without a `robots` key); None when its `robots` is invalid:
     an unknown seat or level, no human left, an unknown practice mode, a pace out of 0–20 s,
-    learning aids without a practice table (aids are practice only, and need robots), or a Sus au
-    buffet ! practice without cards (face-down choices from a phone are not built yet)."""
+    learning aids without a practice table (aids are practice only, and need robots). In a Sus au buffet !
+    practice without cards every seat's hand is a `robot` hand and the people choose their face-down
+    cards (`robot` choices) and their exchange from their phones."""
     raw = event.get("robots")
     if raw is None:
         return RobotSetup()
@@ -70,8 +71,6 @@ def parse_setup(event: dict[str, Any]) -> RobotSetup | None:
         return None
     if aids and not practice:
         return None
-    if practice == "virtual" and event.get("game") == "buffet":
-        return None  # face-down cards from a phone are not built yet: practise Sus au buffet ! with cards
     return RobotSetup(dict(seats), practice, aids, pace)
 
 
@@ -122,10 +121,17 @@ class RobotLedger:
         self.choices: list[Choice] = []
         self.plays: list[tuple[int, str, str]] = []  # (action index, player, card) of every robot seat's card
         self.hands: list[tuple[int, str, tuple[str, ...]]] = []  # (position, player, cards) of `robot` hands
-        self.swaps: list[tuple[int, str]] = []  # (position, player) of the hands given after an exchange
+        self.swaps: list[tuple[int, str, tuple[str, ...], int]] = []  # (position, player, cards given, index of
+        # its hand in `hands`) of every exchange
 
     def is_robot(self, name: object) -> bool:
         return isinstance(name, str) and name in self.setup.seats
+
+    def virtual_seat(self, name: object, state: State) -> bool:
+        """A seat whose hand and face-down cards the table keeps: a robot, or anyone at a Sus au buffet !
+        practice without cards (people choose from their phone; the table turns the cards over)."""
+        return self.is_robot(name) or (self.setup.practice == "virtual" and is_buffet(state)
+                                       and isinstance(name, str) and name in state.players)
 
     def pending(self, player: str, actions: int) -> Choice | None:
         """The robot's choice still waiting for its card: its latest, if no card of it came after."""
@@ -139,7 +145,16 @@ class RobotLedger:
 
     def swapped_since(self, player: str, position: int) -> bool:
         """True when `player` exchanged cards (a `robot` hand with `swap`) at or after `position`."""
-        return any(who == player and at >= position for at, who in self.swaps)
+        return any(who == player and at >= position for at, who, _, _ in self.swaps)
+
+    def discards(self, player: str) -> tuple[str, ...]:
+        """The cards a robot gave up in its latest exchange, while no hand was entered for it since (a real
+        table's tray still holds them): for the host's robots page only, never said (they are not public)."""
+        given = [(index, cards) for _, who, cards, index in self.swaps if who == player]
+        if not given:
+            return ()
+        index, cards = given[-1]
+        return () if any(who == player for _, who, _ in self.hands[index + 1:]) else cards
 
     def hand(self, player: str) -> tuple[str, ...] | None:
         """A robot's hand from its latest `robot` hand, less the cards it played since; None if never given."""
@@ -158,7 +173,7 @@ class RobotLedger:
     def decide(self, event: dict[str, Any], state: State, actions: int) -> str | None:
         """Why this `robot` event would be refused now (a game reason or one of ROBOT_REASONS), or None."""
         player = event.get("player")
-        if not self.is_robot(player):
+        if not self.virtual_seat(player, state):
             return NOT_A_ROBOT
         assert isinstance(player, str)
         if "hand" in event:
@@ -201,7 +216,7 @@ class RobotLedger:
     def gate(self, event: dict[str, Any], state: State, actions: int) -> str | None:
         """For a `card` due from a robot seat: refused unless it is the card the robot chose."""
         player = turn_of(state)
-        if player is None or not self.is_robot(player):
+        if player is None or not self.virtual_seat(player, state):
             return None
         choice = self.pending(player, actions)
         if choice is None:
@@ -218,7 +233,7 @@ class RobotLedger:
             self.hands.append((actions, player, cards))
             swap = event.get("swap")
             if isinstance(swap, list):
-                self.swaps.append((actions, player))
+                self.swaps.append((actions, player, tuple(str(card) for card in swap), len(self.hands) - 1))
             return [RobotHandKnown(player, len(cards), len(swap) if isinstance(swap, list) else None)]
         card = str(event["card"])
         self.choices.append(Choice(actions, player, card))
@@ -226,7 +241,8 @@ class RobotLedger:
 
     def played(self, index: int, player: str | None, card: object) -> None:
         """An accepted card at action `index`; kept when a robot seat played it."""
-        if player is not None and self.is_robot(player) and isinstance(card, str):
+        if player is not None and (self.is_robot(player) or self.setup.practice == "virtual") \
+                and isinstance(card, str):
             self.plays.append((index, player, card))
 
     def truncate(self, actions: int) -> None:

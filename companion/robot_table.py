@@ -46,6 +46,7 @@ class RobotDriver:
         self._said: set[tuple[Any, ...]] = set()
         self._last_message = clock()
         self._paused_at: int | None = None  # action count when an undo paused the practice robots
+        self._undo_seq: int | None = None  # the journal seq of the latest undo the driver has paused for
         service.add_listener(self._heard)
 
     # ------------------------------------------------------------------ life
@@ -113,16 +114,17 @@ class RobotDriver:
         actions = service.standing_actions()
         count = len(actions) - 1
         practice = ledger.setup.practice
-        if self._paused_at == -1:
-            self._paused_at = count
-        elif self._paused_at is not None and count > self._paused_at:
-            self._paused_at = None  # a player went on after the undo: the robots follow
-        paused = self._paused_at is not None and practice != ""
+        paused = self._pause_after_undo(count) and practice != ""
         if practice and not paused:
             short = robot_games.missing_hands(state, ledger, practice == "virtual")
             if short:
                 events = robot_games.deal_virtually(state, ledger, short, game * 1009 + count)
                 return lambda: self._submit_all(events, game, count)
+            plate = robot_games.plate_to_lay(state, ledger, game * 1013 + count)
+            if plate is not None:
+                return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count)
+        if not practice:
+            says.extend(self._draws_up(state, game, count))
         swapping = next((player for player in ledger.setup.seats
                          if robot_games.swap_due(state, ledger, player, count)
                          and ("refused", game, count, player) not in self._said), None)
@@ -132,9 +134,12 @@ class RobotDriver:
             level = ledger.setup.seats[swapping]
             return lambda: self._swap(swapping, exchange, level, practice, game, count)
         turn = turn_of(state)
-        if turn is not None and ledger.is_robot(turn):
+        if turn is not None and ledger.virtual_seat(turn, state):
             choice = ledger.pending(turn, count)
-            if choice is not None:
+            waiting = practice == "virtual" and is_buffet(state) and (  # the cards of a step are turned over
+                not robot_games.everyone_chose(state, ledger, count)  # once all are chosen, and not while a
+                or robot_games.person_exchanging(state, ledger, count))  # person's exchange is open
+            if choice is not None and not waiting:
                 return self._play_chosen(turn, choice.card, choice.position, practice, paused, state, game, says)
         for player in ledger.setup.seats:
             owed = robot_games.due(state, ledger, player, count)
@@ -143,7 +148,8 @@ class RobotDriver:
             hand = robot_games.hand_of(state, ledger, player)
             if hand is None or (owed.kind != "menu" and not hand):
                 key = "robot.no_hand_buffet" if is_buffet(state) and not practice else "robot.no_hand"
-                says.append((("no_hand", game, count, player), Part(key, {"player": player})))
+                spell = getattr(state, "round_number", 0)  # said once per round, not again at each event
+                says.append((("no_hand", game, spell, player), Part(key, {"player": player})))
                 continue
             if paused:
                 return None
@@ -166,6 +172,41 @@ class RobotDriver:
             return False
         return self._record(decision.event, decision.why, ask.seat, owed, game, count)
 
+    def _pause_after_undo(self, count: int) -> bool:
+        """True while practice robots wait after an undo (until a player goes on, or the host resumes)."""
+        undone = self._latest_undo()
+        if undone is not None and undone != self._undo_seq:  # read from the journal, not only heard: an undo
+            self._undo_seq = undone  # journaled just before this look pauses the robots even if its
+            self._paused_at = -1  # announcement has not reached the driver yet
+        if self._paused_at == -1:
+            self._paused_at = count
+        elif self._paused_at is not None and count > self._paused_at:
+            self._paused_at = None  # a player went on after the undo: the robots follow
+        return self._paused_at is not None
+
+    def _draws_up(self, state: Any, game: int, count: int) -> list[tuple[tuple[Any, ...], Part]]:
+        """At a real Sus au buffet ! table between rounds: each robot short of nine cards asks to be dealt
+        them (the host types only those on the robots page)."""
+        ledger = self.service.robots
+        if not is_buffet(state) or state.public_state().get("phase") != "buffet":
+            return []
+        says: list[tuple[tuple[Any, ...], Part]] = []
+        for player in ledger.setup.seats:
+            held = ledger.hand(player)
+            if held is not None and len(held) < robot_games.BUFFET_HAND:
+                missing = robot_games.BUFFET_HAND - len(held)
+                says.append((("draws_up", game, count, player),
+                             Part("robot.draws_up", {"player": player, "count": missing})))
+        return says
+
+    def _latest_undo(self) -> int | None:
+        """The seq of the journal's last record when it is an accepted undo (read under the table lock)."""
+        journal = self.service.journal
+        last = next(iter(journal.records(after=journal.last_seq - 1, limit=1)), None)
+        if last is None or not last.accepted or last.body.get("type") != "undo":
+            return None
+        return last.seq
+
     def _unchanged(self, game: int, count: int) -> Callable[[], bool]:
         """A check, made under the table lock, that the table is where the robot's request saw it."""
         return lambda: (self.service.current_game == game
@@ -178,6 +219,10 @@ class RobotDriver:
             submitted = dict(event)
         else:
             submitted = {"type": "robot", "player": player, "card": event.get("card")}
+            with self.service.lock:  # the table hears a reason from public facts only, never from its hand
+                state = self.service.game_state
+                why = None if why is None or state is None else robot_games.public_why(
+                    state, player, str(event.get("card")))
             if why is not None:
                 submitted["why"] = {"key": why.key, "fields": dict(why.fields)}
                 try:
@@ -232,20 +277,36 @@ class RobotDriver:
             return None
         if paused:
             return None
-        pace_ms = self.service.robots.setup.pace_ms
+        pace_ms, aids = self.service.robots.setup.pace_ms, self.service.robots.setup.aids
         count = len(self.service.standing_actions()) - 1
+        seq = self.service.journal.last_seq  # an undo journaled meanwhile (heard later) must stop this play
 
         def play() -> bool:
             if not self._paced(pace_ms):
                 self._wake.set()
                 return False
-            if buffet:
-                self._say_once(("reveal", game, position, player),
-                               Part("robot.plays_mouse_virtual", {"player": player, "card": card}))
-            self.service.submit_if({"type": "card", "card": card}, SOURCE, self._unchanged(game, count))
+            if buffet and self.service.robots.is_robot(player):  # a person's card: the game's own words
+                parts = [Part("robot.plays_mouse_virtual", {"player": player, "card": card})]
+                with self.service.lock:
+                    now = self.service.game_state
+                    why = robot_games.reveal_why(now, player, card) if now is not None and aids else None
+                if why is not None:  # the learning aid: a reason from public facts only
+                    parts.append(Part("robot.why", {"why": why}))
+                self._say_once(("reveal", game, position, player), *parts)
+            unchanged = self._unchanged(game, count)
+            self.service.submit_if({"type": "card", "card": card}, SOURCE,
+                                   lambda: unchanged() and self.service.journal.last_seq == seq)
             return True
 
         return play
+
+    def _paced_submit(self, event: dict[str, Any], pace_ms: int, game: int, count: int) -> bool:
+        """Submit the table's own move (a virtual plate) after the pace, if the table is still there."""
+        if not self._paced(pace_ms):
+            self._wake.set()
+            return False
+        self.service.submit_if(event, SOURCE, self._unchanged(game, count))
+        return True
 
     def _submit_all(self, events: list[dict[str, Any]], game: int, count: int) -> bool:
         """The virtual hands of a practice table, each only while the table is still where it was."""
@@ -262,11 +323,11 @@ class RobotDriver:
         time.sleep(min(0.05, pace_ms / 1000))
         return False
 
-    def _say_once(self, key: tuple[Any, ...], part: Part) -> None:
+    def _say_once(self, key: tuple[Any, ...], *parts: Part) -> None:
         """Announce a robot's ask once (again after a restart: the driver's memory is not journaled)."""
         if key in self._said:
             return
         self._said.add(key)
         state = self.service.game_state
         if state is not None:
-            self.service.announce("robot", (part,), voice_of(state))
+            self.service.announce("robot", parts, voice_of(state))

@@ -44,10 +44,9 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
                 parts.append(Part("robot.keeps", {"player": effect.player}))
             elif effect.swapped is not None and virtual:
                 parts.append(Part("robot.swapped", {"player": effect.player, "count": effect.swapped}))
-            elif effect.swapped is not None:  # at a real table someone takes them out of its tray
-                cards = [str(card) for card in event.get("swap", [])]
-                parts.append(Part("robot.swapped_real", {"player": effect.player, "count": effect.swapped,
-                                                         "cards": cards}))
+            elif effect.swapped is not None:  # at a real table: the discards are not public, so the count
+                # only is said; which cards leave its tray is shown on the host's (PIN) robots page
+                parts.append(Part("robot.swapped_tray", {"player": effect.player, "count": effect.swapped}))
             else:
                 parts.append(Part("robot.hand_known", {"player": effect.player, "size": effect.size}))
     return parts
@@ -71,6 +70,9 @@ def describe_robot_refusal(event: dict[str, Any], reason: str, ledger: RobotLedg
 def robot_ask(state: State, ledger: RobotLedger, actions: int) -> Part | None:
     """The card a robot seat whose turn it is has chosen (its ask, said again), None if there is none."""
     player = turn_of(state)
+    waiting = still_choosing(state, ledger, actions)
+    if waiting:
+        return Part("robot.still_choosing", {"players": ", ".join(waiting)})
     if player is None or not ledger.is_robot(player):
         return None
     choice = ledger.pending(player, actions)
@@ -81,3 +83,16 @@ def robot_ask(state: State, ledger: RobotLedger, actions: int) -> Part | None:
         return Part("robot.plays_mouse_virtual" if virtual else "robot.plays_mouse",
                     {"player": player, "card": choice.card})
     return Part("robot.plays_virtual" if virtual else "robot.plays", {"player": player, "card": choice.card})
+
+
+def still_choosing(state: State, ledger: RobotLedger, actions: int) -> list[str]:
+    """At a Sus au buffet ! practice without cards, the mice still to choose their card of the step, in
+    order (the table turns none over until all have): "où en est-on" names them."""
+    if ledger.setup.practice != "virtual" or not is_buffet(state):
+        return []
+    public = state.public_state()
+    in_round = list(public.get("in_round", []))
+    turn = public.get("turn")
+    if public.get("phase") != "step" or turn not in in_round:
+        return []
+    return [player for player in in_round[in_round.index(turn):] if ledger.pending(player, actions) is None]

@@ -25,9 +25,15 @@ SAID = Phrasebook(
                 "{player}'s hand is known: {size} cards.", "size"),
     said_plural("robot.swapped", "{player} exchanges {count} card.", "{player} exchanges {count} cards.", "count"),
     said("robot.keeps", "{player} keeps its cards."),
-    said_plural("robot.swapped_real",
-                "{player} exchanges {count} card: {cards}. Discard it, deal {player} as many and enter its hand.",
-                "{player} exchanges {count} cards: {cards}. Discard them, deal {player} as many and enter its hand.",
+    said_plural("robot.swapped_tray",
+                "{player} exchanges {count} card: take it from its tray as the robots page shows, discard it face "
+                "down, deal {player} a new card and type only that one on the robots page.",
+                "{player} exchanges {count} cards: take them from its tray as the robots page shows, discard them "
+                "face down, deal {player} {count} new cards and type only those on the robots page.",
+                "count"),
+    said_plural("robot.draws_up",
+                "{player} draws back up to nine: deal {player} {count} card and type it on the robots page.",
+                "{player} draws back up to nine: deal {player} {count} cards and type them on the robots page.",
                 "count"),
     said("robot.no_hand", "{player} has no cards: deal {player}'s hand and pass it over the reader."),
     said("robot.no_hand_buffet", "{player} has no cards: deal {player}'s cards and type them on the robots page."),
@@ -38,7 +44,11 @@ SAID = Phrasebook(
     said("robot.suggest", "The chef would play {card}."),
     said("robot.suggest_menu", "The chef would choose the menu {menu}."),
     said("robot.suggest_mouse", "The chef would play mouse card {card}."),
+    said_plural("robot.suggest_swap", "The chef would exchange {count} card: {cards}.",
+                "The chef would exchange {count} cards: {cards}.", "count"),
+    said("robot.suggest_keep", "The chef would keep this hand."),
     said("robot.dealt", "Practice table: the robots' hands are dealt."),
+    said("robot.still_choosing", "Still to choose a card face down: {players}."),
     said("robot.why", "Why: {why}."),
 )
 

@@ -15,10 +15,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from companion.confirmation import CONFIRM, NOT_ACTIONS, describe_confirm
 from companion.decks import DECKS_DIR, DeckStore
 from companion.hub import MAX_MESSAGES, Hub, Listener, Message
 from companion.journal import Entry, Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
+from companion.player_stats import NEWEST_GAMES, PlayerStatistics, journal_tallies
 from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
 from companion.referee import Outcome, Referee
 from companion.robot_seats import ROBOT_REASONS, RobotLedger
@@ -69,7 +71,7 @@ def fold(referee: Referee, seqs: list[int], seq: int, event: dict[str, Any]) -> 
             seqs = []
         elif event["type"] == "undo":
             seqs.pop()
-        elif event["type"] != "robot":  # a robot's note is not an action
+        elif event["type"] not in NOT_ACTIONS:  # a robot's note or a confirmation is not an action
             seqs.append(seq)
     return outcome, seqs
 
@@ -99,6 +101,8 @@ class TableService:
         self.deck_set_aside: Message | None = None
         self.set_aside_report: str | None = None
         """Said at start when the deck file was unreadable and set aside (the deck page shows it)."""
+        self.player_stats = PlayerStatistics()
+        """The players' statistics in memory, told of the current game after each change (see load_player_stats)."""
         self._fold_journal()
         self._keep_missing_summaries()
 
@@ -271,6 +275,7 @@ class TableService:
             outcome = self._apply(seq, checked)
             if outcome.accepted and tag is not None:
                 self._reads.accepted(tag, seq)
+            self.player_stats.observe(self.journal.current_game, self._referee.state)
             return seq, outcome, self._announce(seq, checked, outcome)
 
     def submit_all(self, events: list[object], source: str = "api") -> list[Submission]:
@@ -298,6 +303,7 @@ class TableService:
                     outcome = self._apply(seq, event)
                     answers.append(Submission(outcome.accepted, outcome.reason, seq,
                                               self._announce(seq, event, outcome)))
+                self.player_stats.observe(self.journal.current_game, self._referee.state)
         for answer in answers:
             if answer.message is not None:
                 self._hub.tell(answer.message)
@@ -374,6 +380,7 @@ class TableService:
             with self._view:
                 self._referee, self._action_seqs = referee, seqs
                 self._reads.clear()
+                self.player_stats.observe(game, referee.state)
                 message = self._game_notice("resumed", game, referee.state)
         self._hub.tell(message)
         return message
@@ -499,6 +506,11 @@ class TableService:
         detail: list[tuple[str, Any]] = [("event", kind)]
         if kind == "card" and isinstance(event.get("card"), str):
             detail.append(("card", event["card"]))
+        if kind == CONFIRM:  # the table's own words, whatever the game
+            parts = (describe_confirm(event, outcome.reason),)
+            return self._hub.publish(kind if outcome.accepted else "refused", parts,
+                                     TABLE_VOICE, seq=seq, is_event=True, accepted=outcome.accepted,
+                                     reason=outcome.reason, detail=tuple(detail))
         if state is None:  # refused before any game: the table words it with the default game
             default = self.games.kinds[self.games.default]
             part = default.describe_refusal(event, outcome.reason or "")
@@ -655,6 +667,12 @@ class TableService:
         if limit is None:
             return summaries
         return summaries[-limit:] if limit > 0 else []
+
+    def load_player_stats(self) -> None:
+        """Read the games from before this run into `player_stats`, once (it may wait on the disk: call
+        it off a page's way; a StorageError leaves them unread, to try again)."""
+        self.player_stats.load(lambda: journal_tallies(self.journal, self.games,
+                                                       self.past_games(limit=NEWEST_GAMES)))
 
     def close(self) -> None:
         """Close the journal; idempotent."""

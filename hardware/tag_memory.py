@@ -90,8 +90,8 @@ def code_from_ndef(memory: bytes, codes: Collection[str] | None) -> str | None:
         return None
     try:
         records = list(ndef.message_decoder(body))
-    except ndef.DecodeError:
-        return None
+    except (ndef.DecodeError, ValueError):  # ndeflib also raises ValueError (UnicodeDecodeError…) on a
+        return None  # foreign record it cannot decode: a stranger's sticker, a damaged tag
     if len(records) != 1 or records[0].type != RECORD_TYPE:
         return None
     try:

@@ -154,7 +154,7 @@ def run_club(args: argparse.Namespace) -> int:
     """Start the broker and the hub; print each table's join URL; run until Ctrl-C or SIGTERM."""
     import os
 
-    from club.broker import BrokerError, Credentials
+    from club.broker import EXTERNAL_DIR, BrokerError, Credentials, write_external_files
     from club.hub import ClubHub
     from club.store import Store, StoreError
     from club.topics import ClubURL, check_club_name, table_user
@@ -170,7 +170,11 @@ def run_club(args: argparse.Namespace) -> int:
         external = args.broker or os.environ.get(HUB_ENV)
         if external:
             url = ClubURL.parse(external)
+            if args.name not in ("club", url.club):
+                raise ValueError(f"--name {args.name} but the broker URL names the club {url.club!r}: give one")
+            args.name = url.club  # the tables' URLs must name the club the hub subscribes to
             public_host, port, tls = url.host, url.port, url.tls
+            files = write_external_files(data_dir / EXTERNAL_DIR, url.club, credentials, url.user)
         else:
             broker, url, public_host, port, tls = start_broker(args, data_dir, credentials)
         store = Store.open(data_dir)
@@ -199,6 +203,10 @@ def run_club(args: argparse.Namespace) -> int:
     print(f"Club : {args.name} — MQTT {public_host}:{port}" + (" (TLS)" if tls else ""), flush=True)
     if broker is not None:
         print(f"Mosquitto : pid {broker.pid}, {data_dir / 'mosquitto'}", flush=True)
+    else:
+        print(f"Broker : {url.text(hide_password=True)} — add the tables' users ({files / 'passwd'}) to its"
+              f" password file and the club's access list ({files / 'acl'}) to its ACL, then reload it"
+              " (SIGHUP)", flush=True)
     print(f"Data : {data_dir}", flush=True)
     for table, password in credentials.tables.items():
         print_join(ClubURL(public_host, port, table_user(table), password, args.name, tls), table,

@@ -13,10 +13,12 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, jsonify, redirect, request, session, url_for
 
+from club.broker import write_private
 from club.link import LinkStatus, TableLink
 from club.mqtt import probe
 from club.topics import ClubURL, url_from_join_code
 from companion.table import TableService
+from marmite.club_confirm import ConfirmAnnouncer, mount_confirm
 
 CLUB_ENV = "MARMITE_CLUB"
 """The club URL may come from the environment, so its password is not on the command line."""
@@ -53,6 +55,8 @@ def start_link(service: TableService, app: Flask, url: ClubURL, table: int | Non
                      on_notice=lambda notice: announce_decision(service, notice),
                      readers=lambda: list(service.table_view().get("readers", [])))
     service.add_listener(link.journal_changed)
+    service.add_listener(ConfirmAnnouncer(service, link).heard)
+    seat_cards(service, app, link)
     app.extensions["marmite.club.link"] = link
     app.extensions["marmite.club.table"] = number
     return link.start()
@@ -90,6 +94,7 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
                                                       "error": session.pop("club_join_error", None)}}
 
     app.context_processor(context)
+    mount_confirm(service, app)
 
     from web_ui.auth import authorized, require_pin
 
@@ -110,6 +115,9 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
         """Whether this table's results reached the hub, and its next seating (no secret in it)."""
         answer = current().status().as_json()
         answer["table"] = app.extensions["marmite.club.table"]
+        answer.update(cards_status(app))
+        if isinstance(answer.get("seating"), dict):  # the card hashes stay inside the table process
+            answer["seating"] = {k: v for k, v in answer["seating"].items() if k != "cards"}
         return jsonify(answer)
 
     @app.post("/club/join")
@@ -131,10 +139,25 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
             return redirect(url_for("pages.setup_page") + "#club-title")
         start_link(service, app, url, table)
         text = json.dumps({"url": url.text(), "table": table})
-        fd = os.open(data_dir / JOIN_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_private(data_dir / JOIN_FILE, text)
         return redirect(url_for("pages.setup_page") + "#club-title")
+
+
+def seat_cards(service: TableService, app: Flask, link: TableLink) -> None:
+    """Members' cards: an unknown tag read between games takes a seat or is asked about at the hub."""
+    from marmite.club_cards import SeatCards
+
+    cards = SeatCards(service, link)
+    cards.chain()
+    app.extensions["marmite.club.cards"] = cards
+
+
+def cards_status(app: Flask) -> dict[str, Any]:
+    """The seats taken by a member's card, for the setup page (names are the seating's, no card in it)."""
+    from marmite.club_cards import SeatCards
+
+    cards = app.extensions.get("marmite.club.cards")
+    return {"confirmed": cards.confirmed() if isinstance(cards, SeatCards) else []}
 
 
 def announce_decision(service: TableService, notice: dict[str, Any]) -> None:

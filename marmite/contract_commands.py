@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.confirmation import CONFIRM
 from companion.events import MalformedEvent, check_storable
 from companion.journal import JOURNAL_FILE, Entry, GameSummary, Journal, JournalError
 from companion.paths import default_data_dir
@@ -66,7 +67,8 @@ def run_export(args: argparse.Namespace) -> int:
             if args.list:
                 for game in games:
                     count = f"{game.events} event" + ("" if game.events == 1 else "s")
-                    print(f"{game.game}\t{game.started_at}\t{count}\t{', '.join(game.players)}\t{game.status}")
+                    players = ", ".join(printable(name) for name in game.players)
+                    print(f"{game.game}\t{game.started_at}\t{count}\t{players}\t{game.status}")
                 return 0
             if not games:
                 print(f"marmite export: no game in {data_dir}", file=sys.stderr)
@@ -78,11 +80,18 @@ def run_export(args: argparse.Namespace) -> int:
                 return 1
             out = sys.stdout
             for record in journal.records(game=wanted):
+                if record.body.get("type") == CONFIRM:  # a club note beside the game, not part of its log
+                    continue
                 out.write(record.line + "\n")
     except JournalError as error:
         print(f"marmite export: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def printable(name: str) -> str:
+    """A name for a tab-separated line: a tab, a newline or any control character written escaped."""
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in name)
 
 
 def latest_game(journal: Journal, games: list[GameSummary]) -> int:

@@ -99,10 +99,14 @@ def _fail(error: Exception) -> int:
 def run_import(args: argparse.Namespace) -> int:
     """Refuse a bad file whole (naming the row, exit 2, nothing changed)."""
     try:
-        text = args.file.read_text(encoding="utf-8")
+        raw = args.file.read_bytes()
+        text = raw.decode("utf-8")
         mapping = _store(args).import_file(text)
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         return _fail(error)
+    except UnicodeDecodeError as error:  # named by its row, like every other bad row
+        row = raw.count(b"\n", 0, error.start) + 1
+        return _fail(DeckError(f"{args.file}: row {row}: not UTF-8 text"))
     except DeckError as error:
         return _fail(DeckError(f"{args.file}: {error}"))
     print(f"{len(mapping)} tags imported into the active deck")

@@ -79,7 +79,7 @@ def table() -> Response:
     return jsonify(view)
 
 
-@api.get("/seat/<name>")
+@api.get("/seat/<path:name>")
 def seat(name: str) -> tuple[Response, int] | Response:
     """One player's view; their secret menu and hand only with their seat key (`?k=`) or the PIN."""
     view = visible_seat_view(name)
@@ -102,7 +102,8 @@ def games() -> Response:
     """Games and their results, oldest first: the newest `limit` (default 50, at most 1,000) of those
     started before game `before` (default: all), so a year of games costs the same as one."""
     try:
-        before = request.args.get("before", type=int)
+        raw_before = request.args.get("before")  # not get(type=int): that turns "abc" into "no bound"
+        before = None if raw_before is None else int(raw_before)
         limit = int(request.args.get("limit", GAMES_PAGE))
     except ValueError:
         raise BadRequestBody("limit and before must be whole numbers") from None

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
-from flask_babel import Babel
+from flask_babel import Babel, get_locale, gettext, ngettext
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
@@ -23,7 +23,7 @@ from web_ui.auth import GUESSES_PER_MINUTE
 from web_ui.context import client_address
 from web_ui.game_pages import PageTable
 from web_ui.limits import GuessWindow, RateLimit, StreamGate, TooMany
-from web_ui.seats import SeatClaims
+from web_ui.seats import SEAT_RELEASES_FILE, SeatClaims
 from web_ui.settings import SETTINGS_FILE, SettingsStore
 from web_ui.storage_trouble import storage_answer
 
@@ -76,7 +76,7 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     app.extensions["marmite.stop"] = threading.Event()
     app.extensions["marmite.desk"] = desk
     app.extensions["marmite.pages"] = pages
-    app.extensions["marmite.claims"] = SeatClaims()
+    app.extensions["marmite.claims"] = SeatClaims(data_dir / SEAT_RELEASES_FILE if data_dir is not None else None)
     app.extensions["marmite.data_dir"] = data_dir
     app.extensions["marmite.guesses"] = GuessWindow(GUESSES_PER_MINUTE, 60.0)
     app.extensions["marmite.streams"] = StreamGate(app.config["MARMITE_MAX_STREAMS"],
@@ -171,9 +171,14 @@ def _limit_rates() -> None:
 
 
 def _too_many(error: TooMany) -> Response:
-    """429 with Retry-After, in JSON for the API and as an escaped page otherwise."""
-    response = jsonify(error=error.what, retry_after=error.retry_after) if _wants_json() else \
-        _html_error(429, "Too Many Requests", error.what)
+    """429 with Retry-After, in JSON for the API and otherwise as an escaped page in the table's language
+    (a person at the unlock page meets it)."""
+    if _wants_json():
+        response = jsonify(error=error.what, retry_after=error.retry_after)
+    else:
+        wait = ngettext("Too many tries: wait %(num)d second, then try again.",
+                        "Too many tries: wait %(num)d seconds, then try again.", error.retry_after)
+        response = _html_error(429, gettext("Too many tries"), wait, lang=str(get_locale() or "fr"))
     response.status_code = 429
     response.headers["Retry-After"] = str(error.retry_after)
     return response
@@ -190,19 +195,35 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.is_json
 
 
-def _html_error(code: int, name: str, description: str) -> Response:
+def _html_error(code: int, name: str, description: str, *, lang: str = "en") -> Response:
     """A small error page: every text escaped (a URL's words must never become markup)."""
-    page = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{code} {escape(name)}</title>"
-            f"</head><body><h1>{code} {escape(name)}</h1><p>{escape(description)}</p>"
+    page = (f"<!doctype html><html lang=\"{escape(lang)}\"><head><meta charset=\"utf-8\">"
+            f"<title>{code} {escape(name)}</title></head>"
+            f"<body><h1>{code} {escape(name)}</h1><p>{escape(description)}</p>"
             "<p><a href=\"/\">Marmite</a></p></body></html>")
     return Response(page, status=code, mimetype="text/html")
+
+
+def _page_words(code: int) -> tuple[str, str]:
+    """An error page's title and plain sentence in the table's language (a person reads it, not a program)."""
+    words = {
+        400: (gettext("Request refused"), gettext("This page could not take that request.")),
+        403: (gettext("Not allowed"), gettext("This page is not open to this device.")),
+        404: (gettext("Page not found"), gettext("There is no such page at this table.")),
+        405: (gettext("Not allowed"), gettext("This page does not take that kind of request.")),
+        409: (gettext("Not now"), gettext("The table cannot do that in its present state.")),
+        413: (gettext("Too large"), gettext("What was sent is too large for this table.")),
+    }
+    return words.get(code, (gettext("Error"), gettext("Something went wrong; the table log is unchanged.")))
 
 
 def _http_error(error: HTTPException) -> Response | tuple[Response, int]:
     code = error.code or 500
     if _wants_json():
         return jsonify(error=error.description or error.name), code
-    response = _html_error(code, error.name, error.description or "")
+    title, sentence = _page_words(code)
+    own = error.description if error.description != type(error).description else None  # our abort()'s words
+    response = _html_error(code, title, own or sentence, lang=str(get_locale() or "fr"))
     headers = dict(error.get_headers())
     for header in ("Retry-After", "Allow"):
         if header in headers:
@@ -215,7 +236,8 @@ def _internal_error(error: Exception) -> tuple[Response, int] | Response:
     current_app.logger.exception("unexpected error")
     if _wants_json():
         return jsonify(error="internal error; the table log is unchanged"), 500
-    return _html_error(500, "Internal Server Error", "internal error; the table log is unchanged")
+    return _html_error(500, gettext("Error"), gettext("Something went wrong; the table log is unchanged."),
+                       lang=str(get_locale() or "fr"))
 
 
 def _security_headers(response: Response) -> Response:

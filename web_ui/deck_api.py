@@ -36,7 +36,7 @@ def parse_drop(body: Any, codes: frozenset[str]) -> tuple[str, str | None]:
         if not is_uid(body["uid"].lower()):
             raise NotAUid(body["uid"])
         return body["uid"].lower(), None
-    if isinstance(body, dict) and set(body) == {"code"} and body["code"] in codes:
+    if isinstance(body, dict) and set(body) == {"code"} and isinstance(body["code"], str) and body["code"] in codes:
         return "", str(body["code"])
     raise ValueError("drop needs {\"code\": C} with C a card code or menu-<menu>@<set>, or {\"uid\": HEX}")
 

@@ -104,8 +104,12 @@ class GamePages:
         return render_template(f"{self.name}/history.html", **self._context(language), history=history, **extra)
 
     def render_setup(self, language: str) -> str:
-        """The game's own setup page."""
-        return render_template(f"{self.name}/setup.html", **self._context(language))
+        """The game's own setup page; `running` when a game is under way (a new one replaces it: asked first)."""
+        from web_ui.context import service
+
+        view = service().table_view()
+        running = bool(view["players"]) and view["phase"] != "game_over"
+        return render_template(f"{self.name}/setup.html", **self._context(language), running=running)
 
     def _has_template(self, name: str) -> bool:
         folder = Path(self.blueprint.root_path) / "templates" / self.name

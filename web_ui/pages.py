@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hmac
 import re
-from concurrent.futures import ThreadPoolExecutor
+import threading
+import weakref
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
@@ -20,9 +22,10 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from companion.player_stats import NEWEST_GAMES, table_statistics
+from companion.journal import StorageError
 from companion.table import TableService
 from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
 from web_ui.context import service
@@ -52,13 +55,13 @@ def table_fragment() -> str:
                                    fragment=True)
 
 
-@pages.get("/seat/<name>")
+@pages.get("/seat/<path:name>")
 def seat_page(name: str) -> str:
     """A player's phone view."""
     return _render_seat(name, fragment=False)
 
 
-@pages.get("/fragment/seat/<name>")
+@pages.get("/fragment/seat/<path:name>")
 def seat_fragment(name: str) -> str:
     """The state part of a seat view."""
     return _render_seat(name, fragment=True)
@@ -67,7 +70,7 @@ def seat_fragment(name: str) -> str:
 def _render_seat(name: str, *, fragment: bool) -> str:
     view = visible_seat_view(name)
     if view is None:
-        abort(404, f"no player named {name} in this game")
+        abort(404, gettext("No player named %(name)s in this game.", name=name))
     claim = None if fragment else claim_to_make(name)  # the page's script claims it (a POST)
     return _current().render_seat(view, name, service().language, fragment=fragment, claim=claim)
 
@@ -86,19 +89,27 @@ def history_page() -> str:
 
 
 STATS_WAIT_S = 1.0
-"""How long the history page waits for the players' statistics (read from the journal) before it shows
-the game without them: a disk stall must never hold up a view (the stats come back once it clears)."""
+"""How long the first history page waits for the games from before this run to be read into the players'
+statistics: a disk stall must never hold up a view (it shows the game without them; they come once read)."""
 _STATS_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history-stats")
+_STATS_LOADS: weakref.WeakKeyDictionary[TableService, Future[None]] = weakref.WeakKeyDictionary()
+"""The load under way for each table: views during a stall wait on it rather than queue more."""
+_STATS_LOADS_LOCK = threading.Lock()
 
 
 def _player_stats(table: TableService) -> list[dict[str, Any]] | None:
-    """The table's per-player statistics, or None when the journal cannot answer within STATS_WAIT_S."""
-    future = _STATS_READER.submit(
-        lambda: table_statistics(table.journal, table.games, table.past_games(limit=NEWEST_GAMES)))
-    try:
-        return future.result(timeout=STATS_WAIT_S)
-    except FutureTimeout:
-        return None
+    """The table's per-player statistics, from memory (kept up to date as games end); None while the
+    journal's games are not read yet and the journal does not answer within STATS_WAIT_S."""
+    if not table.player_stats.loaded:
+        with _STATS_LOADS_LOCK:
+            loading = _STATS_LOADS.get(table)
+            if loading is None or loading.done():
+                loading = _STATS_LOADS[table] = _STATS_READER.submit(table.load_player_stats)
+        try:
+            loading.result(timeout=STATS_WAIT_S)
+        except (FutureTimeout, StorageError):
+            return None
+    return table.player_stats.ranking()
 
 
 SETUP_GAMES = 20  # the setup page lists the newest games only; /api/games?before= pages through the rest
@@ -122,7 +133,7 @@ def game_setup_page(game: str) -> str:
     """A new game of a game with a setup page of its own (Sus au buffet !)."""
     found = page_table().get(game)
     if found is None or not found.has_setup_page():
-        abort(404, f"no setup page for the game {game}")
+        abort(404, gettext("No setup page for the game %(game)s.", game=game))
     return found.render_setup(service().language)
 
 
@@ -143,7 +154,7 @@ def unlock_page() -> str | WerkzeugResponse:
     if request.method == "POST":
         sent = request.form.get("csrf_token", "")
         if not hmac.compare_digest(sent.encode(), csrf_token().encode()):
-            abort(400, "missing or wrong CSRF token; reload the page")
+            abort(400, gettext("This page has expired: reload it, then try again."))
         if pin_matches(request.form.get("pin")):
             unlock_session()
             return redirect(target)
@@ -155,6 +166,6 @@ def unlock_page() -> str | WerkzeugResponse:
 def lock_page() -> WerkzeugResponse:
     """Forget the PIN in this browser."""
     if not hmac.compare_digest(request.form.get("csrf_token", "").encode(), csrf_token().encode()):
-        abort(400, "missing or wrong CSRF token; reload the page")
+        abort(400, gettext("This page has expired: reload it, then try again."))
     session.pop("unlocked", None)
     return redirect(url_for("pages.table_display"))

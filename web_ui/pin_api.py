@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -10,6 +11,8 @@ from web_ui.auth import require_pin, unlock_session
 from web_ui.pin_store import VALID_PIN, keep_pin
 
 pin_api = Blueprint("pin_api", __name__, url_prefix="/api")
+_CHANGING = threading.Lock()
+"""One PIN change at a time, so the kept PIN and the PIN in force are always the same one."""
 
 
 @pin_api.post("/pin")
@@ -25,10 +28,11 @@ def change_pin() -> tuple[Response, int] | Response:
     data_dir: Path | None = current_app.extensions.get("marmite.data_dir")
     if data_dir is None:
         return jsonify(error="this table has no data dir to keep a PIN in"), 409
-    try:
-        keep_pin(data_dir, pin)
-    except OSError as error:
-        return jsonify(error=f"the PIN could not be kept ({error.strerror}); it is unchanged"), 507
-    current_app.config["MARMITE_PIN"] = pin
+    with _CHANGING:
+        try:
+            keep_pin(data_dir, pin)
+        except OSError as error:
+            return jsonify(error=f"the PIN could not be kept ({error.strerror}); it is unchanged"), 507
+        current_app.config["MARMITE_PIN"] = pin
     unlock_session()
     return jsonify(changed=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import tempfile
 from pathlib import Path
 
 PIN_FILE = "table-pin"
@@ -28,14 +29,18 @@ def keep_pin(data_dir: Path, pin: str) -> None:
     if not VALID_PIN.fullmatch(pin):
         raise ValueError("a PIN is 4 to 12 digits")
     data_dir.mkdir(parents=True, exist_ok=True)
-    temporary = data_dir / f".{PIN_FILE}.{os.getpid()}"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd, name = tempfile.mkstemp(prefix=f".{PIN_FILE}.", dir=data_dir)  # one per write: changes never share it
+    temporary = Path(name)
     try:
-        os.write(fd, pin.encode("ascii") + b"\n")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, data_dir / PIN_FILE)
+        try:
+            os.write(fd, pin.encode("ascii") + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, data_dir / PIN_FILE)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def table_pin(data_dir: Path) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.phrases import LANGUAGES
@@ -51,14 +52,14 @@ def readers_page() -> str:
 def scan_readers() -> WerkzeugResponse:
     """Search for readers (PIN); the results are kept for the page, which the browser is sent back to."""
     if not hmac.compare_digest(request.form.get("csrf_token", "").encode(), csrf_token().encode()):
-        abort(400, "missing or wrong CSRF token; reload the page")
+        abort(400, gettext("This page has expired: reload it, then try again."))
     if not unlocked():
         return redirect(url_for("pages.unlock_page", next="/readers"))
     scanner: Scanner | None = current_app.extensions.get("marmite.reader_scan")
     if scanner is None:
-        abort(404, "this table cannot search for readers")
+        abort(404, gettext("This table cannot search for readers."))
     if not _scan_lock.acquire(blocking=False):
-        abort(409, "a search for readers is already under way")
+        abort(409, gettext("A search for readers is already under way."))
     try:
         found = scanner()
     finally:

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
 from companion.events import MalformedEvent
-from companion.robot_games import hand_of, visible_log
+from companion.robot_games import hand_of, swap_due, swap_hand, visible_log
 from companion.robot_seats import is_buffet, turn_of
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
@@ -61,22 +61,35 @@ def resume() -> Response:
     return jsonify(resumed=True)
 
 
-@robot_api.post("/robots/<name>/hand")
+@robot_api.post("/robots/<path:name>/hand")
 @require_pin
 def robot_hand(name: str) -> tuple[Response, int] | Response:
-    """The host enters a Sus au buffet ! robot's cards (`{"cards": ["mouse-3", …]}`), journaled as its hand."""
+    """The host enters a Sus au buffet ! robot's cards (`{"cards": ["mouse-3", …]}`), journaled as its hand;
+    or only the cards dealt to it since (`{"drawn": [...]}`: after an exchange, or drawing back up to nine),
+    added to the hand the table already knows, so the fewest values are typed."""
     body = request.get_json(silent=True, force=True)
-    cards = body.get("cards") if isinstance(body, dict) else None
+    key = "drawn" if isinstance(body, dict) and "drawn" in body else "cards"
+    cards = body.get(key) if isinstance(body, dict) else None
     if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards) or len(cards) > 20:
-        return jsonify(error='the body must be {"cards": [CODE, …]} (at most 20)'), 400
+        return jsonify(error='the body must be {"cards": [CODE, …]} or {"drawn": [CODE, …]} (at most 20)'), 400
+    table = service()
+    with table.lock:
+        known = table.robots.hand(name) if table.robots.is_robot(name) else None
+    if key == "drawn":
+        if known is None:
+            return jsonify(error=f"no hand of {name!r} is known yet: enter its whole hand"), 409
+        cards = sorted([*known, *cards])
     try:
-        answer = service().submit({"type": "robot", "player": name, "hand": cards}, source="api")
+        answer = table.submit_if({"type": "robot", "player": name, "hand": cards}, "api",
+                                 lambda: (table.robots.hand(name) if table.robots.is_robot(name) else None) == known)
     except MalformedEvent as error:
         return jsonify(error=str(error)), 400
+    if answer is None:
+        return jsonify(error=f"{name}'s hand changed meanwhile: look again and enter it"), 409
     return jsonify(answer.as_json())
 
 
-@robot_api.post("/seat/<name>/play")
+@robot_api.post("/seat/<path:name>/play")
 def play(name: str) -> tuple[Response, int] | Response:
     """A human's card from their own phone at a fully virtual practice table (no deck, no reader)."""
     table = service()
@@ -92,16 +105,47 @@ def play(name: str) -> tuple[Response, int] | Response:
         state, ledger = table.game_state, table.robots
         if state is None or ledger.setup.practice != "virtual":
             return jsonify(error="cards are played from the phone only at a practice table without cards"), 409
-        if turn_of(state) != name:
+        face_down = is_buffet(state)  # Sus au buffet !: the step's card, chosen face down; the table turns it over
+        if not face_down and turn_of(state) != name:
             return jsonify(error=f"it is not {name}'s turn"), 409
-        try:
-            answer = table.submit({"type": "card", "card": card}, source="seat")
-        except MalformedEvent as error:  # too long or not valid Unicode: a clear 400, nothing recorded
-            return jsonify(error=str(error)), 400
+    event = {"type": "robot", "player": name, "card": card} if face_down else {"type": "card", "card": card}
+    try:
+        answer = table.submit(event, source="seat")
+    except MalformedEvent as error:  # too long or not valid Unicode: a clear 400, nothing recorded
+        return jsonify(error=str(error)), 400
     return jsonify(answer.as_json())
 
 
-@robot_api.post("/seat/<name>/hint")
+@robot_api.post("/seat/<path:name>/swap")
+def swap(name: str) -> tuple[Response, int] | Response:
+    """Sus au buffet ! practice without cards: the first mouse out gives up `{"cards": [...]}` (none: keeps
+    its hand) from its own phone and draws as many virtually."""
+    table = service()
+    if table.seat_view(name) is None:
+        return jsonify(error=f"no player named {name!r} in this game"), 404
+    if not _own_phone(name):
+        return jsonify(error="only this player's own phone (their seat link) exchanges their cards"), 403
+    body = request.get_json(silent=True, force=True)
+    given = body.get("cards") if isinstance(body, dict) else None
+    if not isinstance(given, list) or not all(isinstance(card, str) for card in given) or len(given) > 20:
+        return jsonify(error='the body must be {"cards": [CODE, …]} (at most 20; none keeps the hand)'), 400
+    with table.lock:
+        state, ledger = table.game_state, table.robots
+        count = len(table.standing_actions()) - 1
+        if state is None or ledger.setup.practice != "virtual" or not swap_due(state, ledger, name, count):
+            return jsonify(error=f"{name} has no exchange to make now"), 409
+        held = hand_of(state, ledger, name) or ()
+        new = swap_hand(held, given, (table.current_game or 0) * 1009 + count)
+    if new is None:
+        return jsonify(error="those cards are not all in your hand"), 409
+    answer = table.submit_if({"type": "robot", "player": name, "hand": new, "swap": list(given)}, "seat",
+                             lambda: len(table.standing_actions()) - 1 == count)
+    if answer is None:
+        return jsonify(error="the table moved on meanwhile: try again"), 409
+    return jsonify(answer.as_json())
+
+
+@robot_api.post("/seat/<path:name>/hint")
 def hint(name: str) -> tuple[Response, int] | Response:
     """"What would the chef play?" on the player's own phone: practice tables with learning aids only."""
     table = service()
@@ -117,7 +161,8 @@ def hint(name: str) -> tuple[Response, int] | Response:
         hand = hand_of(state, ledger, name)
         if not hand:
             return jsonify(error="your hand is not known: it must be scanned or dealt first"), 409
-        ask = RobotAsk(visible_log(table.standing_actions(), name, state), name, hand)
+        exchange = "swap" if swap_due(state, ledger, name, len(table.standing_actions()) - 1) else None
+        ask = RobotAsk(visible_log(table.standing_actions(), name, state), name, hand, exchange)
         voice, language, game = voice_of(state), table.language, table.current_game or 0
     try:  # thought over without the table's lock: the table goes on meanwhile
         decision = decide(table.games, ask, level="chef", seed=game, think_ms=HINT_THINK_MS)
@@ -126,6 +171,10 @@ def hint(name: str) -> tuple[Response, int] | Response:
     event = decision.event
     if event.get("type") == "menu":
         part = Part("robot.suggest_menu", {"menu": event["menu"]})
+    elif exchange is not None:
+        given = [str(card) for card in event.get("cards", [])]
+        part = Part("robot.suggest_swap", {"count": len(given), "cards": given}) if given else \
+            Part("robot.suggest_keep", {})
     elif voice.game == "buffet":
         part = Part("robot.suggest_mouse", {"card": event.get("card")})
     else:

@@ -25,7 +25,7 @@ def _csrf_ok() -> bool:
     return bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
 
 
-@seat_api.post("/<name>/claim")
+@seat_api.post("/<path:name>/claim")
 def claim(name: str) -> tuple[Response, int] | Response:
     """The seat page, loaded in a real browser, claims its seat: needs the link's key and the page's CSRF
     token (so the session cookie came back). A link preview or a bare GET never claims."""
@@ -42,19 +42,23 @@ def claim(name: str) -> tuple[Response, int] | Response:
     return jsonify(claimed=True)
 
 
-@seat_api.post("/<name>/release")
+@seat_api.post("/<path:name>/release")
 @require_pin
 def release(name: str) -> tuple[Response, int] | Response:
-    """The PIN holder frees a seat (a lost phone, a link opened by the wrong person): its link works again."""
+    """The PIN holder frees a seat (a lost phone, a link opened by the wrong person): the seat gets a new
+    link, which the host hands out again; the old link and the old phone never claim it back."""
     if service().seat_view(name) is None:
         return jsonify(error=f"no player named {name!r} in this game"), 404
-    released = release_seat(name)
-    if released:  # said on every display and by voice: the player knows to open their link again
-        service().notice("seat_released", player=name)
+    try:
+        released = release_seat(name)
+    except OSError as error:
+        return jsonify(error=f"the seat's new link could not be kept ({error.strerror}); nothing changed"), 507
+    if released:  # said on every display and by voice: the player asks the host for the new link
+        service().notice("seat_released_new_link", player=name)
     return jsonify(released=released)
 
 
-@seat_api.post("/<name>/menu")
+@seat_api.post("/<path:name>/menu")
 def choose_menu(name: str) -> tuple[Response, int] | Response:
     """The player chooses their menu on their own phone: needs their seat key and the page's CSRF token."""
     if service().seat_view(name) is None:

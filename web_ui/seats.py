@@ -5,8 +5,9 @@ and cannot be guessed from the name; the organiser (with the PIN) hands the link
 claims nothing: the seat page, once loaded in a real browser, claims the seat with a POST carrying its
 session cookie and CSRF token (`POST /api/seat/<name>/claim`), so a chat app's link preview, a QR
 scanner's peek or a `curl` never does. The key then shows nothing to any other browser, and the setup
-page shows the seat as held, with a control for the PIN holder to release it. The PIN unlocks
-controls, never secrets.
+page shows the seat as held, with a control for the PIN holder to release it. A release gives the seat
+a new key: the old link and the old phone's cookie never claim it back; the host hands out the new link
+(the setup page shows it). The PIN unlocks controls, never secrets.
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import io
+import json
+import os
 import secrets
+import tempfile
 import threading
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -26,17 +31,42 @@ from web_ui.context import service
 SEAT_PARAM = "k"
 
 
-class SeatClaims:
-    """Which browser holds each seat of each game (in memory: after a restart the phones claim again)."""
+SEAT_RELEASES_FILE = "seat-releases.json"
+"""How many times each seat was released, kept in the data dir: a restart must not revive a released key."""
 
-    def __init__(self) -> None:
+
+class SeatClaims:
+    """Which browser holds each seat of each game (in memory: after a restart the phones claim again), and
+    how many times each seat was released (its key's generation, kept in `releases_path` when given)."""
+
+    def __init__(self, releases_path: Path | None = None) -> None:
         self._lock = threading.Lock()
+        self._releasing = threading.Lock()
+        """One release at a time (each writes the release file)."""
         self._holders: dict[tuple[int | None, str], str] = {}
+        self._path = releases_path
+        self._releases = _read_releases(releases_path)
 
     def release(self, game: int | None, name: str) -> bool:
-        """Free the seat (its link can be opened again); True when some browser held it."""
+        """Free the seat and give it a new key (kept first: OSError changes nothing); True when some
+        browser held it. The old link and cookie no longer match."""
+        with self._releasing:  # the file is written outside `_lock`: a slow disk never holds a page's key
+            with self._lock:
+                if (game, name) not in self._holders:
+                    return False
+                releases = dict(self._releases)
+            releases[(game, name)] = releases.get((game, name), 0) + 1
+            if self._path is not None:
+                _write_releases(self._path, releases)
+            with self._lock:
+                self._releases = releases
+                self._holders.pop((game, name), None)
+            return True
+
+    def generation(self, game: int | None, name: str) -> int:
+        """How many times the seat was released: part of its key, so each release makes a new link."""
         with self._lock:
-            return self._holders.pop((game, name), None) is not None
+            return self._releases.get((game, name), 0)
 
     def claim(self, game: int | None, name: str, browser: str) -> bool:
         """True when `browser` holds the seat now (it was free, or already its own)."""
@@ -53,6 +83,39 @@ class SeatClaims:
         """True once some browser holds the seat."""
         with self._lock:
             return (game, name) in self._holders
+
+
+def _read_releases(path: Path | None) -> dict[tuple[int | None, str], int]:
+    """The kept release counts; none for a missing or unreadable file (a restart keeps working)."""
+    if path is None:
+        return {}
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    if not isinstance(rows, list):
+        return {}
+    return {(game, name): count for game, name, count in (row for row in rows if _release_row(row))}
+
+
+def _release_row(row: object) -> bool:
+    return (isinstance(row, list) and len(row) == 3 and (row[0] is None or isinstance(row[0], int))
+            and isinstance(row[1], str) and isinstance(row[2], int))
+
+
+def _write_releases(path: Path, releases: dict[tuple[int | None, str], int]) -> None:
+    """Replace the release file atomically and durably (its own temporary file, fsync, rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump([[game, seat, count] for (game, seat), count in releases.items()], handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
 
 
 def _claims() -> SeatClaims:
@@ -73,7 +136,9 @@ def seat_key(name: str) -> str:
     """The key in `name`'s seat link for the current game."""
     game = service().current_game
     secret = str(current_app.config["SECRET_KEY"]).encode("utf-8")
-    return hmac.new(secret, f"seat:{game}:{name}".encode(), hashlib.sha256).hexdigest()[:20]
+    released = _claims().generation(game, name)
+    message = f"seat:{game}:{name}" + (f":{released}" if released else "")  # a never-released seat: as before
+    return hmac.new(secret, message.encode(), hashlib.sha256).hexdigest()[:20]
 
 
 def _key_matches(name: str, given: object) -> bool:
@@ -106,7 +171,8 @@ def claim_seat(name: str, key: object) -> bool | None:
 
 
 def release_seat(name: str) -> bool:
-    """The PIN holder frees a seat; True when a browser held it."""
+    """The PIN holder frees a seat and gives it a new link; True when a browser held it (OSError: the
+    new key could not be kept, nothing changed)."""
     return _claims().release(service().current_game, name)
 
 

@@ -32,6 +32,37 @@
       .replace("%(round)s", String(seating.round));
     form.parentNode.insertBefore(note, form);
   }
+  // Seats taken by a member's card: the seat's name filled in (unless the host typed one) and listed.
+  function cardSeats(confirmed, seating) {
+    var buffetForm = byId("new-buffet-game");
+    var form = buffetForm || byId("new-game");
+    if (!form || !seating || !Array.isArray(confirmed) || !confirmed.length) return;
+    if ((seating.game === "buffet") !== Boolean(buffetForm)) return;
+    var prefix = buffetForm ? "buffet-player-" : "player-";
+    var list = byId("club-cards");
+    if (!list) {
+      var box = document.createElement("div");
+      box.setAttribute("role", "status");
+      list = document.createElement("ul");
+      list.id = "club-cards";
+      box.appendChild(list);
+      form.parentNode.insertBefore(box, form);
+    }
+    var lines = confirmed.map(function (taken) {
+      var input = byId(prefix + (taken.seat - 1));
+      if (input && !input.value) input.value = String(taken.player);
+      return script.dataset.cardSeat.replace("%(player)s", String(taken.player))
+        .replace("%(seat)s", String(taken.seat));
+    });
+    if (list.dataset.shown === lines.join("\n")) return;
+    list.dataset.shown = lines.join("\n");
+    list.textContent = "";
+    lines.forEach(function (text) {
+      var item = document.createElement("li");
+      item.textContent = text;
+      list.appendChild(item);
+    });
+  }
   function linkLine() {
     var box = document.createElement("div");
     box.className = "club-link";
@@ -59,8 +90,57 @@
       : (club.reachable ? script.dataset.waiting : script.dataset.away).replace("%(n)s", String(club.pending));
     if (line.textContent !== text && line.textContent !== script.dataset.called) line.textContent = text;
   }
+  function seatName() {
+    var at = window.location.pathname.indexOf("/seat/");
+    return at < 0 ? null : decodeURIComponent(window.location.pathname.slice(at + 6).split("/")[0]);
+  }
+  function confirmBox() {
+    var box = document.createElement("div");
+    box.id = "club-confirm";
+    box.className = "club-confirm";
+    box.hidden = true;
+    var line = document.createElement("p");
+    line.id = "club-confirm-line";
+    line.setAttribute("role", "status");
+    box.appendChild(line);
+    var player = document.body.dataset.page === "seat" ? seatName() : null;
+    if (player) {
+      [["confirmed", script.dataset.confirm], ["disputed", script.dataset.dispute]].forEach(function (pair) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "big";
+        button.id = "club-" + pair[0];
+        button.hidden = true;
+        button.textContent = pair[1];
+        button.addEventListener("click", function () {
+          fetch("/api/club/confirm", {
+            method: "POST",
+            headers: { "Content-Type": "application/json", "X-CSRF-Token": document.body.dataset.csrf },
+            body: JSON.stringify({ player: player, verdict: pair[0] })
+          }).then(function (answer) { if (answer.ok) document.dispatchEvent(new CustomEvent("club-poll")); });
+        });
+        box.appendChild(button);
+      });
+    }
+    var main = document.getElementById("main");
+    main.insertBefore(box, main.firstChild);
+    return box;
+  }
+  function showConfirm(box, view) {
+    var line = box.querySelector("p");
+    box.hidden = !(view.required && view.over);
+    if (box.hidden) return;
+    var text = view.verdict === "confirmed" ? script.dataset.confirmed.replace("%(player)s", view.by)
+      : view.verdict === "disputed" ? script.dataset.disputed.replace("%(player)s", view.by)
+      : (box.querySelector("button") ? script.dataset.confirmAsk : script.dataset.confirmWait);
+    if (line.textContent !== text) line.textContent = text;
+    Array.prototype.forEach.call(box.querySelectorAll("button"), function (button) {
+      button.hidden = view.verdict !== null;
+    });
+  }
   document.addEventListener("DOMContentLoaded", function () {
     var line = linkLine();
+    var confirmation = confirmBox();
     var seated = false;
     function poll() {
       fetch("/api/club", { headers: { Accept: "application/json" } })
@@ -69,10 +149,15 @@
           if (!club) return;
           show(line, club);
           if (!seated && document.body.dataset.page === "setup") { seated = true; fill(club.seating); }
+          if (document.body.dataset.page === "setup") cardSeats(club.confirmed, club.seating);
+          return fetch("/api/club/confirmation", { headers: { Accept: "application/json" } });
         })
+        .then(function (answer) { return answer && answer.ok ? answer.json() : null; })
+        .then(function (view) { if (view) showConfirm(confirmation, view); })
         .catch(function () { /* the next poll tries again */ });
     }
     poll();
     window.setInterval(poll, 5000);
+    document.addEventListener("club-poll", poll);
   });
 })();

@@ -118,6 +118,10 @@ SAID = Phrasebook(
     said("chaud_devant.robot_why_least_bad", "to take the trick that costs it least"),
     said("chaud_devant.robot_why_dodge", "so as not to take the trick at {sum}"),
     said("chaud_devant.robot_why_dump", "to get rid of a card it does not need"),
+    # the reasons said to the whole table after a robot's play: from public facts only (robot_public.py)
+    said("chaud_devant.robot_why_open", "to open the trick"),
+    said("chaud_devant.robot_why_under", "so as not to take the trick"),
+    said("chaud_devant.robot_why_take_now", "to take the trick now"),
 )
 
 

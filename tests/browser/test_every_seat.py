@@ -350,6 +350,8 @@ def test_a_players_own_keys_on_their_phone(page: Any, server: Server) -> None:
     assert all(name.startswith("Pois") for name in page.inner_text("#fact-answer")[7:].split(" ; ") if name)
     page.keyboard.press("e")
     assert page.inner_text("#fact-answer").startswith("Votre menu :")
+    page.evaluate("document.dispatchEvent(new KeyboardEvent('keydown', {key: '&', code: 'Digit1', bubbles: true}))")
+    assert page.inner_text("#fact-answer").startswith("Pois :")  # the 1 key of a French AZERTY keyboard
     no_overflow(page, "phone-own-seat")
 
 

@@ -3,6 +3,7 @@ voice), and the practice table without cards on a phone (the chef's advice, a ca
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -153,3 +154,111 @@ def test_the_robot_setup_page_in_english_and_dutch_passes_axe(page: Any, server:
     assert page.inner_text("h1") == title
     assert page.get_attribute("html", "lang") == language
     assert audit(page, f"robot-setup-{language}") == []
+
+
+BUFFET_PLAYERS = ["Ana", "Bip", "Bop", "Bup"]
+
+
+def buffet_phone(browser: Any, page: Any, server: Server, language: str = "fr", *,
+                 unlocked: bool = False) -> tuple[Any, Any]:
+    """A Sus au buffet ! practice without cards (Ana and three robots) and Ana's phone, once the table has
+    dealt every hand and laid the buffet: (context, page)."""
+    robots = {"seats": {"Bip": "debutant", "Bop": "cuisinier", "Bup": "chef"}, "practice": "virtual",
+              "aids": True, "pace_ms": 100}
+    assert server.post("/api/events", {"type": "new_game", "game": "buffet", "players": BUFFET_PLAYERS,
+                                       "first": "Ana", "robots": robots})["accepted"]
+    if unlocked:
+        page.goto(server.url + "/setup")
+    else:
+        unlock(page, server, "/setup")
+    link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
+    assert link is not None
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale=f"{language}-FR")
+    phone.add_init_script("window.__spoken = []; window.speechSynthesis.speak = u => window.__spoken.push(u.text);")
+    ana = phone.new_page()
+    ana.goto(link)
+    wait_stream(ana)
+    ana.wait_for_selector(".practice-play", timeout=20000)  # hands dealt, plates laid: the step begins
+    return phone, ana
+
+
+def test_sus_au_buffet_practice_without_cards_on_a_phone_choose_face_down_and_the_robots_play_by_voice(
+        browser: Any, page: Any, server: Server) -> None:
+    phone, ana = buffet_phone(browser, page, server)
+    try:
+        page.goto(server.url + "/")
+        wait_stream(page)
+        assert audit(ana, "buffet-practice-phone") == []
+        assert ana.inner_text("#practice-hand").startswith("Vos cartes :")
+        ana.click("#practice-hint")
+        ana.wait_for_function("() => (document.getElementById('practice-status') || {}).textContent", timeout=20000)
+        assert ana.inner_text("#practice-status").startswith("Le chef jouerait la souris ")
+        assert not any("Le chef jouerait" in text for text in logged(page))  # her advice stays on her phone
+        chosen, deadline = 0, time.monotonic() + 90
+        while time.monotonic() < deadline:  # Ana chooses her lowest card each step, while her mouse is in
+            if ana.locator("#practice-swap").count():
+                break  # her mouse left first: the table waits for her exchange
+            if ana.locator(".practice-play").count():
+                ana.locator(".practice-play").first.click()
+                ana.wait_for_selector("#practice-chosen", timeout=20000)
+                chosen += 1
+                ana.wait_for_function("() => !document.getElementById('practice-chosen')", timeout=30000)
+            elif "Ana" not in server.get("/api/state")["in_round"] and chosen:
+                time.sleep(0.5)
+                if not ana.locator("#practice-swap").count():
+                    break  # another mouse left first
+            time.sleep(0.05)
+        assert chosen >= 1
+        page.wait_for_function("() => window.__spoken.join(' ').includes('Ana a choisi sa carte, face cachée')",
+                               timeout=20000)
+        page.wait_for_function("() => window.__spoken.some(t => / joue la souris /.test(t))", timeout=20000)
+        assert any(text.startswith("Ana : ") for text in logged(page))  # her card turned over by the table
+        if ana.locator("#practice-swap").count():
+            assert audit(ana, "buffet-practice-swap") == []
+            ana.locator("#practice-swap input[type=checkbox]").first.check()
+            ana.click("#practice-swap button[type=submit]")
+            page.wait_for_function("() => window.__spoken.join(' ').includes('Ana échange 1 carte')", timeout=20000)
+        shot(ana, "buffet-practice-phone")
+        before = len(spoken(page))
+        page.click("#where")  # "où en est-on" and "répéter" work as at any table
+        page.wait_for_function("n => window.__spoken.length > n", arg=before)
+        page.click("#repeat")
+        page.wait_for_function("n => window.__spoken.length > n + 1", arg=before)
+        page.click("#last-five")
+        page.wait_for_function("n => window.__spoken.length > n + 2", arg=before)
+    finally:
+        phone.close()
+
+
+def test_the_buffet_practice_phone_in_english_and_dutch_passes_axe(browser: Any, page: Any, server: Server) -> None:
+    for language, choose in (("en", "Choose "), ("nl", "Kies ")):  # one server for both: CI time
+        server.post("/api/settings", {"language": language})
+        phone, ana = buffet_phone(browser, page, server, language, unlocked=language == "nl")
+        try:
+            assert ana.locator(".practice-play").first.inner_text().startswith(choose)
+            assert ana.get_attribute("html", "lang") == language
+            assert audit(ana, f"buffet-practice-phone-{language}") == []
+        finally:
+            phone.close()
+
+
+def test_a_buffet_robots_exchange_at_the_real_table_shown_to_the_host_only_and_only_new_cards_typed(
+        page: Any, server: Server) -> None:
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Marmiton", "Cléo"], "first": "Ana",
+             "robots": {"seats": {"Marmiton": "chef"}}}
+    assert server.post("/api/events", start)["accepted"]
+    hand = ["mouse-n1", "mouse-0", "mouse-0", "mouse-1", "mouse-2", "mouse-5", "mouse-6", "mouse-7", "mouse-8"]
+    assert server.post("/api/robots/Marmiton/hand", {"cards": hand})["accepted"]
+    exchange = {"type": "robot", "player": "Marmiton", "hand": hand[3:], "swap": hand[:3]}
+    assert server.post("/api/events", exchange)["accepted"]  # as the robot driver journals it
+    unlock(page, server, "/setup/robots")
+    assert page.inner_text(".robot-discards[data-robot=Marmiton]").endswith("-1 0 0")
+    assert audit(page, "robot-exchange-real-table") == []
+    page.fill("form.robot-drawn[data-robot=Marmiton] input", "9 3 4")
+    page.click("form.robot-drawn[data-robot=Marmiton] button")
+    page.wait_for_function("() => document.getElementById('robot-hand-status').textContent.includes('Marmiton')")
+    hands = server.get("/api/robots")
+    assert hands["setup"]["seats"] == {"Marmiton": "chef"}
+    page.reload()
+    assert page.input_value("form.robot-hand[data-robot=Marmiton]:not(.robot-drawn) input") == "1 2 3 4 5 6 7 8 9"
+    assert not page.locator(".robot-discards").count()

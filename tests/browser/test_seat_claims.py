@@ -1,4 +1,5 @@
-"""Seat claims in Chromium: the seat page claims its seat (a POST), the host sees it held and releases it."""
+"""Seat claims in Chromium: the seat page claims its seat (a POST), the host sees it held and releases it;
+the released seat's old link claims nothing, its new link does."""
 
 from __future__ import annotations
 
@@ -31,9 +32,15 @@ def test_a_phone_claims_its_seat_and_the_host_releases_it(page: Any, browser: An
         shot(page, "setup-seat-held")
         assert audit(page, "setup-seat-held") == []
         page.click("button[data-release='Ben']")
-        page.wait_for_selector(".seat-links a:text-is('Ben')")  # the link works again
-        ben.reload()
+        page.wait_for_selector(".seat-links a:text-is('Ben')")  # a new link to hand out
+        new_link = page.get_attribute(".seat-links a:text-is('Ben')", "href")
+        assert new_link is not None and new_link != link
+        ben.reload()  # the old link, on the same phone
         ben.wait_for_function("() => document.body.dataset.stream === 'open'", timeout=15000)
-        assert "Piment" in ben.inner_text("#state")  # the same phone, its link opened again, claims it again
+        assert "Piment" not in ben.inner_text("#state")  # it never claims the seat back by itself
+        ben.goto(new_link)  # the host hands the new link out again
+        ben.wait_for_function("() => !document.body.dataset.claim && document.body.dataset.stream === 'open'",
+                              timeout=15000)
+        assert "Piment" in ben.inner_text("#state")
     finally:
         phone.close()

@@ -4,6 +4,7 @@ a TCP relay whose connections a test can cut, and the checks every fault test en
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import random
@@ -29,11 +30,21 @@ DIRECTOR_PIN = "246810"
 
 
 def marmite(*args: str, stdin: bytes | None = None) -> bytes:
-    """Run `marmite ARGS` to the end; its standard output (failing the test on a non-zero status)."""
-    done = subprocess.run([sys.executable, "-m", "marmite.cli", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, check=False, timeout=60)
-    assert done.returncode == 0, done.stderr.decode()
-    return done.stdout
+    """Run `marmite ARGS` (the command's own code, in this process: a new interpreter per export and replay
+    cost a second or two each, many times per test); its standard output, failing the test on a non-zero
+    status. The commands' processes themselves are tested in tests/marmite."""
+    from marmite.cli import main
+
+    out, err, given = io.StringIO(), io.StringIO(), sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(list(args))
+    finally:
+        sys.stdin = given
+    assert status == 0, err.getvalue()
+    return out.getvalue().encode()
 
 
 class Hub:

@@ -29,6 +29,14 @@ def hub(tmp_path: Path) -> Iterator[Hub]:
     running.stop()
 
 
+@pytest.fixture(scope="module")
+def shared_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
+    """One hub for the tests that neither stop it nor share a table (strangers use tables 1-2, forgeries 3)."""
+    running = Hub(tmp_path_factory.mktemp("club") / "hub", tables=3).start()
+    yield running
+    running.stop()
+
+
 class Client:
     """A bare paho client (a stranger's, or one holding a table's credentials) and what it received."""
 
@@ -77,7 +85,8 @@ def row(table: int, seq: int, event: dict[str, Any], *, accepted: bool = True, g
             "event": event, "accepted": accepted, "reason": None if accepted else "refused", "source": "api"}
 
 
-def test_strangers_and_wrong_credentials_are_refused_and_a_table_keeps_to_its_own_topics(hub: Hub) -> None:
+def test_strangers_and_wrong_credentials_are_refused_and_a_table_keeps_to_its_own_topics(shared_hub: Hub) -> None:
+    hub = shared_hub
     url = ClubURL.parse(hub.urls[1])
     for user, password in ((None, None), ("table-1", "not-the-password"), ("hub", "guess")):
         stranger = Client(hub.port, user, password)
@@ -105,7 +114,8 @@ def test_strangers_and_wrong_credentials_are_refused_and_a_table_keeps_to_its_ow
     hub_view.close()
 
 
-def test_forged_replayed_malformed_gapped_and_unfoldable_rows_are_refused_loudly(hub: Hub) -> None:
+def test_forged_replayed_malformed_gapped_and_unfoldable_rows_are_refused_loudly(shared_hub: Hub) -> None:
+    hub = shared_hub
     url = ClubURL.parse(hub.urls[3])
     topics = Topics(url.club, 3)
     fake = Client(hub.port, url.user, url.password)

@@ -73,7 +73,7 @@ def test_hub_down_for_a_whole_game_then_caught_up_within_ten_seconds(tmp_path: P
         hub.kill()
         # About 30 minutes of play at a real table, compressed: the rest of this game and a whole second one.
         play(table, game_events(3)[20:])
-        play(table, game_events(4, kind="buffet"))
+        play(table, game_events(4, kind="buffet", players=3))
         status = table.club_status()
         assert status["pending"] > 0 and not status["reachable"]
         # The table shows and says it (in French by default), once the outage has lasted a few seconds.

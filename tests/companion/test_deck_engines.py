@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,6 +118,13 @@ def test_deck_file_errors_name_the_first_bad_row() -> None:
         raise AssertionError("a doubled card was accepted")
     assert parse_deck_file("\ufeffuid,card\r\n0a0b0c0d,pea-1a\r\n", CODES) == {"0a0b0c0d": "pea-1a"}
     assert parse_deck_file("uid,card\n", CODES) == {}
+
+
+def test_a_deck_file_ending_in_blank_lines_is_read_but_a_blank_row_inside_is_not() -> None:
+    """Editors leave blank lines at the end; those are no rows. A blank row between rows stays malformed."""
+    assert parse_deck_file("uid,card\n0a0b0c0d,pea-1a\n\n\n", CODES) == {"0a0b0c0d": "pea-1a"}
+    with pytest.raises(DeckError, match="row 3: expected two fields"):
+        parse_deck_file("uid,card\n0a0b0c0d,pea-1a\n\n0a0b0c0e,pea-1b\n", CODES)
 
 
 def test_optional_cards_count_up_to_what_a_box_holds() -> None:

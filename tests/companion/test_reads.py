@@ -18,18 +18,9 @@ from companion.table import TableService
 from companion.tags import simulated_uid
 from marmite.games import GAMES
 from tests.companion.chaud_devant.rulebook import started
+from tests.companion.clock import Clock
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Clock:
-    """A hand-driven monotonic clock."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def open_table(data_dir: Path, clock: Clock | None = None) -> TableService:

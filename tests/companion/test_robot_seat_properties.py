@@ -70,3 +70,66 @@ def test_robot_choices_gate_cards_and_survive_undo(seed: int, steps: int) -> Non
         if not outcome.accepted:
             assert referee.public_state == before
         assert ledger_view(fresh_fold(log)) == ledger_view(referee)
+
+
+BUFFET_SEATS = ["Ana", "Bip", "Bop"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(5, 40))
+def test_a_buffet_practice_without_cards_turns_over_only_chosen_cards_and_keeps_every_hand(seed: int,
+                                                                                            steps: int) -> None:
+    """Random choices (people's and robots', some not in hand), reveals and undos at a Sus au buffet !
+    practice without cards: a card is turned over only when it is the seat's standing choice, a choice
+    only from the seat's hand, every hand stays nine cards less what was turned over, refusals change
+    nothing, and a fresh fold of the log agrees."""
+    rng = random.Random(seed)
+    log: list[dict[str, Any]] = [{"type": "new_game", "game": "buffet", "players": BUFFET_SEATS, "first": "Ana",
+                                  "robots": {"seats": {"Bip": "chef", "Bop": "chef"}, "practice": "virtual"}}]
+    referee = fresh_fold(log)
+    values = [f"mouse-{v}" for v in ["n1", *range(10)]]
+    for name in BUFFET_SEATS:
+        hand = {"type": "robot", "player": name, "hand": sorted(rng.choice(values) for _ in range(9))}
+        assert referee.apply(hand).accepted
+        log.append(hand)
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1", "plate-salad-0", "plate-chicken-5"):
+        assert referee.apply({"type": "plate", "plate": plate}).accepted
+        log.append({"type": "plate", "plate": plate})
+    for _ in range(steps):
+        state = referee.state
+        assert state is not None
+        if state.is_terminal():
+            break
+        count = len(referee.actions)
+        seat = rng.choice(BUFFET_SEATS)
+        held = referee.robots.hand(seat) or ()
+        roll = rng.random()
+        if roll < 0.45:
+            card = rng.choice(held) if held and rng.random() < 0.8 else rng.choice(values)
+            event: dict[str, Any] = {"type": "robot", "player": seat, "card": card}
+        elif roll < 0.9:
+            turn = state.public_state()["turn"]
+            standing = referee.robots.pending(turn, count) if turn else None
+            card = standing.card if standing is not None and rng.random() < 0.8 else rng.choice(values)
+            event = {"type": "card", "card": card}
+        else:
+            event = {"type": "undo"}
+        before = (referee.public_state, [referee.robots.hand(name) for name in BUFFET_SEATS])
+        outcome = referee.apply(event)
+        if not outcome.accepted:
+            assert (referee.public_state, [referee.robots.hand(name) for name in BUFFET_SEATS]) == before
+            continue
+        log.append(event)
+        if event["type"] == "robot":
+            assert event["card"] in held  # a face-down card only from the seat's own hand
+        if event["type"] == "card":
+            assert referee.robots.plays[-1][2] == event["card"]
+    for name in BUFFET_SEATS:  # nine dealt, less the cards turned over (none drawn: no round ended here)
+        turned = sum(1 for _, who, _ in referee.robots.plays if who == name)
+        if referee.public_state["round"] == 1:
+            assert len(referee.robots.hand(name) or ()) == 9 - turned
+    again = fresh_fold(log)
+    assert again.public_state == referee.public_state
+    for name in BUFFET_SEATS:
+        assert again.robots.hand(name) == referee.robots.hand(name)
+        assert again.robots.pending(name, len(again.actions)) == referee.robots.pending(name, len(referee.actions))

@@ -11,7 +11,7 @@ import pytest
 
 from companion.chaud_devant.cards import ALL_CODES
 from companion.replay import replay
-from companion.robot_games import visible_log
+from companion.robot_games import swap_due, visible_log
 from companion.robot_table import RobotDriver
 from companion.table import TableService
 from marmite.games import GAMES
@@ -213,6 +213,9 @@ def test_a_virtual_practice_round_deals_the_hands_and_robots_play_themselves(ope
     assert any("why" in event for event in log if event["type"] == "robot")  # the learning aid's reason
     assert any(" Pourquoi : " in text for text in texts(table))  # said after the robot's card
     assert any(" Why: " in text for text in texts(table, "en"))
+    said_why = {text.split(" Why: ")[1] for text in texts(table, "en") if " Why: " in text}
+    public = {"to open the trick.", "so as not to take the trick.", "to take the trick now."}
+    assert all(why in public or why.startswith("to take this trick, worth ") for why in said_why), said_why
     assert replay(list(enumerate(log, 1)), GAMES)["rounds"][0]["points"] == table.state()["rounds"][0]["points"]
 
 
@@ -282,11 +285,66 @@ def test_a_buffet_practice_round_robots_swap_and_draw_back_to_nine(opened: Any) 
         assert any(t.startswith(leaver["player"]) and ("échange" in t or "garde" in t) for t in texts(table))
 
 
-def test_sus_au_buffet_practice_without_cards_is_refused_for_now(opened: Any) -> None:
+def test_sus_au_buffet_practice_without_cards_deals_lays_and_turns_over_only_once_all_have_chosen(
+        opened: Any) -> None:
     table, _ = opened()
-    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Bip", "Bop"], "first": "Ana",
-             "robots": {"seats": {"Bip": "chef"}, "practice": "virtual"}}
-    assert table.submit(start).reason == "bad_setup"
+    players = ["Ana", "Bip", "Bop", "Bup"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "debutant", "Bop": "cuisinier", "Bup": "chef"}, "practice": "virtual",
+                        "pace_ms": 0, "aids": True}}
+    assert table.submit(start).accepted
+    wait_for(lambda: table.state()["phase"] == "step")  # every hand dealt virtually, the plates laid by the table
+    assert len(table.robots.hand("Ana") or ()) == 9
+    assert len(table.state()["buffet"]) == 3
+    wait_for(lambda: all(robot_chose(table, name) for name in players[1:]))
+    time.sleep(0.2)
+    assert table.state()["turn"] == "Ana" and set(table.state()["positions"].values()) == {0}  # nothing turned
+    # over before Ana chose
+    assert table.submit({"type": "robot", "player": "Bip", "card": "mouse-3"}).reason == "robot_not_due"
+    where = table.where_are_we()  # "où en est-on" says who the table waits for
+    assert where.text("fr").endswith("Pas encore de carte face cachée pour : Ana.")
+    assert where.text("en").endswith("Still to choose a card face down: Ana.")
+    assert where.text("nl").endswith("Nog geen gedekte kaart van: Ana.")
+    exchanged = False
+    while table.state()["round"] == 1:
+        with table.lock:
+            in_step = "Ana" in table.state()["in_round"] and table.state()["phase"] == "step"
+            mine = table.robots.pending("Ana", len(table.standing_actions()) - 1)
+            hand = table.robots.hand("Ana") or ()
+            due = in_step and mine is None and table.state()["in_round"].index("Ana") >= table.state()[
+                "in_round"].index(table.state()["turn"])
+            exchange = swap_due(table.game_state, table.robots, "Ana", len(table.standing_actions()) - 1)
+        if due and hand:
+            assert table.submit({"type": "robot", "player": "Ana", "card": min(hand)}, source="seat").accepted
+        elif exchange:  # her mouse left first: the table waits for her exchange before turning cards over
+            time.sleep(0.3)
+            assert "Ana" not in table.state()["in_round"] and table.state()["round"] == 1
+            kept = {"type": "robot", "player": "Ana", "hand": list(hand), "swap": []}
+            assert table.submit(kept, source="seat").accepted
+            exchanged = True
+        time.sleep(0.01)
+    log = [record.body for record in table.journal.records() if record.accepted]
+    assert any(e["type"] == "robot" and e["player"] == "Ana" and "card" in e for e in log)
+    assert any(t.startswith("Ana a choisi sa carte, face cachée") for t in texts(table))
+    reveals = [t for t in texts(table, "en") if " plays mouse card " in t]
+    assert any(" Why: " in t for t in reveals), reveals
+    for text in reveals:  # the learning aid at the reveal: public facts only (the card named, the situation)
+        why = text.split(" Why: ")[1] if " Why: " in text else None
+        assert why is None or why in ("to win the duel.", "to get ahead of the last mouse.") or \
+            why.startswith("to leave with "), text
+        if why is not None and why.startswith("to leave with "):
+            assert " minus one." in text.split(" Why: ")[0] or " zero." in text.split(" Why: ")[0]
+    if exchanged:  # her mouse left first: the table waited for her choice, and said it
+        assert any(t == "Ana garde ses cartes." for t in texts(table)), texts(table)
+    else:  # a robot's mouse left first: it chose its exchange itself
+        assert any(e["type"] == "robot" and "swap" in e and e["player"] != "Ana" for e in log)
+    wait_for(lambda: len(table.robots.hand("Ana") or ()) == 9)  # drawn back up to nine
+    assert replay(list(enumerate(log, 1)), GAMES)["score"] == table.state()["score"]
+
+
+def robot_chose(table: TableService, name: str) -> bool:
+    with table.lock:
+        return table.robots.pending(name, len(table.standing_actions()) - 1) is not None
 
 
 def test_after_undo_practice_robots_wait_until_a_person_plays_or_the_host_resumes(opened: Any) -> None:
@@ -326,4 +384,67 @@ def test_a_robot_game_exports_and_replays_to_the_tables_state(opened: Any, tmp_p
                               capture_output=True, text=True, check=True).stdout
     printed = json.loads(replayed)
     assert [r["reason"] for r in printed.pop("refused")] == ["not_robot_card"]
+    assert printed == state
+
+
+def test_sus_au_buffet_practice_without_cards_waits_for_a_persons_exchange(tmp_path: Path) -> None:
+    table = TableService.open(tmp_path, GAMES)
+    players = ["Ana", "Bip", "Bop", "Bup"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "chef", "Bop": "chef", "Bup": "chef"}, "practice": "virtual", "pace_ms": 0}}
+    assert table.submit(start).accepted
+    for name in players:  # dealt before the driver starts: Ana holds the lowest cards, the robots fives
+        cards = ["mouse-n1"] * 9 if name == "Ana" else ["mouse-5"] * 9
+        assert table.submit({"type": "robot", "player": name, "hand": cards}).accepted
+    driver = RobotDriver(table, think_ms=30).start()
+    try:
+        wait_for(lambda: table.state()["phase"] == "step")
+        assert table.submit({"type": "robot", "player": "Ana", "card": "mouse-n1"}, source="seat").accepted
+        wait_for(lambda: "Ana" not in table.state()["in_round"])  # -1 against three fives: she leaves first
+        with table.lock:
+            assert swap_due(table.game_state, table.robots, "Ana", len(table.standing_actions()) - 1)
+        wait_for(lambda: all(robot_chose(table, name) for name in players[1:]))
+        positions = table.state()["positions"]
+        time.sleep(0.5)
+        assert table.state()["positions"] == positions  # no card turned over while her exchange is open
+        hand = table.robots.hand("Ana") or ()
+        exchange = {"type": "robot", "player": "Ana", "hand": ["mouse-9", *hand[1:]], "swap": [hand[0]]}
+        assert table.submit(exchange, source="seat").accepted
+        wait_for(lambda: table.state()["positions"] != positions)  # then the table goes on
+        assert any(t == "Ana échange 1 carte." for t in texts(table)), texts(table)[-4:]
+    finally:
+        driver.close()
+        table.close()
+
+
+def test_a_buffet_practice_with_cards_exports_and_replays_with_the_robots_known_hands(
+        opened: Any, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    table, driver = opened()
+    players = ["Ana", "Bip", "Cléo"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "chef"}, "practice": "cards", "pace_ms": 0}}
+    assert table.submit(start).accepted
+    dealt = wait_for(lambda: table.robots.hand("Bip"))  # the robot's hand dealt virtually; the people hold theirs
+    assert len(dealt) == 9
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1", "plate-sausage-0", "plate-salad-5"):
+        assert table.submit({"type": "plate", "plate": plate}).accepted
+    for _ in range(4):  # the people's cards pass the reader; the robot's card is turned over by the table
+        wait_for(lambda: table.state()["turn"] in ("Ana", "Cléo"))
+        assert table.submit({"type": "card", "card": "mouse-4"}).accepted
+    state = table.state()
+    driver.close()
+    table.close()
+    root = Path(__file__).resolve().parents[2]
+    exported = subprocess.run([sys.executable, "-m", "marmite.cli", "export", "--data", str(tmp_path)], cwd=root,
+                              capture_output=True, text=True, check=True).stdout
+    events = [json.loads(line) for line in exported.splitlines()]
+    assert {"type": "robot", "player": "Bip", "hand": list(dealt)} in events  # journaled as a known hand
+    replayed = subprocess.run([sys.executable, "-m", "marmite.cli", "replay", "-"], cwd=root, input=exported,
+                              capture_output=True, text=True, check=True).stdout
+    printed = json.loads(replayed)
+    printed.pop("refused")
     assert printed == state

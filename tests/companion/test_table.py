@@ -13,26 +13,7 @@ from companion.table import DOUBLE_READ_SECONDS, Message, TableService
 from companion.tags import TagMap, simulated_uid
 from marmite.games import GAMES
 from tests.companion.chaud_devant.rulebook import card, menu, new_game, started
-
-
-class Clock:
-    """A hand-driven monotonic clock."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def table(tmp_path: Path, clock: Clock) -> TableService:
-    return TableService(Journal.open(tmp_path), GAMES, clock=clock)
+from tests.companion.clock import Clock
 
 
 def test_an_accepted_play_is_durable_before_it_is_announced(tmp_path: Path, table: TableService) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,24 +12,10 @@ from flask import Flask
 
 from companion.journal import Journal
 from companion.table import TableService
-from marmite.games import GAMES
-from marmite.serve import table_app
+from tests.drill.conftest import HEADERS, PLAYERS
 from tests.web_ui.seat_phone import claim
 
-PIN = "975310"
-HEADERS = {"X-Table-Pin": PIN}
-PLAYERS = ["Anna", "Bert", "Chloé", "Dirk"]
 NEW_GAME = {"type": "new_game", "players": PLAYERS, "dealer": "Dirk"}
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> TableService:
-    return TableService.open(tmp_path, GAMES)
-
-
-@pytest.fixture
-def app(service: TableService, tmp_path: Path) -> Flask:
-    return table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
 
 
 def journal_rows(journal: Journal) -> list[tuple[Any, ...]]:

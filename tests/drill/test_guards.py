@@ -15,25 +15,12 @@ from companion.hub import Hub
 from companion.phrases import TABLE_VOICE
 from companion.seam import Part
 from companion.table import TableService
-from marmite.games import GAMES
 from marmite.serve import table_app
+from tests.drill.conftest import HEADERS, PIN, PLAYERS
 from tests.web_ui.seat_phone import claim
 from web_ui.speaker import Phrase, Speaker, SpeechQueue, command, speakable
 
-PIN = "975310"
-HEADERS = {"X-Table-Pin": PIN}
 HOSTILE = '<img src=x onerror="alert(1)">'
-PLAYERS = ["Anna", "Bert", "Chloé", "Dirk"]
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> TableService:
-    return TableService.open(tmp_path, GAMES)
-
-
-@pytest.fixture
-def app(service: TableService, tmp_path: Path) -> Flask:
-    return table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
 
 
 def start(app: Flask, players: list[str] = PLAYERS) -> None:

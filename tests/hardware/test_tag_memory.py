@@ -136,6 +136,20 @@ def test_a_code_no_deck_knows_is_not_trusted(chip: FakeMFRC522, stock: Any) -> N
     assert code_from_ndef(ndef_bytes("pea-0a")[:-3], CODES) is None  # truncated
 
 
+def _tlv(message: bytes) -> bytes:
+    return bytes([0x03, len(message)]) + message + b"\xfe"
+
+
+def test_a_foreign_or_garbled_ndef_tag_reads_as_no_code_never_an_error() -> None:
+    """A stranger's NFC sticker over the pot, or a damaged one: ndeflib raises more than DecodeError."""
+    text = b"\xd1\x01\x07T\x02\xd4Xhello"  # a Text record whose language code is not ASCII
+    garbled = bytearray(ndef_bytes("pea-1a"))
+    garbled[garbled.index(b"marmite")] = 0xC3  # a byte of the record type no longer ASCII
+    for memory in (_tlv(text), bytes(garbled)):
+        assert code_from_ndef(memory, None) is None
+        assert code_from_ndef(memory, CODES) is None
+
+
 @pytest.mark.parametrize("kind", ["ntag", "classic"])
 def test_a_write_interrupted_at_any_step_leaves_the_old_code_or_nothing(
         chip: FakeMFRC522, stock: Any, kind: str) -> None:

@@ -47,6 +47,18 @@ def test_a_malformed_line_exits_2_naming_the_line_with_nothing_on_stdout(tmp_pat
         assert "line 3" in done.stderr and done.stderr.count("\n") == 1
 
 
+def test_a_line_too_deep_to_read_or_with_nan_is_malformed_for_replay_and_import(tmp_path: Path) -> None:
+    deep = '{"type": "undo", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"  # JSON, but past any parser's stack
+    for bad in (deep, '{"type": "undo", "x": NaN}', '{"type": "undo", "x": -Infinity}'):
+        log = tmp_path / "bad.jsonl"
+        log.write_text(json.dumps(new_game()) + "\n" + bad + "\n", encoding="utf-8")
+        for command in (["replay", str(log)], ["import", str(log), "--data", str(tmp_path / "data")]):
+            done = subprocess.run([*MARMITE, *command], capture_output=True, text=True, check=False)
+            assert done.returncode == 2, (command[0], bad[:40], done.stderr[-300:])
+            assert done.stdout == ""
+            assert "line 2" in done.stderr and done.stderr.count("\n") == 1
+
+
 def test_export_then_replay_gives_the_live_state(tmp_path: Path) -> None:
     events = [new_game(("A", "B")), *started(), card("pea-1a"), menu("Zoé", "pea"), card("pea-2a")]
     referee = Referee(GAMES)
@@ -82,6 +94,16 @@ def test_export_chooses_a_game_and_lists_them(tmp_path: Path) -> None:
     missing = subprocess.run([*MARMITE, "export", "--data", str(tmp_path), "--game", "2"], capture_output=True,
                              text=True, check=False)
     assert missing.returncode == 1 and "no game 2" in missing.stderr and missing.stdout == ""
+
+
+def test_export_list_keeps_five_columns_whatever_the_names(tmp_path: Path) -> None:
+    """The contract allows any name: a tab or a newline in one is written escaped, never a new column or line."""
+    with Journal.open(tmp_path) as journal:
+        journal.append(new_game(("Ana\tBé", "Jo\nJo", "Cléo")), True, None)
+    listing = subprocess.run([*MARMITE, "export", "--data", str(tmp_path), "--list"], capture_output=True,
+                             text=True, check=True).stdout
+    assert [line.split("\t") for line in listing.splitlines()][0][3] == "Ana\\tBé, Jo\\nJo, Cléo"
+    assert len(listing.splitlines()) == 1 and len(listing.splitlines()[0].split("\t")) == 5
 
 
 def test_export_of_a_corrupt_journal_is_a_clear_error(tmp_path: Path) -> None:

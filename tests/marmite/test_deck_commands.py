@@ -63,6 +63,16 @@ def test_a_bad_file_is_refused_whole_naming_the_row(
     assert DeckStore(data, CODES).load() == {"11223344": "onion-10"}
 
 
+def test_a_row_that_is_not_utf8_is_refused_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"uid,card\n11223344,onion-10\n0badbeef,p\xe9a-1a\n")
+    assert main(["deck", "import", str(bad), "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert "row 3" in err and "UTF-8" in err and "bad.csv" in err
+    assert not (tmp_path / "decks").exists()
+
+
 def test_a_file_without_the_header_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck", "import", str(write(tmp_path / "d.csv", "11223344,onion-10\n")), "--data", str(tmp_path)]) == 2
     assert "row 1" in capsys.readouterr().err

@@ -34,6 +34,23 @@ def test_malformed_bodies_get_a_clear_400(client: FlaskClient) -> None:
     assert client.get("/api/stream", headers={"Last-Event-ID": "abc"}).status_code == 400
 
 
+def test_a_drop_whose_code_is_not_a_string_is_a_400_not_a_crash(client: FlaskClient) -> None:
+    for code in (["pea-3a"], {"card": "pea-3a"}, 3, None):
+        answer = client.post("/api/drop", json={"code": code}, headers=HEADERS)
+        assert answer.status_code == 400, code
+        assert "code" in answer.get_json()["error"]
+    assert client.get("/api/state").get_json()["stars"] == {}
+
+
+def test_games_with_a_before_that_is_not_a_number_is_a_400_not_every_game(client: FlaskClient) -> None:
+    new_game(client)
+    for query in ("before=abc", "before=1.5", "before=", "limit=x"):
+        answer = client.get(f"/api/games?{query}")
+        assert answer.status_code == 400, query
+        assert "whole numbers" in answer.get_json()["error"]
+    assert len(client.get("/api/games?before=2").get_json()) == 1
+
+
 def test_refusal_is_recorded_with_reason(client: FlaskClient) -> None:
     answer = client.post("/api/events", json={"type": "card", "card": "pea-1a"}, headers=HEADERS).get_json()
     assert answer == {"accepted": False, "reason": "no_game", "seq": 1}

@@ -158,3 +158,16 @@ def test_past_games_list_a_buffet_game_with_its_scores(client: FlaskClient) -> N
     for name, points in state["score"].items():
         assert f"{name} {points}" in page
     assert client.get("/api/games").get_json()[-1]["score"] == state["score"]
+
+
+def test_english_and_dutch_pages_put_no_space_before_colons_and_semicolons(client: FlaskClient) -> None:
+    for event in random_game(random.Random(8), players=3):
+        post(client, event)
+    french = client.get("/history").get_data(as_text=True)
+    assert "Assiettes" in french and " : " in french  # French keeps its space before the colon
+    for language in ("en", "nl"):
+        client.post("/api/settings", json={"language": language}, headers=HEADERS)
+        for path in ("/history", "/", "/seat/Ana"):
+            page = client.get(path).get_data(as_text=True)
+            text = re.sub(r"<[^>]+>", "", page)
+            assert " : " not in text and " ; " not in text, (language, path)

@@ -108,3 +108,14 @@ def test_round_five_forced_menus_follow_the_reveal_order(client: FlaskClient) ->
         answer = client.post("/api/events", json={"type": "menu", "player": name, "menu": menu}, headers=HEADERS)
         assert answer.get_json()["accepted"] is True
     assert client.get("/api/state").get_json()["phase"] == "play"
+
+
+def test_english_and_dutch_facts_put_no_space_before_semicolons(client: FlaskClient) -> None:
+    events = random_game(random.Random(5), players=4)
+    for event in events[: len(events) // 2]:
+        client.post("/api/events", json=event, headers=HEADERS)
+    assert " ; " in re.sub(r"<[^>]+>", "", client.get("/").get_data(as_text=True))  # French: its space
+    for language in ("en", "nl"):
+        client.post("/api/settings", json={"language": language}, headers=HEADERS)
+        text = re.sub(r"<[^>]+>", "", client.get("/").get_data(as_text=True))
+        assert " ; " not in text and " : " not in text, language

@@ -166,3 +166,68 @@ def test_a_robot_seat_has_no_link_and_its_hand_opens_on_no_phone(app: Flask, cli
     with app.test_request_context():
         key = seat_key("Marmiton")
     assert phone.get(f"/api/seat/Marmiton?k={key}").get_json().get("hand") is None
+
+
+def test_after_a_buffet_robots_exchange_the_host_sees_its_discards_and_types_only_the_new_cards(
+        client: FlaskClient, service: TableService) -> None:
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Marmiton", "Cléo"], "first": "Ana",
+             "robots": {"seats": {"Marmiton": "chef"}}}
+    assert client.post("/api/events", headers=HEADERS, json=start).get_json()["accepted"]
+    hand = ["mouse-n1", "mouse-0", "mouse-0", "mouse-1", "mouse-2", "mouse-5", "mouse-6", "mouse-7", "mouse-8"]
+    assert client.post("/api/robots/Marmiton/hand", headers=HEADERS, json={"cards": hand}).get_json()["accepted"]
+    kept = hand[3:]
+    exchange = {"type": "robot", "player": "Marmiton", "hand": kept, "swap": hand[:3]}
+    assert service.submit(exchange, source="robot").accepted
+    assert client.post("/api/unlock", json={"pin": "2468"}).status_code == 200
+    page = client.get("/setup/robots").get_data(as_text=True)
+    assert "-1 0 0" in page.split('class="robot-discards"')[1].split("</p>")[0]  # on the host's page only
+    assert 'data-field="drawn"' in page and "(3)" in page
+    spoken = " ".join(m.text("fr") for m in service.messages_after(0))
+    assert "-1" not in spoken and "moins un" not in spoken
+    added = client.post("/api/robots/Marmiton/hand", headers=HEADERS, json={"drawn": ["mouse-9", "mouse-3", "mouse-4"]})
+    assert added.get_json()["accepted"] is True
+    assert service.robots.hand("Marmiton") == tuple(sorted([*kept, "mouse-9", "mouse-3", "mouse-4"]))
+    assert service.robots.discards("Marmiton") == ()
+    assert 'class="robot-discards"' not in client.get("/setup/robots").get_data(as_text=True)
+    assert client.post("/api/robots/Ana/hand", headers=HEADERS, json={"drawn": ["mouse-1"]}).status_code == 409
+
+
+def test_sus_au_buffet_practice_without_cards_a_person_chooses_face_down_and_exchanges_from_the_phone(
+        app: Flask, client: FlaskClient, service: TableService) -> None:
+    players = ["Ana", "Bip", "Bop", "Bup"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "chef", "Bop": "chef", "Bup": "chef"}, "practice": "virtual"}}
+    assert client.post("/api/events", headers=HEADERS, json=start).get_json()["accepted"]
+    hand = ["mouse-n1", "mouse-0", "mouse-1", "mouse-2", "mouse-3", "mouse-4", "mouse-5", "mouse-6", "mouse-7"]
+    for name in players:  # what the table's robot driver deals virtually
+        assert service.submit({"type": "robot", "player": name, "hand": hand}, source="robot").accepted
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1"):
+        assert service.submit({"type": "plate", "plate": plate}, source="robot").accepted
+    ana, token = _phone(app, "Ana")
+    fragment = ana.get("/fragment/seat/Ana").get_data(as_text=True)
+    assert fragment.count('class="big practice-play"') == 9 and "Choisir moins un" in fragment
+    assert 'class="big practice-play"' not in client.get("/fragment/seat/Bip").get_data(as_text=True)
+    assert 'id="practice-hand"' not in client.get("/fragment/seat/Ana").get_data(as_text=True)  # her phone only
+    headers = {"X-CSRF-Token": token}
+    answer = ana.post("/api/seat/Ana/play", json={"card": "mouse-9"}, headers=headers).get_json()
+    assert (answer["accepted"], answer["reason"]) == (False, "robot_not_due")  # not in its hand: nothing chosen
+    assert ana.post("/api/seat/Ana/play", json={"card": "mouse-n1"}, headers=headers).get_json()["accepted"]
+    fragment = ana.get("/fragment/seat/Ana").get_data(as_text=True)
+    assert "face cachée : moins un" in fragment and "practice-play" not in fragment
+    assert service.state()["positions"]["Ana"] == 0  # chosen, not turned over
+    assert ana.post("/api/seat/Ana/swap", json={"cards": []}, headers=headers).status_code == 409  # not due
+    for name in players[1:]:
+        assert service.submit({"type": "robot", "player": name, "card": "mouse-5"}, source="robot").accepted
+    assert service.submit({"type": "card", "card": "mouse-3"}, source="robot").reason == "not_robot_card"
+    for card in ("mouse-n1", "mouse-5", "mouse-5", "mouse-5"):  # what the driver turns over, in order
+        assert service.submit({"type": "card", "card": card}, source="robot").accepted
+    assert "Ana" not in service.state()["in_round"]  # Ana's mouse left first: she may exchange
+    fragment = ana.get("/fragment/seat/Ana").get_data(as_text=True)
+    assert 'id="practice-swap"' in fragment
+    assert ana.post("/api/seat/Ana/swap", json={"cards": ["mouse-9"]}, headers=headers).status_code == 409
+    swapped = ana.post("/api/seat/Ana/swap", json={"cards": ["mouse-0", "mouse-1"]}, headers=headers).get_json()
+    assert swapped["accepted"] is True
+    kept = service.robots.hand("Ana")
+    assert kept is not None and len(kept) == 8 and "mouse-n1" not in kept
+    assert 'id="practice-swap"' not in ana.get("/fragment/seat/Ana").get_data(as_text=True)
+    assert any("Ana échange 2 cartes" in m.text("fr") for m in service.messages_after(0))

@@ -3,11 +3,16 @@ link previews, QR peeks and `curl` (cookieless GET or HEAD) never claim; the PIN
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web_ui.conftest import HEADERS, new_game
+from companion.table import TableService
+from marmite.serve import table_app
+from tests.web_ui.conftest import HEADERS, PIN, new_game
 from tests.web_ui.seat_phone import claim, key_of
 
 
@@ -71,9 +76,74 @@ def test_the_pin_holder_releases_a_seat_from_the_setup_page(app: Flask, client: 
     released = client.post("/api/seat/Bruno/release", headers=HEADERS)
     assert released.status_code == 200 and released.get_json() == {"released": True}
     said = [service.render(message)["text"] for message in service.wait_after(serial, 0.1)]
-    assert "Place de Bruno libérée : son lien peut être rouvert." in said  # on every display and by voice
+    assert "Place de Bruno libérée : l’hôte donne son nouveau lien depuis les Réglages." in said  # by voice too
     assert secret_menu(lost, "Bruno") is None  # the lost phone no longer sees it
-    assert f"k={key_of(app, 'Bruno')}" in organiser.get("/setup").get_data(as_text=True)  # the link works again
+    assert f"k={key_of(app, 'Bruno')}" in organiser.get("/setup").get_data(as_text=True)  # a link to hand out
     found = app.test_client()
     claim(found, "Bruno")
     assert secret_menu(found, "Bruno") == "pepper"
+
+
+def _csrf(page: str) -> str:
+    match = re.search(r'data-csrf="([^"]+)"', page)
+    assert match is not None
+    return match.group(1)
+
+
+def test_a_released_seats_old_link_and_old_phone_never_claim_it_back(app: Flask, client: FlaskClient,
+                                                                     service: TableService, tmp_path: Path) -> None:
+    new_game(client)
+    client.post("/api/events", headers=HEADERS, json={"type": "menu", "player": "Bruno", "menu": "pepper"})
+    lost = app.test_client()
+    old_key = claim(lost, "Bruno")
+    assert client.post("/api/seat/Bruno/release", headers=HEADERS).get_json() == {"released": True}
+    new_key = key_of(app, "Bruno")
+    assert new_key != old_key  # the release made a new link
+    for phone in (lost, app.test_client()):  # the old phone (its cookie remembers the key), or anyone with the link
+        page = phone.get(f"/seat/Bruno?k={old_key}").get_data(as_text=True)
+        assert "data-claim" not in page  # the page's script does not claim it back
+        again = phone.post("/api/seat/Bruno/claim", json={"k": old_key}, headers={"X-CSRF-Token": _csrf(page)})
+        assert again.status_code == 403
+        assert secret_menu(phone, "Bruno") is None
+    organiser = app.test_client()
+    organiser.post("/api/unlock", json={"pin": PIN})
+    setup = organiser.get("/setup").get_data(as_text=True)
+    assert f"k={new_key}" in setup and f"k={old_key}" not in setup  # the host hands out the new link
+    assert claim(lost, "Bruno") == new_key  # the released player comes back with it
+    assert secret_menu(lost, "Bruno") == "pepper"
+    restarted = table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True})
+    assert key_of(restarted, "Bruno") == new_key  # a restart keeps the new key: the old link stays dead
+    assert key_of(restarted, "Virginie") == key_of(app, "Virginie")  # other seats keep their links
+
+
+def test_a_release_that_cannot_be_kept_changes_nothing(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+    new_game(client)
+    client.post("/api/events", headers=HEADERS, json={"type": "menu", "player": "Bruno", "menu": "pepper"})
+    phone = app.test_client()
+    key = claim(phone, "Bruno")
+    (tmp_path / "seat-releases.json").mkdir()  # the release file cannot be replaced
+    refused = client.post("/api/seat/Bruno/release", headers=HEADERS)
+    assert refused.status_code == 507 and "nothing changed" in refused.get_json()["error"]
+    assert key_of(app, "Bruno") == key
+    assert secret_menu(phone, "Bruno") == "pepper"  # the phone still holds its seat
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".seat-releases")] == []
+
+
+def test_a_name_with_a_slash_has_its_seat_page_link_and_menu(app: Flask, client: FlaskClient) -> None:
+    """The contract allows any name: 'Jean/Marie' gets a seat page, a claim and a secret menu like anyone."""
+    answer = client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "players": ["Jean/Marie", "Bruno", "Chloé"], "dealer": "Bruno"})
+    assert answer.get_json()["accepted"] is True
+    organiser = app.test_client()
+    organiser.post("/api/unlock", json={"pin": PIN})
+    assert "/seat/Jean%2FMarie?k=" in organiser.get("/setup").get_data(as_text=True)
+    phone = app.test_client()
+    key = key_of(app, "Jean/Marie")
+    page = phone.get(f"/seat/Jean%2FMarie?k={key}")  # as the setup page's link and the script send it
+    assert page.status_code == 200
+    token = {"X-CSRF-Token": page.get_data(as_text=True).split('data-csrf="')[1].split('"')[0]}
+    assert phone.post("/api/seat/Jean%2FMarie/claim", json={"k": key}, headers=token).status_code == 200
+    assert phone.get("/fragment/seat/Jean%2FMarie").status_code == 200
+    chose = phone.post("/api/seat/Jean%2FMarie/menu", json={"menu": "pepper"}, headers=token)
+    assert chose.status_code == 200, chose.get_json()
+    assert phone.get("/api/seat/Jean%2FMarie").get_json()["my_menu"] == "pepper"

@@ -367,8 +367,10 @@
   document.addEventListener("keydown", function (event) {
     const target = event.target;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.repeat) return;  // a key held down is one press, not one per auto-repeat (U undid a whole trick)
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
-    const key = event.key.toLowerCase();
+    const digit = /^(?:Digit|Numpad)([0-9])$/.exec(event.code || "");  // AZERTY gives "&" for the 1 key
+    const key = digit ? digit[1] : event.key.toLowerCase();
     if (key === "r" && repeat) { event.preventDefault(); repeat.click(); }
     else if ((key === "o" || key === "w") && where) { event.preventDefault(); where.click(); }
     else if (key === "u" && undo) { event.preventDefault(); undo.click(); }

@@ -109,7 +109,11 @@
       const answer = await post(url, payload);
       if (where && answer.text !== undefined) $(where).textContent = answer.text;
       if (answer.report) $("check-said").textContent = answer.text;
-      $("deck-status").textContent = "";
+      // A refusal the table said (a reader that types two cards alike) shows where the button was
+      // pressed, as a busy reader's does: the enrollment panel stays hidden, nothing is under way.
+      const refusal = answer.outcome === "refused" ? answer.text : "";
+      $("deck-status").textContent = refusal;
+      if (refused) refused.textContent = refusal;
       await refresh();
     } catch (e) {
       // Shown where the button was pressed (in view), not only at the top of the page; a busy reader's

@@ -64,10 +64,26 @@
       }) : [];
       const line = document.getElementById("robot-hand-status");
       try {
-        const answer = await post("/api/robots/" + encodeURIComponent(handForm.dataset.robot) + "/hand", { cards: cards });
+        const body = {};
+        body[handForm.dataset.field === "drawn" ? "drawn" : "cards"] = cards;  // "drawn": only the new cards
+        const answer = await post("/api/robots/" + encodeURIComponent(handForm.dataset.robot) + "/hand", body);
         if (line) line.textContent = answer.accepted ? handForm.dataset.recorded : handForm.dataset.refused;
+        if (answer.accepted && handForm.dataset.field === "drawn") handForm.reset();  // added once only
       } catch (e) { if (line) line.textContent = e.message; }
     });
+  });
+
+  // Sus au buffet ! practice without cards: the first mouse out exchanges the ticked cards (none: keeps).
+  document.addEventListener("submit", async function (event) {
+    const swapForm = event.target instanceof HTMLFormElement && event.target.id === "practice-swap" ? event.target : null;
+    const seat = body.dataset.seat;
+    if (!swapForm || !seat) return;
+    event.preventDefault();
+    const cards = new FormData(swapForm).getAll("swap").map(String);
+    try {
+      const answer = await post("/api/seat/" + encodeURIComponent(seat) + "/swap", { cards: cards });
+      if (!answer.accepted) say("practice-status", swapForm.dataset.refused || "", body.dataset.lang);
+    } catch (e) { say("practice-status", e.message, body.dataset.lang); }
   });
 
   // A seat's phone at a practice table (the buttons come with each seat fragment).

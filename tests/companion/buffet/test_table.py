@@ -2,36 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from companion.journal import Journal
 from companion.table import DOUBLE_READ_SECONDS, TableService
 from companion.tags import simulated_uid
 from marmite.games import GAMES
+from tests.companion.clock import Clock
 
 from .rulebook import FOUR, THREE, mice, new_game, plates
-
-
-class Clock:
-    """A hand-driven monotonic clock."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def table(tmp_path: Path, clock: Clock) -> TableService:
-    return TableService(Journal.open(tmp_path), GAMES, clock=clock)
 
 
 def read(table: TableService, code: str) -> bool | None:

@@ -68,6 +68,8 @@ LABELS = Phrasebook(
     said("buffet_page.player_n", "Player {n}"),
     said("buffet_page.first_n", "First player (number)"),
     said("buffet_page.start", "Start the game"),
+    said("buffet_page.not_started",
+         "The game was not started: 3 to 6 players with different names, the first player among them."),
     said_plural("buffet_page.behind", "Mouse behind: {n} square back", "Mouse behind: {n} squares back", "n"),
     said_plural("buffet_page.ahead", "Mouse ahead: {n} square on", "Mouse ahead: {n} squares on", "n"),
     said("buffet_page.alone_rear", "Nobody behind"),
@@ -106,7 +108,9 @@ def helpers(language: str) -> dict[str, Any]:
     def t(key: str, **fields: Any) -> str:
         return LABELS.format(key, language, **fields)
 
+    french = language == "fr"  # French puts a space before : and ; (as the catalogs do), English and Dutch do not
     return {
+        "colon": " :" if french else ":", "sep": " ; " if french else "; ",
         "t": t, "plate_name": words.plate, "food_name": words.food, "signed": words.signed,
         "number_word": words.number, "place_name": words.place, "shape_symbol": SHAPE_SYMBOLS,
         "colour_name": {colour: LABELS.template(f"colour.{colour}", language) for colour in COLOURS},

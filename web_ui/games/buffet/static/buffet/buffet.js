@@ -37,11 +37,13 @@
     event.preventDefault();
     const data = new FormData(form);
     const players = data.getAll("player").map(function (p) { return String(p).trim(); }).filter(Boolean);
-    const first = players[(parseInt(String(data.get("first")), 10) || 1) - 1] || players[0];
+    const first = players[(parseInt(String(data.get("first")), 10) || 1) - 1];  // a number past the last: no one
+    if (form.dataset.running === "yes" && !window.confirm(form.dataset.confirm)) return;
+    if (!first) { status("setup-status", form.dataset.refused); return; }
     try {
       const answer = await post("/api/events", { type: "new_game", game: "buffet", players: players, first: first });
       if (answer.accepted) window.location.href = "/";
-      else status("setup-status", answer.reason);
+      else status("setup-status", form.dataset.refused);  // in words, not the contract's reason code
     } catch (e) { status("setup-status", e.message); }
   });
 })();

@@ -1,0 +1,46 @@
+"""The club's secret files are owner-only whenever they are written, even where an older file was wider."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from club.broker import Credentials, write_broker_files, write_private
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def _widened(path: Path) -> Path:
+    path.write_text("{}", encoding="utf-8")
+    path.chmod(0o644)
+    return path
+
+
+def test_rewriting_the_credentials_narrows_an_older_world_readable_file(tmp_path: Path) -> None:
+    path = _widened(tmp_path / "credentials.json")
+    credentials = Credentials.load_or_create(path, 2)
+    assert _mode(path) == 0o600
+    assert sorted(credentials.tables) == [1, 2]
+
+
+def test_rewriting_the_broker_files_keeps_the_password_file_owner_only(tmp_path: Path) -> None:
+    directory = tmp_path / "mosquitto"
+    directory.mkdir()
+    _widened(directory / "passwd")
+    credentials = Credentials("hub-secret", {1: "T1SECRET"})
+    write_broker_files(directory, "club", credentials, "127.0.0.1", 1883)
+    assert _mode(directory / "passwd") == 0o600
+    assert "T1SECRET" not in (directory / "passwd").read_text(encoding="utf-8")  # hashed
+
+
+def test_a_private_file_is_never_written_through_a_symlink(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere"
+    target.write_text("kept", encoding="utf-8")
+    (tmp_path / "club.json").symlink_to(target)
+    with pytest.raises(OSError):
+        write_private(tmp_path / "club.json", "secret")
+    assert target.read_text(encoding="utf-8") == "kept"
