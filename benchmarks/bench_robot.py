@@ -114,6 +114,7 @@ def level_player(level: str, think_ms: int, *, clock: bool = True) -> Factory:
 ROUNDS = 5
 EVERY_SEAT = False
 EQUAL_SCALE = 1.0
+FIRST_DEAL = 0
 
 
 def play(game: str, seats: list[Player], deal: int) -> list[float]:
@@ -151,7 +152,7 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
     for name, factory in baselines.items():
         clock = clocks.setdefault(name, Clock())
         alone[name] = [play(game, [clock.timed(factory(deal * 10 + s)) for s in range(count)], deal)
-                       for deal in range(games)]
+                       for deal in range(FIRST_DEAL, FIRST_DEAL + games)]
     levels: dict[str, Factory] = {level: level_player(level, think_ms) for level in levels_asked if level}
     print(f"### {game}: {count} players, {games} deals per table, {unit} (mean ± SE)\n")
     print(f"| level | vs {' | vs '.join(baselines)} |")
@@ -174,7 +175,8 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
         cells = row(game, level_player("chef", equal_ms, clock=False), clocks.setdefault(equal, Clock()),
                     {"flat PIMC": pimc_player}, {"flat PIMC": alone["flat PIMC"]}, games)
         print(f"| {equal} |{' |' * (len(baselines) - 1)} {cells[0]} |")
-    base = [mean_se([scores[deal % count] for deal, scores in enumerate(alone[name])]) for name in baselines]
+    base = [mean_se([scores[(FIRST_DEAL + index) % count] for index, scores in enumerate(alone[name])])
+            for name in baselines]
     print(f"| (the baseline itself) | {' | '.join(base)} |\n")
     print("Decision time, ms (wall: p50 p95 max | CPU: p50 p95 max), requests with one legal answer included:\n")
     print("| player | decisions | wall p50 p95 max | CPU p50 p95 max |")
@@ -208,7 +210,7 @@ def row(game: str, make: Factory, clock: Clock, baselines: dict[str, Factory], a
     cells = []
     for name, factory in baselines.items():
         own, delta = [], []
-        for deal in range(games):
+        for index, deal in enumerate(range(FIRST_DEAL, FIRST_DEAL + games)):
             # one seat turning with the deal, or (--every-seat) every seat of the deal in turn, the deal's
             # mean then counting once (its seats share the cards, so they are not independent samples)
             turns = range(count) if EVERY_SEAT else [deal % count]
@@ -218,7 +220,7 @@ def row(game: str, make: Factory, clock: Clock, baselines: dict[str, Factory], a
                 seats[seat] = clock.timed(make(deal * 10 + seat))
                 score = play(game, seats, deal)[seat]
                 scores.append(score)
-                gains.append(score - alone[name][deal][seat])
+                gains.append(score - alone[name][index][seat])
             own.append(statistics.fmean(scores))
             delta.append(statistics.fmean(gains))
         cells.append(f"{mean_se(own)} (same seat {mean_se(delta)})")
@@ -300,10 +302,11 @@ def main() -> int:
                         help="seat each level in every seat of each deal (a full duplicate), not one turning seat")
     parser.add_argument("--equal-scale", type=float, default=1.0,
                         help="give the equal-time chef this multiple of the flat PIMC's CPU (default 1)")
+    parser.add_argument("--first-deal", type=int, default=0, help="the first deal's number (fresh deals: default 0)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
     args = parser.parse_args()
-    global ROUNDS, EVERY_SEAT, EQUAL_SCALE
-    ROUNDS, EVERY_SEAT, EQUAL_SCALE = args.rounds, args.every_seat, args.equal_scale
+    global ROUNDS, EVERY_SEAT, EQUAL_SCALE, FIRST_DEAL
+    ROUNDS, EVERY_SEAT, EQUAL_SCALE, FIRST_DEAL = args.rounds, args.every_seat, args.equal_scale, args.first_deal
     baselines = {name: BASELINES[name] for name in args.baselines.split(",")}
     for game in PLAYERS:
         if args.only in (None, game):
