@@ -13,7 +13,8 @@ time": with the `--think-ms` that makes its mean decision as long as the flat PI
 RSS a `marmite run` process gains by importing the robot and making one decision in each game.
 
 Usage: .venv/bin/python benchmarks/bench_robot.py [--games N] [--think-ms MS] [--only chaud_devant|buffet]
-(quick default: 6 deals per game and table; the figures in docs/BENCHMARKS.md use --games 40).
+[--every-seat] (quick default: 6 deals per game and table, the level in one seat turning with the deal;
+with --every-seat it plays every seat of each deal; docs/BENCHMARKS.md gives the commands of its figures).
 """
 
 from __future__ import annotations
@@ -111,6 +112,9 @@ def level_player(level: str, think_ms: int, *, clock: bool = True) -> Factory:
 
 
 ROUNDS = 5
+EVERY_SEAT = False
+EQUAL_SCALE = 1.0
+FIRST_DEAL = 0
 
 
 def play(game: str, seats: list[Player], deal: int) -> list[float]:
@@ -148,7 +152,7 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
     for name, factory in baselines.items():
         clock = clocks.setdefault(name, Clock())
         alone[name] = [play(game, [clock.timed(factory(deal * 10 + s)) for s in range(count)], deal)
-                       for deal in range(games)]
+                       for deal in range(FIRST_DEAL, FIRST_DEAL + games)]
     levels: dict[str, Factory] = {level: level_player(level, think_ms) for level in levels_asked if level}
     print(f"### {game}: {count} players, {games} deals per table, {unit} (mean ± SE)\n")
     print(f"| level | vs {' | vs '.join(baselines)} |")
@@ -160,19 +164,27 @@ def run_game(game: str, games: int, think_ms: int, levels_asked: list[str], base
     # CPU per think-ms, measured without its clock, gives the think-ms whose mean CPU per decision is flat
     # PIMC's; that chef also runs without its clock, as flat PIMC does (see the times table)
     if "flat PIMC" in clocks:
-        chef_cpu = chef_cpu_per_ms(game)
-        equal_ms = max(5, round(statistics.fmean(clocks["flat PIMC"].cpu) / chef_cpu))
+        target = statistics.fmean(clocks["flat PIMC"].cpu)
+        equal_ms = 100
+        for _ in range(2):  # the chef's CPU is not quite proportional to think-ms (its cap): measure again near it
+            equal_ms = max(5, round(target / chef_cpu_per_ms(game, equal_ms)))
         equal = f"chef@{equal_ms}ms (equal time)"
+        if EQUAL_SCALE != 1:  # the same chef given a multiple of that CPU: does more search pay?
+            equal_ms = round(equal_ms * EQUAL_SCALE)
+            equal = f"chef@{equal_ms}ms ({EQUAL_SCALE:g}x equal time)"
         cells = row(game, level_player("chef", equal_ms, clock=False), clocks.setdefault(equal, Clock()),
                     {"flat PIMC": pimc_player}, {"flat PIMC": alone["flat PIMC"]}, games)
         print(f"| {equal} |{' |' * (len(baselines) - 1)} {cells[0]} |")
-    base = [mean_se([scores[deal % count] for deal, scores in enumerate(alone[name])]) for name in baselines]
+    base = [mean_se([scores[(FIRST_DEAL + index) % count] for index, scores in enumerate(alone[name])])
+            for name in baselines]
     print(f"| (the baseline itself) | {' | '.join(base)} |\n")
     print("Decision time, ms (wall: p50 p95 max | CPU: p50 p95 max), requests with one legal answer included:\n")
     print("| player | decisions | wall p50 p95 max | CPU p50 p95 max |")
     print("|---|---|---|---|")
     for name, clock in clocks.items():
         print(f"| {name} | {len(clock.wall)} | {percentiles(clock.wall)} | {percentiles(clock.cpu)} |")
+    print("\nMean CPU per decision, ms: " + ", ".join(
+        f"{name} {statistics.fmean(clock.cpu):.1f}" for name, clock in clocks.items() if clock.cpu))
     print(flush=True)
 
 
@@ -198,13 +210,19 @@ def row(game: str, make: Factory, clock: Clock, baselines: dict[str, Factory], a
     cells = []
     for name, factory in baselines.items():
         own, delta = [], []
-        for deal in range(games):
-            seat = deal % count
-            seats = [factory(deal * 10 + s) for s in range(count)]
-            seats[seat] = clock.timed(make(deal))
-            score = play(game, seats, deal)[seat]
-            own.append(score)
-            delta.append(score - alone[name][deal][seat])
+        for index, deal in enumerate(range(FIRST_DEAL, FIRST_DEAL + games)):
+            # one seat turning with the deal, or (--every-seat) every seat of the deal in turn, the deal's
+            # mean then counting once (its seats share the cards, so they are not independent samples)
+            turns = range(count) if EVERY_SEAT else [deal % count]
+            scores, gains = [], []
+            for seat in turns:
+                seats = [factory(deal * 10 + s) for s in range(count)]
+                seats[seat] = clock.timed(make(deal * 10 + seat))
+                score = play(game, seats, deal)[seat]
+                scores.append(score)
+                gains.append(score - alone[name][index][seat])
+            own.append(statistics.fmean(scores))
+            delta.append(statistics.fmean(gains))
         cells.append(f"{mean_se(own)} (same seat {mean_se(delta)})")
     return cells
 
@@ -280,10 +298,15 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="Chaud Devant rounds per game (default 5)")
     parser.add_argument("--levels", default="debutant,cuisinier,chef", help="levels to seat, comma-separated")
     parser.add_argument("--baselines", default=",".join(BASELINES), help="tables to seat them at, comma-separated")
+    parser.add_argument("--every-seat", action="store_true",
+                        help="seat each level in every seat of each deal (a full duplicate), not one turning seat")
+    parser.add_argument("--equal-scale", type=float, default=1.0,
+                        help="give the equal-time chef this multiple of the flat PIMC's CPU (default 1)")
+    parser.add_argument("--first-deal", type=int, default=0, help="the first deal's number (fresh deals: default 0)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
     args = parser.parse_args()
-    global ROUNDS
-    ROUNDS = args.rounds
+    global ROUNDS, EVERY_SEAT, EQUAL_SCALE, FIRST_DEAL
+    ROUNDS, EVERY_SEAT, EQUAL_SCALE, FIRST_DEAL = args.rounds, args.every_seat, args.equal_scale, args.first_deal
     baselines = {name: BASELINES[name] for name in args.baselines.split(",")}
     for game in PLAYERS:
         if args.only in (None, game):

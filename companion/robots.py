@@ -9,7 +9,8 @@ when the request is not the seat's decision or its hand contradicts the log.
 
 The search is Perfect Information Monte Carlo (sample a world, play each answer out with the
 game's rollout policy, keep the best average): flat for the middle level, with sequential halving
-and common random numbers for the chef. It is
+and common random numbers for the chef, whose search grows with the decision's answers (as a flat
+PIMC's does) and whose playouts take a world's lean `run_out` when it has one. It is
 deterministic for a seed: the number of rollouts is fixed by the level and `think_ms` (calibrated
 by the game's `rollouts_per_ms`), and the clock only stops a search that would overrun its
 deadline (a much slower machine than the calibration one), which is the one case where two runs
@@ -86,6 +87,16 @@ class World(Protocol):
         ...
 
 
+@runtime_checkable
+class RunsOut(Protocol):
+    """Optional for a World: a lean playout to the horizon with the rule-based policy and no random
+    move, agreeing with `rollout_step` at `noise` 0 (the chef's playouts; the flat PIMC keeps the steps)."""
+
+    def run_out(self, dice: int) -> float:
+        """Play to the horizon, with `random.Random(dice)` for any chance on the way; the robot seat's return."""
+        ...
+
+
 class Position(Protocol):
     """A seat's decision as the game sees it, built only from what the seat may see."""
 
@@ -134,12 +145,15 @@ class Level:
     worlds_cap: int = 0
     halving: bool = False
     heuristic_noise: float | None = None
+    per_answer: float = 0.0
+    """Worlds per legal answer per think-ms (0: the whole share on every decision): with it, a decision's
+    search grows with its answers and its horizon, as a flat PIMC's does, up to `share` of `think_ms`."""
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
     "debutant": Level(heuristic_noise=0.3),
     "cuisinier": Level(share=0.1, worlds_cap=10),
-    "chef": Level(share=0.4, worlds_cap=100_000, halving=True),
+    "chef": Level(share=0.7, worlds_cap=100_000, halving=True, per_answer=0.6),
 }
 
 
@@ -202,6 +216,8 @@ def choose(position: Position, level: Level, rng: random.Random, think_ms: int, 
     if level.heuristic_noise is not None:
         return position.heuristic(rng, noise=level.heuristic_noise)
     budget = max(count, int(think_ms * level.share * position.rollouts_per_ms))
+    if level.per_answer:
+        budget = max(count, min(budget, int(count * think_ms * level.per_answer)))
     if level.halving:
         return sequential_halving(position, rng, budget, deadline)
     return flat_pimc(position, rng, min(level.worlds_cap, max(1, budget // count)), deadline)
@@ -239,15 +255,32 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
             world = position.sample(rng)
             world.noise = position.search_noise
             dice = rng.getrandbits(64)
+            lean = world.noise == 0.0 and runs_out(world)
             for choice in alive:
                 if visits[alive[-1]] and time.monotonic() > deadline:
                     break
-                totals[choice] += playout(world.clone(), choice, random.Random(dice))
+                copy = world.clone()
+                if lean:
+                    copy.apply_root(choice)
+                    totals[choice] += copy.run_out(dice)  # type: ignore[attr-defined]
+                else:
+                    totals[choice] += playout(copy, choice, random.Random(dice))
                 visits[choice] += 1
         alive.sort(key=lambda c: -totals[c] / max(1, visits[c]))
         alive = alive[: (len(alive) + 1) // 2]
     return _best([totals[c] if c in alive else -math.inf for c in range(len(totals))],
                  [max(1, v) for v in visits], position.heuristic(random.Random(0)))
+
+
+_RUNS_OUT: dict[type, bool] = {}
+
+
+def runs_out(world: World) -> bool:
+    """Whether this kind of world has a lean playout (asked of its type once: protocol checks are slow)."""
+    kind = type(world)
+    if kind not in _RUNS_OUT:
+        _RUNS_OUT[kind] = isinstance(world, RunsOut)
+    return _RUNS_OUT[kind]
 
 
 def halvings(count: int) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from companion.buffet.plates import COPIES, FOODS, MOUSE_VALUES, PLATES
 from companion.buffet.robot_view import HAND_SIZE, View, robot_view
@@ -24,6 +24,27 @@ ROLLOUT_NOISE = 0.1
 KEPT_WEIGHT = 0.3
 """Plate points per card value above the pile's mean kept in hand at the round's end."""
 MEAN_CARD = sum(MOUSE_VALUES) / len(MOUSE_VALUES)
+
+
+class Shuffles(Protocol):
+    """What a playout's draws need of a random-number generator."""
+
+    def shuffle(self, x: list[int]) -> None: ...
+
+
+class LazyDice:
+    """A `random.Random(seed)` made only if a playout needs it (the pile rarely runs out within a round)."""
+
+    __slots__ = ("rng", "seed")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng: random.Random | None = None
+
+    def shuffle(self, x: list[int]) -> None:
+        if self.rng is None:
+            self.rng = random.Random(self.seed)
+        self.rng.shuffle(x)
 
 
 def plate_gain(won: dict[int, int], food: int, value: int) -> int:
@@ -57,6 +78,34 @@ def card_choice(hand: list[int], me: int, positions: list[int], mice: list[int],
     rear = min(others)
     fitting = [v for v in ordered if mine + v > rear + 4]
     return fitting[0] if fitting else ordered[-1]
+
+
+def lean_card_choice(hand: list[int], me: int, positions: list[int], mice: list[int], buffet: list[tuple[int, int]],
+                     part_plates: int, won: dict[int, int]) -> int:
+    """`card_choice` without noise, in fewer steps (the chef's playouts): the same card for the same step."""
+    ordered = sorted(hand)
+    mine = positions[me]
+    if len(mice) == 2 and part_plates == 1:
+        food, value = buffet[-1]
+        if value - won.get(food, 0) <= 0:
+            return ordered[0]
+        need = positions[mice[1] if mice[0] == me else mice[0]] - mine + 6
+        for card in ordered:
+            if card >= need:
+                return card
+        return ordered[-1]
+    food, value = buffet[-1]
+    worst = value - won.get(food, 0)
+    hope = worst
+    if part_plates > 1:
+        hope = max(value - won.get(food, 0) for food, value in buffet[len(buffet) - part_plates:-1])
+    if worst >= hope - 1:
+        return ordered[0]
+    clear = min(positions[s] for s in mice if s != me) + 4 - mine
+    for card in ordered:
+        if card > clear:
+            return card
+    return ordered[-1]
 
 
 def swap_count(hand: Sequence[int], pile_mean: float) -> int:
@@ -113,7 +162,7 @@ class BuffetWorld:
         kept = sum(v - MEAN_CARD for v in hand) if self.kind == "card" else sum(hand) - self.start_hand
         return sum(self.won[self.seat].values()) - self.start_score + KEPT_WEIGHT * kept
 
-    def draw(self, count: int, rng: random.Random) -> list[int]:
+    def draw(self, count: int, rng: Shuffles) -> list[int]:
         """Cards from the pile; an empty pile is refilled from the whole composition (an estimate)."""
         taken = []
         for _ in range(count):
@@ -138,6 +187,25 @@ class BuffetWorld:
         self.hands[seat].remove(value)
         self.chosen[seat] = value
 
+    def run_out(self, dice: int) -> float:
+        """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
+        `noise` 0 with `random.Random(dice)` (the same cards, the same draws), a step at a time: the chef's playouts."""
+        hands, positions, chosen = self.hands, self.positions, self.chosen
+        rng = LazyDice(dice)
+        while not self.over:
+            mice, buffet, part_plates = self.in_round, self.buffet, self.part_plates
+            for seat in mice:
+                if seat not in chosen:
+                    hand = hands[seat]
+                    if not hand:
+                        hand.extend(self.draw(HAND_SIZE, rng))
+                    card = lean_card_choice(hand, seat, positions, mice, buffet, part_plates, self.won[seat])
+                    hand.remove(card)
+                    chosen[seat] = card
+            self.end_step(rng)
+            chosen = self.chosen
+        return self.returns()
+
     def rollout_step(self, rng: random.Random) -> None:
         for seat in self.in_round:
             if seat not in self.chosen:
@@ -150,7 +218,7 @@ class BuffetWorld:
                 return
         self.end_step(rng)
 
-    def end_step(self, rng: random.Random) -> None:
+    def end_step(self, rng: Shuffles) -> None:
         """Every mouse has moved: who leaves with which plate, then the next step, part or the end."""
         for seat, value in self.chosen.items():
             self.positions[seat] += value
@@ -177,7 +245,7 @@ class BuffetWorld:
             return
         self.over = True
 
-    def leave(self, seat: int, index: int | None, rng: random.Random) -> None:
+    def leave(self, seat: int, index: int | None, rng: Shuffles) -> None:
         may_swap = not self.swap_given and self.part != 2
         self.swap_given = True
         if index is not None:

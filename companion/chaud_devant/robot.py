@@ -38,6 +38,9 @@ WORTH: tuple[tuple[int, ...], ...] = tuple(
     for menu in range(len(MENUS))
 )
 """What each card won is worth to a player of each menu (a "no soup" menu starts at +5)."""
+LEAD_COST: tuple[int, ...] = tuple(-(0 if value == 10 else value) for value in VALUE_OF)
+"""The rule-based lead's cost of each card: its value, a led 10 counting 0."""
+_NO_DICE = random.Random(0)  # the policy without noise rolls no dice; it only needs something to hold
 
 
 def playable(hand: list[int], led: int, spoiled: bool) -> list[int]:
@@ -76,6 +79,36 @@ def card_choice(hand: list[int], menu: int, pot: list[int], total: int, led: int
         if score > best_score:
             best, best_score = c, score
     return best
+
+
+def lean_card_choice(hand: list[int], worth: tuple[int, ...], pot: list[int], total: int, led: int,
+                     spoiled: bool) -> int:
+    """`card_choice` without noise, in fewer steps (the chef's playouts): the same card, ties alike."""
+    legal = hand
+    if led >= 0 and not spoiled:
+        legal = [c for c in hand if SUIT_OF[c] == led] or hand
+    if len(legal) == 1:
+        return legal[0]
+    card, best = legal[0], -1e9
+    if not pot:
+        for c in legal:
+            score = LEAD_COST[c] - 1.5 * worth[c]
+            if score > best:
+                card, best = c, score
+        return card
+    in_pot = 0
+    for c in pot:
+        in_pot += worth[c]
+    value_of, overflow = VALUE_OF, OVERFLOW
+    for c in legal:
+        after = 0 if overflow[c] else total + value_of[c]
+        if after >= 10:
+            score = 3.0 * (in_pot + worth[c])
+        else:
+            score = -worth[c] + 0.1 * value_of[c] - (0.3 if after >= 5 and in_pot > 0 else 0.0)
+        if score > best:
+            card, best = c, score
+    return card
 
 
 def menu_choice(hand: Sequence[int], menus: Sequence[int], rng: random.Random, noise: float) -> int:
@@ -197,6 +230,45 @@ class ChaudWorld:
             self.turn = (seat + 1) % len(self.hands)
         if not self.hands[self.turn]:
             self.over = True
+
+    def run_out(self, dice: int) -> float:
+        """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
+        `noise` 0 (same choices, same ties; no dice needed), in one tight loop: the chef's playouts."""
+        while self.pending:
+            seat = self.pending[0]
+            self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), _NO_DICE, 0.0))
+        if self.over:
+            return self.returns()
+        hands, pot, won = self.hands, self.pot, self.won
+        worths = [WORTH[menu] for menu in self.menus]
+        total, led, spoiled, turn, players = self.total, self.led, self.spoiled, self.turn, len(hands)
+        suit_of, value_of, overflow = SUIT_OF, VALUE_OF, OVERFLOW
+        while True:
+            hand, worth = hands[turn], worths[turn]
+            card = lean_card_choice(hand, worth, pot, total, led, spoiled)
+            hand.remove(card)
+            suit = suit_of[card]
+            if not pot:
+                led = -1 if suit == PEPPER else suit
+                spoiled = suit == PEPPER
+                total = 0 if value_of[card] == 10 else value_of[card]
+            else:
+                total = 0 if overflow[card] else total + value_of[card]
+                spoiled = spoiled or suit == PEPPER
+            pot.append(card)
+            if len(pot) > 1 and total >= 10:
+                points = worth[card]
+                for c in pot[:-1]:
+                    points += worth[c]
+                won[turn] += points
+                pot.clear()
+                total, led, spoiled = 0, -1, False
+            else:
+                turn = (turn + 1) % players
+            if not hands[turn]:
+                break
+        self.total, self.led, self.spoiled, self.turn, self.over = total, led, spoiled, turn, True
+        return self.returns()
 
     def rollout_step(self, rng: random.Random) -> None:
         if self.pending:
