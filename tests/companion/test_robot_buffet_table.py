@@ -5,37 +5,15 @@ hand following the exchange from what the table knows, the host typing only the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from companion.robot_table import RobotDriver
 from companion.robot_words import card_name
 from companion.table import TableService
-from marmite.games import GAMES
 from tests.companion.test_robot_table import texts, wait_for
 
 PLAYERS = ["Ana", "Marmiton", "Cléo", "Dan"]
 LOW_HAND = ["mouse-n1", "mouse-n1", "mouse-0", "mouse-0", "mouse-0", "mouse-1", "mouse-1", "mouse-1", "mouse-2"]
 PLATES = ("plate-cheese-3", "plate-potato-2", "plate-pizza-1")
-
-
-@pytest.fixture
-def opened(tmp_path: Path) -> Iterator[Callable[[], tuple[TableService, RobotDriver]]]:
-    made: list[tuple[TableService, RobotDriver]] = []
-
-    def open_table() -> tuple[TableService, RobotDriver]:
-        table = TableService.open(tmp_path, GAMES)
-        driver = RobotDriver(table, think_ms=30).start()
-        made.append((table, driver))
-        return table, driver
-
-    yield open_table
-    for table, driver in made:
-        driver.close()
-        table.close()
 
 
 def start_real_buffet(table: TableService) -> None:

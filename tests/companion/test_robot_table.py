@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,22 +37,6 @@ def texts(table: TableService, language: str = "fr") -> list[str]:
 
 def new_game(robots: dict[str, Any], players: list[str] = PLAYERS, dealer: str = "Cléo") -> dict[str, Any]:
     return {"type": "new_game", "players": players, "dealer": dealer, "robots": robots}
-
-
-@pytest.fixture
-def opened(tmp_path: Path) -> Iterator[Callable[[], tuple[TableService, RobotDriver]]]:
-    made: list[tuple[TableService, RobotDriver]] = []
-
-    def open_table() -> tuple[TableService, RobotDriver]:
-        table = TableService.open(tmp_path, GAMES)
-        driver = RobotDriver(table, think_ms=30).start()
-        made.append((table, driver))
-        return table, driver
-
-    yield open_table
-    for table, driver in made:
-        driver.close()
-        table.close()
 
 
 def deal_and_choose(table: TableService) -> None:
