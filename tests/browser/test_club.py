@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import audit, shot
-from tests.club.helpers import DIRECTOR_PIN, Hub, Table, game_events, play, wait_caught_up
+from tests.club.helpers import DIRECTOR_PIN, Hub, Table, game_events, hub_and_table, play, wait_caught_up
 
 pytestmark = pytest.mark.browser
 
@@ -21,11 +21,8 @@ NAMES = ["Ana", "Bruno", "Cléo", "Dan", "Élise", "Farid", "Gaëlle", "Hugo"]
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[tuple[Hub, Table]]:
-    hub = Hub(tmp_path / "hub", tables=2).start()
-    table = Table(tmp_path / "table1", hub.urls[1], 1).start()
-    yield hub, table
-    table.stop()
-    hub.stop()
+    with hub_and_table(tmp_path, tables=2) as running:
+        yield running
 
 
 def test_director_seats_the_table_fills_its_setup_and_the_board_follows_live(page: Any,

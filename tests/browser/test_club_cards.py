@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import audit, shot
-from tests.club.helpers import DIRECTOR_PIN, Hub, Table
+from tests.club.helpers import DIRECTOR_PIN, Hub, Table, hub_and_table
 
 pytestmark = pytest.mark.browser
 
@@ -21,11 +21,8 @@ CARD = "04a1b2c3d4e5f6"
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[tuple[Hub, Table]]:
-    hub = Hub(tmp_path / "hub", tables=1).start()
-    table = Table(tmp_path / "table1", hub.urls[1], 1).start()
-    yield hub, table
-    table.stop()
-    hub.stop()
+    with hub_and_table(tmp_path, tables=1) as running:
+        yield running
 
 
 def test_cards_are_registered_on_the_console_and_take_a_seat_on_the_setup_page(page: Any,

@@ -12,18 +12,15 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SPEECH_SPY, audit, shot
-from tests.club.helpers import DIRECTOR_PIN, Hub, Table, game_events, play, wait_caught_up
+from tests.club.helpers import DIRECTOR_PIN, Hub, Table, game_events, hub_and_table, play, wait_caught_up
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[tuple[Hub, Table]]:
-    hub = Hub(tmp_path / "hub", tables=1).start()
-    table = Table(tmp_path / "table1", hub.urls[1], 1).start()
-    yield hub, table
-    table.stop()
-    hub.stop()
+    with hub_and_table(tmp_path, tables=1) as running:
+        yield running
 
 
 def test_the_director_asks_for_confirmation_and_a_players_phone_gives_it(page: Any, browser: Any,

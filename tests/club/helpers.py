@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,20 @@ class Table(Running):
         assert self.process is not None
         self.process.kill()
         self.process.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def hub_and_table(root: Path, tables: int = 1) -> Iterator[tuple[Hub, Table]]:
+    """A running hub (with `tables` tables' credentials) and table 1 joined to it, both stopped after."""
+    hub = Hub(root / "hub", tables=tables).start()
+    try:
+        table = Table(root / "table1", hub.urls[1], 1).start()
+        try:
+            yield hub, table
+        finally:
+            table.stop()
+    finally:
+        hub.stop()
 
 
 def game_events(seed: int, kind: str = "chaud_devant", players: int = 4) -> list[dict[str, Any]]:
