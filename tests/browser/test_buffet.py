@@ -42,6 +42,8 @@ def test_a_six_player_round_with_a_tie_at_the_rear_and_a_replayed_duel(page: Any
         page.click(f".plate-btn[data-plate='{code}']")
         count += 1
         wait_log(page, count)
+    # the log line comes first; the state fragment (the ring, the buffet) is re-fetched just after it
+    page.wait_for_function("() => document.querySelectorAll('#buffet li').length === 5")
     assert page.locator(".ring path.mouse").count() == 6
     assert page.locator("#buffet li").all_inner_texts() == [
         "fromage à 3", "pommes de terre à 2", "pizza à 1", "poulet à 0", "salade de tomates à −1"]
