@@ -70,6 +70,9 @@ class World(Protocol):
     noise: float
     """The rollout policy's chance of a random legal move instead of its rule-based one."""
 
+    own_noise: float | None
+    """The same for the robot seat's own later moves (None: `noise`, as for every seat)."""
+
     def clone(self) -> World: ...
 
     def apply_root(self, choice: int) -> None:
@@ -112,7 +115,12 @@ class Position(Protocol):
 
     @property
     def search_noise(self) -> float:
-        """The rollout noise the full search (chef) plays its worlds with."""
+        """The rollout noise the full search (chef) plays its worlds with: the other seats' moves."""
+        ...
+
+    @property
+    def search_own_noise(self) -> float:
+        """The rollout noise of the robot seat's own later moves in the chef's worlds."""
         ...
 
     def sample(self, rng: random.Random) -> World:
@@ -253,9 +261,9 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
             if visits[alive[-1]] and time.monotonic() > deadline:
                 break
             world = position.sample(rng)
-            world.noise = position.search_noise
+            world.noise, world.own_noise = position.search_noise, position.search_own_noise
             dice = rng.getrandbits(64)
-            lean = world.noise == 0.0 and runs_out(world)
+            lean = world.noise == 0.0 and world.own_noise == 0.0 and runs_out(world)
             for choice in alive:
                 if visits[alive[-1]] and time.monotonic() > deadline:
                     break

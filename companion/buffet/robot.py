@@ -116,8 +116,8 @@ def swap_count(hand: Sequence[int], pile_mean: float) -> int:
 class BuffetWorld:
     """One determinized round from the start of a step: hands, pile, positions, buffet, plates won."""
 
-    __slots__ = ("answers", "buffet", "chosen", "hands", "in_round", "kind", "noise", "order", "over", "part", "pile",
-                 "positions", "seat", "start_hand", "start_score", "swap_given", "two_parts", "won")
+    __slots__ = ("answers", "buffet", "chosen", "hands", "in_round", "kind", "noise", "order", "over", "own_noise",
+                 "part", "pile", "positions", "seat", "start_hand", "start_score", "swap_given", "two_parts", "won")
 
     def __init__(self) -> None:
         self.seat = 0
@@ -135,6 +135,7 @@ class BuffetWorld:
         self.chosen: dict[int, int] = {}
         self.over = False
         self.noise = ROLLOUT_NOISE
+        self.own_noise: float | None = None  # the robot seat's own noise in playouts (None: `noise`)
         self.answers: tuple[tuple[int, ...], ...] = ()
         self.start_score = 0
         self.start_hand = 0
@@ -147,7 +148,7 @@ class BuffetWorld:
         copy.buffet, copy.won = list(self.buffet), [dict(w) for w in self.won]
         copy.swap_given, copy.chosen, copy.over, copy.noise = self.swap_given, dict(self.chosen), self.over, self.noise
         copy.answers, copy.start_score, copy.start_hand = self.answers, self.start_score, self.start_hand
-        copy.order = self.order
+        copy.order, copy.own_noise = self.order, self.own_noise
         return copy
 
     @property
@@ -206,6 +207,10 @@ class BuffetWorld:
             chosen = self.chosen
         return self.returns()
 
+    def noise_of(self, seat: int) -> float:
+        """The rollout policy's chance of a random move for `seat` (the robot's own may differ)."""
+        return self.own_noise if seat == self.seat and self.own_noise is not None else self.noise
+
     def rollout_step(self, rng: random.Random) -> None:
         for seat in self.in_round:
             if seat not in self.chosen:
@@ -214,7 +219,7 @@ class BuffetWorld:
                     hand.extend(self.draw(HAND_SIZE, rng))
                 won = self.won[seat]
                 self.choose(seat, card_choice(hand, seat, self.positions, self.in_round, self.buffet,
-                                              self.part_plates, won, rng, self.noise))
+                                              self.part_plates, won, rng, self.noise_of(seat)))
                 return
         self.end_step(rng)
 
@@ -279,7 +284,8 @@ class Position:
     def choices(self) -> Sequence[dict[str, Any]]:
         return self.view.choices
 
-    search_noise = 0.0  # the chef plays its worlds out with the rule-based policy itself (paired, deterministic)
+    search_noise = 0.3  # the chef's worlds: the other mice make 30 % random moves (they are not the heuristic)
+    search_own_noise = 0.0  # and the robot's own later steps keep the rule-based policy (measured: BENCHMARKS)
 
     @property
     def rollouts_per_ms(self) -> float:

@@ -146,6 +146,7 @@ class ChaudWorld:
         "menus",
         "noise",
         "over",
+        "own_noise",
         "pending",
         "pot",
         "seat",
@@ -170,6 +171,7 @@ class ChaudWorld:
         self.turn = 0
         self.over = False
         self.noise = ROLLOUT_NOISE
+        self.own_noise: float | None = None  # the robot seat's own noise in playouts (None: `noise`)
         self.forbidden: tuple[int, int] = (-1, -1)  # sequential: (dealer, first player's seat)
         self.answers: tuple[tuple[str, int], ...] = ()  # the robot's root answers: ("menu"|"card", number)
 
@@ -180,6 +182,7 @@ class ChaudWorld:
         copy.won, copy.pot = list(self.won), list(self.pot)
         copy.total, copy.led, copy.spoiled, copy.turn = self.total, self.led, self.spoiled, self.turn
         copy.over, copy.noise, copy.forbidden, copy.answers = self.over, self.noise, self.forbidden, self.answers
+        copy.own_noise = self.own_noise
         return copy
 
     def apply_root(self, choice: int) -> None:
@@ -270,14 +273,18 @@ class ChaudWorld:
         self.total, self.led, self.spoiled, self.turn, self.over = total, led, spoiled, turn, True
         return self.returns()
 
+    def noise_of(self, seat: int) -> float:
+        """The rollout policy's chance of a random move for `seat` (the robot's own may differ)."""
+        return self.own_noise if seat == self.seat and self.own_noise is not None else self.noise
+
     def rollout_step(self, rng: random.Random) -> None:
         if self.pending:
             seat = self.pending[0]
-            self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), rng, self.noise))
+            self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), rng, self.noise_of(seat)))
             return
         seat = self.turn
         self.play(card_choice(self.hands[seat], self.menus[seat], self.pot, self.total, self.led, self.spoiled,
-                              rng, self.noise))
+                              rng, self.noise_of(seat)))
 
 
 def answer(choice: ChaudEvent) -> tuple[str, int]:
@@ -305,6 +312,7 @@ class Position:
         return self.view.choices
 
     search_noise = 0.0  # the chef plays its worlds out with the rule-based policy itself (paired, deterministic)
+    search_own_noise = 0.0
 
     @property
     def rollouts_per_ms(self) -> float:
