@@ -199,9 +199,11 @@ def test_sus_au_buffet_practice_without_cards_on_a_phone_choose_face_down_and_th
             if ana.locator("#practice-swap").count():
                 break  # her mouse left first: the table waits for her exchange
             if ana.locator(".practice-play").count():
-                ana.locator(".practice-play").first.click()
-                ana.wait_for_selector("#practice-chosen", timeout=20000)
-                chosen += 1
+                said = "() => window.__spoken.filter(t => t.includes('Ana a choisi sa carte, face cachée')).length"
+                before_choice = page.evaluate(said)
+                ana.locator(".practice-play").first.click()  # her choice is said at the table; her phone's
+                page.wait_for_function(f"n => ({said})() > n", arg=before_choice, timeout=20000)  # "chosen"
+                chosen += 1  # line may already be gone when the robots had chosen and the step turned over
                 ana.wait_for_function("() => !document.getElementById('practice-chosen')", timeout=30000)
             elif "Ana" not in server.get("/api/state")["in_round"] and chosen:
                 time.sleep(0.5)
