@@ -149,7 +149,8 @@ def wait_log(page: Any, count: int) -> None:
 
 
 def wait_stream(page: Any) -> None:
-    page.wait_for_function("() => document.body.dataset.stream === 'open'", timeout=15000)
+    # document.body is null for a moment while the page reloads (a seat page reloads once it claims its seat)
+    page.wait_for_function("() => document.body !== null && document.body.dataset.stream === 'open'", timeout=15000)
 
 
 def events_of(path: str) -> list[dict[str, Any]]:

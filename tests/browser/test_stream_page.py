@@ -55,14 +55,19 @@ def test_an_older_fragment_never_covers_a_newer_one(page: Any, server: Server) -
             route.continue_()
 
     page.route("**/fragment/table", hold_first)
+    logged_before = page.evaluate("window.marmiteLog.length")
     server.post("/api/events", events[cards[0]])
     while not held:
         page.wait_for_timeout(20)
     server.post("/api/events", events[cards[0] + 1])
-    newest = server.get("/api/state")["pot"]["sum"]
+    newest = server.get("/api/state")
+    # the newest fragment shown: its sum and whose turn it is (a pot that overflowed sums 0, as before any card)
     page.wait_for_function("s => document.getElementById('pot-sum') && "
-                           "document.getElementById('pot-sum').textContent.trim().endsWith(String(s))"
-                           " && window.marmiteLog.length >= 2", arg=newest)
+                           "document.getElementById('pot-sum').textContent.trim().endsWith(String(s.sum))"
+                           " && document.getElementById('state').innerText.includes(s.turn)"
+                           " && window.marmiteLog.length >= s.logged + 2",
+                           arg={"sum": newest["pot"]["sum"], "turn": f"À {newest['turn']} de jouer",
+                                "logged": logged_before})
     shown = page.inner_text("#state")
     route, older = held[0]
     route.fulfill(response=older)
