@@ -92,8 +92,12 @@ class World(Protocol):
 
 @runtime_checkable
 class RunsOut(Protocol):
-    """Optional for a World: a lean playout to the horizon with the rule-based policy and no random
-    move, agreeing with `rollout_step` at `noise` 0 (the chef's playouts; the flat PIMC keeps the steps)."""
+    """Optional for a World: a lean playout to the horizon in one tight loop (the chef's playouts; the flat
+    PIMC keeps the steps), agreeing with `rollout_step` wherever `can_run_out` says it may stand for it."""
+
+    def can_run_out(self) -> bool:
+        """Whether `run_out` plays this world's rollout settings (its policy and noise)."""
+        ...
 
     def run_out(self, dice: int) -> float:
         """Play to the horizon, with `random.Random(dice)` for any chance on the way; the robot seat's return."""
@@ -113,18 +117,12 @@ class Position(Protocol):
         """How many playouts of this position the calibration machine runs per millisecond."""
         ...
 
-    @property
-    def search_noise(self) -> float:
-        """The rollout noise the full search (chef) plays its worlds with: the other seats' moves."""
-        ...
-
-    @property
-    def search_own_noise(self) -> float:
-        """The rollout noise of the robot seat's own later moves in the chef's worlds."""
-        ...
-
     def sample(self, rng: random.Random) -> World:
-        """A world consistent with the seat's information set."""
+        """A world consistent with the seat's information set (the flat PIMC's: the rule-based rollouts)."""
+        ...
+
+    def search_world(self, rng: random.Random) -> World:
+        """A world for the chef's search: `sample`'s, with the rollout policy and noise the game's chef uses."""
         ...
 
     def heuristic(self, rng: random.Random, *, noise: float = 0.0) -> int:
@@ -260,10 +258,9 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
         for _ in range(worlds):
             if visits[alive[-1]] and time.monotonic() > deadline:
                 break
-            world = position.sample(rng)
-            world.noise, world.own_noise = position.search_noise, position.search_own_noise
+            world = position.search_world(rng)
             dice = rng.getrandbits(64)
-            lean = world.noise == 0.0 and world.own_noise == 0.0 and runs_out(world)
+            lean = runs_out(world) and world.can_run_out()  # type: ignore[attr-defined]
             for choice in alive:
                 if visits[alive[-1]] and time.monotonic() > deadline:
                     break

@@ -188,6 +188,10 @@ class BuffetWorld:
         self.hands[seat].remove(value)
         self.chosen[seat] = value
 
+    def can_run_out(self) -> bool:
+        """The lean playout plays the rule-based policy without noise only."""
+        return self.noise == 0.0 and self.own_noise == 0.0
+
     def run_out(self, dice: int) -> float:
         """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
         `noise` 0 with `random.Random(dice)` (the same cards, the same draws), a step at a time: the chef's playouts."""
@@ -286,6 +290,12 @@ class Position:
 
     search_noise = 0.3  # the chef's worlds: the other mice make 30 % random moves (they are not the heuristic)
     search_own_noise = 0.0  # and the robot's own later steps keep the rule-based policy (measured: BENCHMARKS)
+
+    def search_world(self, rng: random.Random) -> BuffetWorld:
+        """A world for the chef's search: `sample`'s, with the chef's rollout noise."""
+        world = self.sample(rng)
+        world.noise, world.own_noise = self.search_noise, self.search_own_noise
+        return world
 
     @property
     def rollouts_per_ms(self) -> float:

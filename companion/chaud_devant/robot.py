@@ -9,37 +9,40 @@ the end of the round: a world is worth the robot seat's points for the round.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
 
-from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
+from companion.chaud_devant.cards import ALL_CODES, MENUS
 from companion.chaud_devant.events import ChaudEvent, accepted
+from companion.chaud_devant.robot_cards import (
+    INDEX,
+    LEAD_COST,
+    NONE_MENU,
+    OVERFLOW,
+    PEPPER,
+    SUIT_OF,
+    SUITS,
+    VALUE_OF,
+    WORTH,
+)
+from companion.chaud_devant.robot_policy import (
+    CHEF_POLICY,
+    MENU_MODEL,
+    MENUS_LATER,
+    Weights,
+    menu_log_odds,
+    policy_card,
+)
 from companion.chaud_devant.robot_view import View, robot_view
 from companion.chaud_devant.state import State
 from companion.robots import RobotAsk
 from companion.seam import Part
 
-SUITS: tuple[str, ...] = ("pea", "onion", "mushroom", "pepper")
-PEPPER, NONE_MENU = 3, 4
-SUIT_OF: tuple[int, ...] = tuple(SUITS.index(str(DECK[code].suit)) for code in ALL_CODES)
-VALUE_OF: tuple[int, ...] = tuple(DECK[code].value for code in ALL_CODES)
-BOUILLON: tuple[bool, ...] = tuple(DECK[code].is_bouillon for code in ALL_CODES)
-OVERFLOW: tuple[bool, ...] = tuple(DECK[code].is_overflow for code in ALL_CODES)
-INDEX: dict[str, int] = {code: index for index, code in enumerate(ALL_CODES)}
 ROLLOUT_NOISE = 0.1
-WORTH: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        (1 if SUIT_OF[c] == menu else -1 if SUIT_OF[c] == PEPPER else 0) if menu < PEPPER
-        else (1 if SUIT_OF[c] == PEPPER else -1 if BOUILLON[c] else 0) if menu == PEPPER
-        else -1
-        for c in range(len(ALL_CODES))
-    )
-    for menu in range(len(MENUS))
-)
-"""What each card won is worth to a player of each menu (a "no soup" menu starts at +5)."""
-LEAD_COST: tuple[int, ...] = tuple(-(0 if value == 10 else value) for value in VALUE_OF)
-"""The rule-based lead's cost of each card: its value, a led 10 counting 0."""
+INFERENCE_DEALS = 4
+"""Deals drawn for each of the chef's worlds, one kept by the odds of the menus revealed (see `search_world`)."""
 _NO_DICE = random.Random(0)  # the policy without noise rolls no dice; it only needs something to hold
 
 
@@ -142,12 +145,16 @@ class ChaudWorld:
         "answers",
         "forbidden",
         "hands",
+        "later",
+        "later_worth",
         "led",
         "menus",
         "noise",
         "over",
         "own_noise",
         "pending",
+        "policy",
+        "policy_draws",
         "pot",
         "seat",
         "spoiled",
@@ -174,6 +181,10 @@ class ChaudWorld:
         self.own_noise: float | None = None  # the robot seat's own noise in playouts (None: `noise`)
         self.forbidden: tuple[int, int] = (-1, -1)  # sequential: (dealer, first player's seat)
         self.answers: tuple[tuple[str, int], ...] = ()  # the robot's root answers: ("menu"|"card", number)
+        self.later: tuple[float, ...] | None = None  # the worth of the robot's unused menus (MENUS_LATER), if counted
+        self.later_worth = 0.0  # that worth once the robot has chosen its menu
+        self.policy: Weights | None = None  # the card policy of every seat's playouts (None: the rule-based one)
+        self.policy_draws = False  # the policy's card drawn with its probabilities (else its best card)
 
     def clone(self) -> ChaudWorld:
         copy = ChaudWorld.__new__(ChaudWorld)
@@ -182,13 +193,16 @@ class ChaudWorld:
         copy.won, copy.pot = list(self.won), list(self.pot)
         copy.total, copy.led, copy.spoiled, copy.turn = self.total, self.led, self.spoiled, self.turn
         copy.over, copy.noise, copy.forbidden, copy.answers = self.over, self.noise, self.forbidden, self.answers
-        copy.own_noise = self.own_noise
+        copy.own_noise, copy.policy, copy.policy_draws = self.own_noise, self.policy, self.policy_draws
+        copy.later, copy.later_worth = self.later, self.later_worth
         return copy
 
     def apply_root(self, choice: int) -> None:
         """The robot seat gives its `choice`-th answer."""
         kind, value = self.answers[choice]
         if kind == "menu":
+            if self.later is not None:
+                self.later_worth = self.later[sum(1 << m for m in self.used[self.seat] if m != value)]
             self.apply_menu(self.seat, value)
         else:
             self.play(value)
@@ -198,7 +212,7 @@ class ChaudWorld:
 
     def returns(self) -> float:
         points = self.won[self.seat]
-        return float(points + 5 if self.menus[self.seat] == NONE_MENU else points)
+        return float(points + 5 if self.menus[self.seat] == NONE_MENU else points) + self.later_worth
 
     def apply_menu(self, seat: int, menu: int) -> None:
         self.menus[seat] = menu
@@ -234,6 +248,10 @@ class ChaudWorld:
         if not self.hands[self.turn]:
             self.over = True
 
+    def can_run_out(self) -> bool:
+        """The lean playout plays the world's card policy without random moves."""
+        return self.noise == 0.0 and self.own_noise == 0.0
+
     def run_out(self, dice: int) -> float:
         """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
         `noise` 0 (same choices, same ties; no dice needed), in one tight loop: the chef's playouts."""
@@ -246,9 +264,14 @@ class ChaudWorld:
         worths = [WORTH[menu] for menu in self.menus]
         total, led, spoiled, turn, players = self.total, self.led, self.spoiled, self.turn, len(hands)
         suit_of, value_of, overflow = SUIT_OF, VALUE_OF, OVERFLOW
+        policy = self.policy
+        draws = random.Random(dice) if policy is not None and self.policy_draws else None
         while True:
             hand, worth = hands[turn], worths[turn]
-            card = lean_card_choice(hand, worth, pot, total, led, spoiled)
+            if policy is None:
+                card = lean_card_choice(hand, worth, pot, total, led, spoiled)
+            else:
+                card = policy_card(hand, worth, pot, total, led, spoiled, policy, draws)
             hand.remove(card)
             suit = suit_of[card]
             if not pot:
@@ -283,8 +306,17 @@ class ChaudWorld:
             self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), rng, self.noise_of(seat)))
             return
         seat = self.turn
-        self.play(card_choice(self.hands[seat], self.menus[seat], self.pot, self.total, self.led, self.spoiled,
-                              rng, self.noise_of(seat)))
+        if self.policy is None:
+            self.play(card_choice(self.hands[seat], self.menus[seat], self.pot, self.total, self.led, self.spoiled,
+                                  rng, self.noise_of(seat)))
+            return
+        hand, noise = self.hands[seat], self.noise_of(seat)
+        legal = playable(hand, self.led, self.spoiled)
+        if len(legal) > 1 and noise and rng.random() < noise:
+            self.play(legal[rng.randrange(len(legal))])
+            return
+        self.play(policy_card(hand, WORTH[self.menus[seat]], self.pot, self.total, self.led, self.spoiled,
+                              self.policy, rng if self.policy_draws else None))
 
 
 def answer(choice: ChaudEvent) -> tuple[str, int]:
@@ -306,13 +338,15 @@ class Position:
         seen = set(view.played) | set(view.hand)
         self.unseen = [index for index, code in enumerate(ALL_CODES) if code not in seen]
         self.plays_left = sum(view.left)
+        # the others whose menu is revealed: what each chose, among which menus, and the cards they played
+        self.revealed = tuple(
+            (s, MENUS.index(view.menus[s]), tuple(m for m in range(len(MENUS)) if MENUS[m] not in view.used_menus[s]),
+             [INDEX[c] for c in view.played_by[s]] if view.played_by else [])
+            for s in range(view.players) if s != view.seat and s in view.menus)
 
     @property
     def choices(self) -> Sequence[dict[str, Any]]:
         return self.view.choices
-
-    search_noise = 0.0  # the chef plays its worlds out with the rule-based policy itself (paired, deterministic)
-    search_own_noise = 0.0
 
     @property
     def rollouts_per_ms(self) -> float:
@@ -322,11 +356,15 @@ class Position:
     def sample(self, rng: random.Random) -> ChaudWorld:
         """A world: the unseen cards dealt to the other seats by their hand sizes, no card of a suit
         a seat showed void in (relaxed only if no such deal turns up); hidden menus left to choose."""
+        return self._world(self._deal(rng))
+
+    def _world(self, hands: list[list[int]]) -> ChaudWorld:
+        """The world of these hands: the View's menus, pot, points won, whose turn."""
         view = self.view
         world = ChaudWorld()
         world.seat = view.seat
         world.answers = self.answers
-        world.hands = self._deal(rng)
+        world.hands = hands
         world.menus = [MENUS.index(view.menus[s]) if s in view.menus else -1 for s in range(view.players)]
         order = [(view.first + k) % view.players for k in range(view.players)]
         world.pending = [s for s in order if world.menus[s] < 0]
@@ -349,6 +387,44 @@ class Position:
         if view.kind == "menu":
             world.turn = view.first
         return world
+
+    def search_world(self, rng: random.Random) -> ChaudWorld:
+        """A world for the chef's search: its hands drawn as `sample` draws them, then the menus revealed
+        weighed in (one of INFERENCE_DEALS deals kept with the odds that their players chose those menus
+        holding them); every seat's cards played by the fitted policy, no random move."""
+        import os  # EXPERIMENT
+        flags = os.environ.get("CHEF", "policy,infer,later")
+        world = self._world(self._inferred_deal(rng) if "infer" in flags else self._deal(rng))
+        world.noise, world.own_noise = 0.0, 0.0
+        for flag in flags.split(","):
+            if flag.startswith("noise="):
+                world.noise = world.own_noise = float(flag[6:])
+        if "policy" in flags:
+            world.policy, world.policy_draws = CHEF_POLICY, True
+        if self.view.kind == "menu" and "later" in flags:
+            world.later = MENUS_LATER.get((self.view.players, sum(self.view.left)))
+        return world
+
+    def _inferred_deal(self, rng: random.Random) -> list[list[int]]:
+        """A deal drawn by sampling-importance-resampling on the menu model's odds of the revealed menus."""
+        if not self.revealed:
+            return self._deal(rng)
+        deals, weights = [], []
+        for _ in range(INFERENCE_DEALS):
+            hands = self._deal(rng)
+            log_odds = 0.0
+            for seat, menu, options, played in self.revealed:
+                log_odds += menu_log_odds(MENU_MODEL, hands[seat] + played, menu, options)
+            deals.append(hands)
+            weights.append(log_odds)
+        top = max(weights)
+        odds = [math.exp(w - top) for w in weights]
+        point = rng.random() * sum(odds)
+        for hands, odd in zip(deals, odds, strict=True):
+            point -= odd
+            if point < 0:
+                return hands
+        return deals[-1]
 
     def _deal(self, rng: random.Random) -> list[list[int]]:
         view = self.view
