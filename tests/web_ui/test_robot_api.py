@@ -231,3 +231,27 @@ def test_sus_au_buffet_practice_without_cards_a_person_chooses_face_down_and_exc
     assert kept is not None and len(kept) == 8 and "mouse-n1" not in kept
     assert 'id="practice-swap"' not in ana.get("/fragment/seat/Ana").get_data(as_text=True)
     assert any("Ana échange 2 cartes" in m.text("fr") for m in service.messages_after(0))
+
+
+def test_at_a_buffet_practice_the_game_names_the_advice_and_hides_robots_choices_until_their_reveal(
+        app: Flask, client: FlaskClient, service: TableService) -> None:
+    players = ["Ana", "Bip", "Bop", "Bup"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "chef", "Bop": "chef", "Bup": "chef"}, "practice": "virtual", "aids": True}}
+    assert client.post("/api/events", headers=HEADERS, json=start).get_json()["accepted"]
+    hand = ["mouse-n1", "mouse-0", "mouse-1", "mouse-2", "mouse-3", "mouse-4", "mouse-5", "mouse-6", "mouse-7"]
+    for name in players:
+        assert service.submit({"type": "robot", "player": name, "hand": hand}, source="robot").accepted
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1"):
+        assert service.submit({"type": "plate", "plate": plate}, source="robot").accepted
+    ana, token = _phone(app, "Ana")
+    advice = ana.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).get_json()
+    assert advice["text"].startswith("Le chef jouerait la souris ")  # the game's phrase: a mouse card
+    for name in players[1:]:
+        assert service.submit({"type": "robot", "player": name, "card": "mouse-5"}, source="robot").accepted
+    assert client.get("/api/robots").get_json()["asks"] == []  # chosen face down: named at the reveal only
+    assert ana.post("/api/seat/Ana/play", json={"card": "mouse-0"}, headers={"X-CSRF-Token": token}
+                    ).get_json()["accepted"]  # whoever's turn it is: a choice made face down
+    assert service.submit({"type": "card", "card": "mouse-0"}, source="robot").accepted  # Ana's, turned over
+    asks = client.get("/api/robots").get_json()["asks"]
+    assert [(ask["player"], ask["card"]) for ask in asks] == [("Bip", "mouse-5")]  # its reveal is due
