@@ -311,7 +311,7 @@ class Position:
 
     search_noise = 0.3  # the chef's worlds: the other mice make 30 % random moves (they are not the heuristic)
     search_own_noise = 0.0  # and the robot's own later steps keep the rule-based policy (measured: BENCHMARKS)
-    search_rounds = SEARCH_ROUNDS
+    search_rounds = SEARCH_ROUNDS  # the chef's worlds play on a round further (measured: BENCHMARKS, fourth run)
 
     def rounds_ahead(self) -> int:
         """Rounds the chef's worlds play on past this one: `search_rounds`, fewer if the game ends first
@@ -334,14 +334,14 @@ class Position:
         yet (the simulator's stand-in set less the plates seen, an estimate at a real table); when that reaches
         the game's end, a card kept is worth nothing."""
         view = self.view
-        rounds = self.rounds_ahead()
         if view.kind != "card" or not isinstance(world, BuffetWorld):
             return
-        if rounds < self.search_rounds:
+        size = 5 if view.two_parts else view.players - 1
+        rounds = self.rounds_ahead()
+        if (TOTAL_PLATES - len(view.laid)) // size <= self.search_rounds:  # no round after the horizon's
             world.kept_weight = 0.0
         if not rounds:
             return
-        size = 5 if view.two_parts else view.players - 1
         left = [code for code in STAND_IN_SET if code not in view.laid]
         if len(left) < rounds * size:
             left += [code for code in PLATES if code not in view.laid and code not in left]
