@@ -5,11 +5,13 @@ has seen (its hand, the cards revealed since the pile last ran out), plays steps
 round with every mouse choosing face down by the rollout policy (`card_choice`, which never looks
 at the cards chosen in the same step), and is worth the robot's plate points won in the round plus
 a share of what its kept cards are worth for the rounds after (hands are refilled to nine, so a high
-card kept is a step won later). That linear share (`KEPT_WEIGHT`) is the flat PIMC's estimate; the
-chef's worlds (`Position.extend`) play on past the round's end instead: every hand refilled to nine
-from the world's pile, every mouse back to 0, the next buffet drawn from the plates not laid yet,
-so a card spent now is valued by what it fails to win in the next round; a world whose horizon
-reaches the game's end values a kept card at nothing (it is worth nothing then).
+card kept is a step won later). That linear share (`KEPT_WEIGHT`) is the flat PIMC's estimate, also in
+the game's last round, where a kept card is worth nothing. The chef's worlds (`Position.extend`) know
+it: a world whose horizon reaches the game's end values a kept card at nothing. They may also play
+on past the round's end (`search_rounds`: every hand refilled to nine from the world's pile, every
+mouse back to 0, the next buffet drawn from the plates not laid yet, so a card spent now is valued by
+what it fails to win in the next round); measured, that bought nothing beyond the last round's
+value, so it is off (`SEARCH_ROUNDS`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,12 @@ ROLLOUT_NOISE = 0.1
 KEPT_WEIGHT = 0.3
 """Plate points per card value above the pile's mean kept in hand at the round's end."""
 MEAN_CARD = sum(MOUSE_VALUES) / len(MOUSE_VALUES)
-SEARCH_ROUNDS = 1
-"""Rounds the chef's worlds play on past the current one (the flat PIMC's stop at its end)."""
+SEARCH_ROUNDS = 0
+"""Rounds the chef's worlds play on past the current one (the flat PIMC's stop at its end). 0: they stop
+there too, and only a kept card's value changes (nothing in the game's last round). Measured at equal
+CPU against the flat PIMC (docs/BENCHMARKS.md, fourth run): one round further +1.60 ± 0.46 plate points
+per game on 40 fresh deals; the game's last round alone +2.36 ± 0.42 on the same deals (and as good on
+the exploration's), so the longer playouts buy nothing beyond it and cost worlds."""
 
 
 class Shuffles(Protocol):
@@ -311,7 +317,7 @@ class Position:
 
     search_noise = 0.3  # the chef's worlds: the other mice make 30 % random moves (they are not the heuristic)
     search_own_noise = 0.0  # and the robot's own later steps keep the rule-based policy (measured: BENCHMARKS)
-    search_rounds = SEARCH_ROUNDS  # the chef's worlds play on a round further (measured: BENCHMARKS, fourth run)
+    search_rounds = SEARCH_ROUNDS
 
     def rounds_ahead(self) -> int:
         """Rounds the chef's worlds play on past this one: `search_rounds`, fewer if the game ends first

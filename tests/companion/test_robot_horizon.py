@@ -43,9 +43,11 @@ def whole_game_asks(seed: int, players: int) -> list[RobotAsk]:
 games = st.tuples(st.integers(0, 10_000), st.integers(3, 6), st.integers(0, 10_000))
 
 
-def extended(ask: RobotAsk, rng: random.Random) -> tuple[Position, BuffetWorld]:
+def extended(ask: RobotAsk, rng: random.Random, rounds: int = 1) -> tuple[Position, BuffetWorld]:
+    """A chef's world for `ask` whose Position plays `rounds` rounds further (the machinery, whatever the default)."""
     position = position_of(GAMES, ask)
     assert isinstance(position, Position) and isinstance(position, SearchesFurther)
+    position.search_rounds = rounds
     world = position.sample(rng)
     world.noise, world.own_noise = position.search_noise, position.search_own_noise
     position.extend(world, rng)
@@ -116,11 +118,22 @@ def test_the_last_round_values_kept_cards_at_nothing() -> None:
     last = position_of(GAMES, asks[-1])
     first = position_of(GAMES, asks[0])
     assert isinstance(last, Position) and isinstance(first, Position)
-    assert last.rounds_ahead() == 0 and first.rounds_ahead() == first.search_rounds
-    _, world = extended(asks[-1], random.Random(1))
-    assert world.kept_weight == 0.0 and world.ahead == ()
-    assert last.sample(random.Random(1)).kept_weight == KEPT_WEIGHT  # the flat PIMC's worlds: as before
+    first.search_rounds = last.search_rounds = 1
+    assert last.rounds_ahead() == 0 and first.rounds_ahead() == 1
     assert first.search_cost > 1 and last.search_cost == 1
+    for rounds in (0, 1):
+        _, world = extended(asks[-1], random.Random(1), rounds)
+        assert world.kept_weight == 0.0 and world.ahead == ()
+        _, world = extended(asks[0], random.Random(1), rounds)
+        assert world.kept_weight == KEPT_WEIGHT and len(world.ahead) == rounds
+    assert last.sample(random.Random(1)).kept_weight == KEPT_WEIGHT  # the flat PIMC's worlds: as before
+
+
+def test_the_chef_default_stops_at_the_round_end_at_its_usual_cost() -> None:
+    ask = whole_game_asks(7, 4)[0]
+    position = position_of(GAMES, ask)
+    assert isinstance(position, Position)
+    assert position.search_rounds == 0 and position.search_cost == 1
 
 
 FLAT_PIMC_CHOICES = [0, 1, 1, 3, 4, 0, 2, 4, 4, 5, 0, 5, 1, 0, 1, 0, 0, 0, 0, 2, 2, 0, 1, 0, 3, 4, 2, 0, 0, 0, 4, 5, 5,
