@@ -6,12 +6,12 @@ round with every mouse choosing face down by the rollout policy (`card_choice`, 
 at the cards chosen in the same step), and is worth the robot's plate points won in the round plus
 a share of what its kept cards are worth for the rounds after (hands are refilled to nine, so a high
 card kept is a step won later). That linear share (`KEPT_WEIGHT`) is the flat PIMC's estimate, also in
-the game's last round, where a kept card is worth nothing. The chef's worlds (`Position.extend`) know
-it: a world whose horizon reaches the game's end values a kept card at nothing. They may also play
-on past the round's end (`search_rounds`: every hand refilled to nine from the world's pile, every
-mouse back to 0, the next buffet drawn from the plates not laid yet, so a card spent now is valued by
-what it fails to win in the next round); measured, that bought nothing beyond the last round's
-value, so it is off (`SEARCH_ROUNDS`).
+the game's last round, where a kept card is worth nothing. The chef's worlds (`Position.extend`) price
+a kept card at `SEARCH_KEPT_WEIGHT` instead (measured: nothing is best), and at nothing whenever their
+horizon reaches the game's end. They may also play on past the round's end (`search_rounds`: every
+hand refilled to nine from the world's pile, every mouse back to 0, the next buffet drawn from the
+plates not laid yet, so a card spent now is valued by what it fails to win in the next round);
+measured, that bought nothing beyond the last round's value, so it is off (`SEARCH_ROUNDS`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,13 @@ CPU against the flat PIMC (docs/BENCHMARKS.md, fourth run): one round further +1
 per game on 40 fresh deals; the game's last round alone +2.36 ± 0.42 on the same deals (and as good on
 the exploration's), so the longer playouts buy nothing beyond it and cost worlds; this default then
 confirmed on 40 other fresh deals: +1.71 ± 0.51."""
+SEARCH_KEPT_WEIGHT = 0.0
+"""`KEPT_WEIGHT` for the chef's worlds in the rounds before the game's last (a card kept there may be
+worth something; in the last round it is worth nothing whatever this says). Measured, not derived: at
+equal CPU against the flat PIMC on the exploration deals 1000–1011 (every seat), 0.5: +0.08 ± 0.61,
+0.3: +2.12 ± 0.43, 0.15: +3.06 ± 0.70, 0.08: +2.58 ± 0.75, 0: +3.44 ± 0.63 plate points per game
+(docs/BENCHMARKS.md, fourth run): the heuristic's playouts overrate a card saved; the search does better
+weighing only the plates its answer wins in the round."""
 
 
 class Shuffles(Protocol):
@@ -319,6 +326,7 @@ class Position:
     search_noise = 0.3  # the chef's worlds: the other mice make 30 % random moves (they are not the heuristic)
     search_own_noise = 0.0  # and the robot's own later steps keep the rule-based policy (measured: BENCHMARKS)
     search_rounds = SEARCH_ROUNDS
+    search_kept_weight = SEARCH_KEPT_WEIGHT
 
     def rounds_ahead(self) -> int:
         """Rounds the chef's worlds play on past this one: `search_rounds`, fewer if the game ends first
@@ -345,6 +353,7 @@ class Position:
             return
         size = 5 if view.two_parts else view.players - 1
         rounds = self.rounds_ahead()
+        world.kept_weight = self.search_kept_weight
         if (TOTAL_PLATES - len(view.laid)) // size <= self.search_rounds:  # no round after the horizon's
             world.kept_weight = 0.0
         if not rounds:

@@ -48,6 +48,7 @@ def extended(ask: RobotAsk, rng: random.Random, rounds: int = 1) -> tuple[Positi
     position = position_of(GAMES, ask)
     assert isinstance(position, Position) and isinstance(position, SearchesFurther)
     position.search_rounds = rounds
+    position.search_kept_weight = 0.25  # unlike the default and the flat PIMC's, to see it used
     world = position.sample(rng)
     world.noise, world.own_noise = position.search_noise, position.search_own_noise
     position.extend(world, rng)
@@ -70,7 +71,10 @@ def test_a_world_played_on_keeps_its_cards_and_plates_consistent(case: tuple[int
     for buffet in world.ahead:
         assert len(buffet) == size and list(buffet) == sorted(buffet, key=lambda p: (-p[1], p[0]))
     game_ends = (36 - len(view.laid)) // size <= position.search_rounds  # no round after the horizon's
-    assert world.kept_weight == (0.0 if game_ends and view.kind == "card" else KEPT_WEIGHT)
+    if view.kind == "card":
+        assert world.kept_weight == (0.0 if game_ends else 0.25)
+    else:  # a trade is valued by the cards it brings, at the flat PIMC's price
+        assert world.kept_weight == KEPT_WEIGHT
     start = Counter(v for hand in world.hands for v in hand) + Counter(world.pile)
     played: Counter[int] = Counter()
     pile, rounds_left, reshuffled = len(world.pile), len(world.ahead), False
@@ -125,7 +129,7 @@ def test_the_last_round_values_kept_cards_at_nothing() -> None:
         _, world = extended(asks[-1], random.Random(1), rounds)
         assert world.kept_weight == 0.0 and world.ahead == ()
         _, world = extended(asks[0], random.Random(1), rounds)
-        assert world.kept_weight == KEPT_WEIGHT and len(world.ahead) == rounds
+        assert world.kept_weight == 0.25 and len(world.ahead) == rounds
     assert last.sample(random.Random(1)).kept_weight == KEPT_WEIGHT  # the flat PIMC's worlds: as before
 
 
@@ -133,7 +137,7 @@ def test_the_chef_default_stops_at_the_round_end_at_its_usual_cost() -> None:
     ask = whole_game_asks(7, 4)[0]
     position = position_of(GAMES, ask)
     assert isinstance(position, Position)
-    assert position.search_rounds == 0 and position.search_cost == 1
+    assert position.search_rounds == 0 and position.search_cost == 1 and position.search_kept_weight == 0.0
 
 
 FLAT_PIMC_CHOICES = [0, 1, 1, 3, 4, 0, 2, 4, 4, 5, 0, 5, 1, 0, 1, 0, 0, 0, 0, 2, 2, 0, 1, 0, 3, 4, 2, 0, 0, 0, 4, 5, 5,
