@@ -10,7 +10,8 @@ when the request is not the seat's decision or its hand contradicts the log.
 The search is Perfect Information Monte Carlo (sample a world, play each answer out with the
 game's rollout policy, keep the best average): flat for the middle level, with sequential halving
 and common random numbers for the chef, whose search grows with the decision's answers (as a flat
-PIMC's does) and whose playouts take a world's lean `run_out` when it has one. It is
+PIMC's does) and whose playouts take a world's lean `run_out` when it has one; a game whose Position
+`SearchesFurther` has the chef's worlds play on past the horizon the flat PIMC stops at. It is
 deterministic for a seed: the number of rollouts is fixed by the level and `think_ms` (calibrated
 by the game's `rollouts_per_ms`), and the clock only stops a search that would overrun its
 deadline (a much slower machine than the calibration one), which is the one case where two runs
@@ -137,6 +138,21 @@ class Position(Protocol):
 
 
 @runtime_checkable
+class SearchesFurther(Protocol):
+    """Optional for a Position: the chef's worlds play on past the rollout horizon (the flat PIMC's and
+    the cuisinier's stop there), so that what an answer costs later is played, not estimated."""
+
+    @property
+    def search_cost(self) -> float:
+        """A chef playout's cost relative to one to the horizon: the chef's budget is divided by it."""
+        ...
+
+    def extend(self, world: World, rng: random.Random) -> None:
+        """Make a sampled world play on past the horizon, drawing what it needs (once) from `rng`."""
+        ...
+
+
+@runtime_checkable
 class PlaysRobots(Protocol):
     """Optional for a GameKind: the robot's view of a seat's decision."""
 
@@ -227,6 +243,8 @@ def choose(position: Position, level: Level, rng: random.Random, think_ms: int, 
     if level.per_answer:
         budget = max(count, min(budget, int(count * think_ms * level.per_answer)))
     if level.halving:
+        if isinstance(position, SearchesFurther):
+            budget = max(count, int(budget / position.search_cost))
         return sequential_halving(position, rng, budget, deadline)
     return flat_pimc(position, rng, min(level.worlds_cap, max(1, budget // count)), deadline)
 
@@ -254,6 +272,7 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
     totals = [0.0] * len(alive)
     visits = [0] * len(alive)
     rounds = halvings(len(alive))
+    further = position if isinstance(position, SearchesFurther) else None
     for done in range(rounds):
         spent = sum(visits)
         worlds = max(1, (budget - spent) // ((rounds - done) * len(alive)))
@@ -262,6 +281,8 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
                 break
             world = position.sample(rng)
             world.noise, world.own_noise = position.search_noise, position.search_own_noise
+            if further is not None:
+                further.extend(world, rng)
             dice = rng.getrandbits(64)
             lean = world.noise == 0.0 and world.own_noise == 0.0 and runs_out(world)
             for choice in alive:
