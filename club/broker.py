@@ -121,21 +121,27 @@ def config_text(directory: Path, host: str, port: int, *, tls: tuple[Path, Path]
     return "\n".join(lines) + "\n"
 
 
-def write_broker_files(directory: Path, club: str, credentials: Credentials, host: str, port: int,
-                       *, tls: tuple[Path, Path] | None = None, local_port: int | None = None) -> Path:
-    """Write passwd (hashed by mosquitto_passwd), acl and mosquitto.conf in `directory`; the config's path."""
+def _hashed_passwd(directory: Path, users: dict[str, str]) -> Path:
+    """Write `directory`/passwd (the directory made, owner only) with `users`' passwords hashed in place by
+    mosquitto_passwd -U; its path. If hashing fails the file is removed: never the passwords in clear."""
     tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
     if not Path(tool).exists():
         raise BrokerError("mosquitto_passwd not found: install Debian's package with `apt install mosquitto`")
     directory.mkdir(parents=True, exist_ok=True)
     os.chmod(directory, 0o700)
     passwd = directory / "passwd"
-    users = {HUB_USER: credentials.hub, **{table_user(n): p for n, p in credentials.tables.items()}}
     write_private(passwd, "".join(f"{user}:{password}\n" for user, password in users.items()))
     done = subprocess.run([tool, "-U", str(passwd)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         passwd.unlink(missing_ok=True)  # never leave the passwords in clear
         raise BrokerError(f"mosquitto_passwd failed: {done.stderr.strip() or done.stdout.strip()}")
+    return passwd
+
+
+def write_broker_files(directory: Path, club: str, credentials: Credentials, host: str, port: int,
+                       *, tls: tuple[Path, Path] | None = None, local_port: int | None = None) -> Path:
+    """Write passwd (hashed by mosquitto_passwd), acl and mosquitto.conf in `directory`; the config's path."""
+    _hashed_passwd(directory, {HUB_USER: credentials.hub, **{table_user(n): p for n, p in credentials.tables.items()}})
     (directory / "acl").write_text(acl_text(club, sorted(credentials.tables)), encoding="utf-8")
     config = directory / "mosquitto.conf"
     config.write_text(config_text(directory, host, port, tls=tls, local_port=local_port), encoding="utf-8")
@@ -148,17 +154,7 @@ EXTERNAL_DIR = "broker-files"
 def write_external_files(directory: Path, club: str, credentials: Credentials, hub_user: str) -> Path:
     """For a club's existing broker (`--broker`): the tables' users (passwords hashed by mosquitto_passwd)
     and the ACL of the club's tree, for its administrator to add to that broker's files; the dir."""
-    tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
-    if not Path(tool).exists():
-        raise BrokerError("mosquitto_passwd not found: install Debian's package with `apt install mosquitto`")
-    directory.mkdir(parents=True, exist_ok=True)
-    os.chmod(directory, 0o700)
-    passwd = directory / "passwd"
-    write_private(passwd, "".join(f"{table_user(n)}:{p}\n" for n, p in credentials.tables.items()))
-    done = subprocess.run([tool, "-U", str(passwd)], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        passwd.unlink(missing_ok=True)  # never leave the passwords in clear
-        raise BrokerError(f"mosquitto_passwd failed: {done.stderr.strip() or done.stdout.strip()}")
+    _hashed_passwd(directory, {table_user(n): p for n, p in credentials.tables.items()})
     write_private(directory / "acl", acl_text(club, sorted(credentials.tables), hub_user))
     return directory
 

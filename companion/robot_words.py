@@ -27,9 +27,11 @@ SAID = Phrasebook(
     said("robot.keeps", "{player} keeps its cards."),
     said_plural("robot.swapped_tray",
                 "{player} exchanges {count} card: take it from its tray as the robots page shows, discard it face "
-                "down, deal {player} a new card and type only that one on the robots page.",
+                "down, deal {player} a new card and pass only that one over the reader or type it on the robots "
+                "page.",
                 "{player} exchanges {count} cards: take them from its tray as the robots page shows, discard them "
-                "face down, deal {player} {count} new cards and type only those on the robots page.",
+                "face down, deal {player} {count} new cards and pass only those over the reader or type them on "
+                "the robots page.",
                 "count"),
     said_plural("robot.draws_up",
                 "{player} draws back up to nine: deal {player} {count} card and pass it over the reader or type it on"

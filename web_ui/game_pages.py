@@ -14,6 +14,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template
 
+from companion.robot_seats import turn_of
+from companion.seam import Event, State
 from web_ui.fact_keys import FactKey
 from web_ui.page_common import common_context
 
@@ -82,6 +84,26 @@ class GamePages:
         """The one-key facts of its `table`, `seat` or `own-seat` (seat link) page, answered from its
         templates' `_facts.html`."""
         return []
+
+    # its robot seats (`web_ui.robot_api`, `web_ui.robot_pages`)
+    advice_key = "robot.suggest"
+    """The phrase (`companion.robot_words`) the chef's advice on a practice phone names its card with."""
+
+    def phone_card_event(self, state: State, player: str, card: str) -> Event | None:
+        """The event `card`, chosen on `player`'s own phone at a practice table without cards, makes, or None
+        when the player has no card to play now. By default the card itself, on the player's turn."""
+        return {"type": "card", "card": card} if turn_of(state) == player else None
+
+    def robot_card_public(self, state: State, player: str) -> bool:
+        """True when the card robot seat `player` has chosen may be named now (`GET /api/robots`, public).
+        By default always: a robot chooses on its turn and the host plays its card at once."""
+        return True
+
+    def robot_hands(self) -> dict[str, dict[str, Any]]:
+        """What the host's robots page (`/setup/robots`, PIN) shows of each robot's hand, by name: `hand` and
+        `discards` as the host types them, and `short` (how many cards it lacks). Empty by default: a game
+        whose robots' hands are never entered by the host."""
+        return {}
 
     # rendering (the same for every game)
     def _context(self, language: str) -> dict[str, Any]:

@@ -6,16 +6,16 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, session
+from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request, session
 
 from companion.events import MalformedEvent
 from companion.robot_games import hand_of, swap_due, swap_hand, visible_log
-from companion.robot_seats import is_buffet, turn_of
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part
 from web_ui.auth import CSRF_HEADER, require_pin
 from web_ui.context import service
+from web_ui.game_pages import GamePages, page_table
 from web_ui.seats import owns_seat
 
 robot_api = Blueprint("robot_api", __name__, url_prefix="/api")
@@ -31,6 +31,22 @@ def _own_phone(name: str) -> bool:
     return csrf_ok and owns_seat(name)
 
 
+def _own_seat(name: str, does: str) -> dict[str, Any]:
+    """The JSON body (an object, else empty) of a request that only `name`'s own phone may make; the answer
+    ends here for a player not in the game (404) or any other browser (403, saying the phone `does` it)."""
+    if service().seat_view(name) is None:
+        abort(make_response(jsonify(error=f"no player named {name!r} in this game"), 404))
+    if not _own_phone(name):
+        abort(make_response(jsonify(error=f"only this player's own phone (their seat link) {does}"), 403))
+    body = request.get_json(silent=True, force=True)
+    return body if isinstance(body, dict) else {}
+
+
+def _pages() -> GamePages:
+    """The current game's pages: what its robot seats do that the game decides."""
+    return page_table()[service().game_name]
+
+
 @robot_api.get("/robots")
 def robots() -> Response:
     """The robot seats of the current game and the card each robot is asking for (public: it was announced)."""
@@ -39,12 +55,11 @@ def robots() -> Response:
         state, ledger = table.game_state, table.robots
         asks: list[dict[str, Any]] = []
         if state is not None and ledger.setup.any:
-            count = len(table.standing_actions()) - 1
-            turn = turn_of(state)
+            count, pages = len(table.standing_actions()) - 1, _pages()
             for player in ledger.setup.seats:
                 choice = ledger.pending(player, count)
-                if choice is None or (is_buffet(state) and player != turn):
-                    continue  # a face-down card is named only when its reveal comes
+                if choice is None or not pages.robot_card_public(state, player):
+                    continue  # e.g. a face-down card, named only when its reveal comes
                 part = Part("robot.plays_virtual", {"player": player, "card": choice.card})
                 asks.append({"player": player, "card": choice.card,
                              "text": voice_of(state).render([part], table.language)})
@@ -92,23 +107,17 @@ def robot_hand(name: str) -> tuple[Response, int] | Response:
 @robot_api.post("/seat/<path:name>/play")
 def play(name: str) -> tuple[Response, int] | Response:
     """A human's card from their own phone at a fully virtual practice table (no deck, no reader)."""
-    table = service()
-    if table.seat_view(name) is None:
-        return jsonify(error=f"no player named {name!r} in this game"), 404
-    if not _own_phone(name):
-        return jsonify(error="only this player's own phone (their seat link) plays their cards"), 403
-    body = request.get_json(silent=True, force=True)
-    card = body.get("card") if isinstance(body, dict) else None
+    card = _own_seat(name, "plays their cards").get("card")
     if not isinstance(card, str):
         return jsonify(error='the body must be {"card": C}'), 400
+    table = service()
     with table.lock:
         state, ledger = table.game_state, table.robots
         if state is None or ledger.setup.practice != "virtual":
             return jsonify(error="cards are played from the phone only at a practice table without cards"), 409
-        face_down = is_buffet(state)  # Sus au buffet !: the step's card, chosen face down; the table turns it over
-        if not face_down and turn_of(state) != name:
+        event = _pages().phone_card_event(state, name, card)  # the card itself, or a choice made face down
+        if event is None:
             return jsonify(error=f"it is not {name}'s turn"), 409
-    event = {"type": "robot", "player": name, "card": card} if face_down else {"type": "card", "card": card}
     try:
         answer = table.submit(event, source="seat")
     except MalformedEvent as error:  # too long or not valid Unicode: a clear 400, nothing recorded
@@ -120,15 +129,10 @@ def play(name: str) -> tuple[Response, int] | Response:
 def swap(name: str) -> tuple[Response, int] | Response:
     """Sus au buffet ! practice without cards: the first mouse out gives up `{"cards": [...]}` (none: keeps
     its hand) from its own phone and draws as many virtually."""
-    table = service()
-    if table.seat_view(name) is None:
-        return jsonify(error=f"no player named {name!r} in this game"), 404
-    if not _own_phone(name):
-        return jsonify(error="only this player's own phone (their seat link) exchanges their cards"), 403
-    body = request.get_json(silent=True, force=True)
-    given = body.get("cards") if isinstance(body, dict) else None
+    given = _own_seat(name, "exchanges their cards").get("cards")
     if not isinstance(given, list) or not all(isinstance(card, str) for card in given) or len(given) > 20:
         return jsonify(error='the body must be {"cards": [CODE, …]} (at most 20; none keeps the hand)'), 400
+    table = service()
     with table.lock:
         state, ledger = table.game_state, table.robots
         count = len(table.standing_actions()) - 1
@@ -148,11 +152,8 @@ def swap(name: str) -> tuple[Response, int] | Response:
 @robot_api.post("/seat/<path:name>/hint")
 def hint(name: str) -> tuple[Response, int] | Response:
     """"What would the chef play?" on the player's own phone: practice tables with learning aids only."""
+    _own_seat(name, "asks for advice")
     table = service()
-    if table.seat_view(name) is None:
-        return jsonify(error=f"no player named {name!r} in this game"), 404
-    if not _own_phone(name):
-        return jsonify(error="only this player's own phone (their seat link) asks for advice"), 403
     with table.lock:
         state, ledger = table.game_state, table.robots
         if state is None or not ledger.setup.aids:
@@ -164,6 +165,7 @@ def hint(name: str) -> tuple[Response, int] | Response:
         exchange = "swap" if swap_due(state, ledger, name, len(table.standing_actions()) - 1) else None
         ask = RobotAsk(visible_log(table.standing_actions(), name, state), name, hand, exchange)
         voice, language, game = voice_of(state), table.language, table.current_game or 0
+        advice_key = _pages().advice_key
     try:  # thought over without the table's lock: the table goes on meanwhile
         decision = decide(table.games, ask, level="chef", seed=game, think_ms=HINT_THINK_MS)
     except RobotRefusal as refusal:
@@ -175,9 +177,7 @@ def hint(name: str) -> tuple[Response, int] | Response:
         given = [str(card) for card in event.get("cards", [])]
         part = Part("robot.suggest_swap", {"count": len(given), "cards": given}) if given else \
             Part("robot.suggest_keep", {})
-    elif voice.game == "buffet":
-        part = Part("robot.suggest_mouse", {"card": event.get("card")})
     else:
-        part = Part("robot.suggest", {"card": event.get("card")})
+        part = Part(advice_key, {"card": event.get("card")})
     parts = [part] if decision.why is None else [part, Part("robot.why", {"why": decision.why})]
     return jsonify(event=event, text=voice.render(parts, language), lang=language)

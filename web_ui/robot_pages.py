@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
-from companion.robot_games import BUFFET_HAND
 from companion.robot_seats import DEFAULT_PACE_MS, LEVELS
 from web_ui.context import service
+from web_ui.game_pages import page_table
 from web_ui.page_common import common_context
 
 robot_pages = Blueprint("robot_pages", __name__)
@@ -29,25 +29,6 @@ def robot_helpers() -> dict[str, Any]:
 def robot_setup_page() -> str:
     """A new game with robots: who is a robot and how strong, real or practice table, learning aids, pace."""
     return render_template("robot_setup.html", levels=LEVELS, pace_s=DEFAULT_PACE_MS / 1000,
-                           robot_hands=_buffet_robot_hands(), **common_context())
+                           robot_hands=page_table()[service().game_name].robot_hands(),
+                           **common_context())
 
-
-def _buffet_robot_hands() -> dict[str, dict[str, Any]]:
-    """At a real Sus au buffet ! table with robots, for the host: each robot's hand as typed values ("3 3 -1"),
-    the cards its latest exchange gave up (to take from its tray; never said aloud) and how many it lacks."""
-    table = service()
-    with table.lock:
-        ledger = table.robots
-        if table.game_name != "buffet" or not ledger.setup.any or ledger.setup.practice:
-            return {}
-        hands: dict[str, dict[str, Any]] = {}
-        for name in ledger.setup.seats:
-            cards = ledger.hand(name) or ()
-            hands[name] = {"hand": typed(cards), "discards": typed(ledger.discards(name)),
-                           "short": max(0, BUFFET_HAND - len(cards)) if ledger.hand(name) is not None else 0}
-        return hands
-
-
-def typed(cards: tuple[str, ...]) -> str:
-    """Mouse cards as the host types them: "3 3 -1"."""
-    return " ".join(card.removeprefix("mouse-").replace("n1", "-1") for card in cards)

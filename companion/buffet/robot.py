@@ -5,7 +5,13 @@ has seen (its hand, the cards revealed since the pile last ran out), plays steps
 round with every mouse choosing face down by the rollout policy (`card_choice`, which never looks
 at the cards chosen in the same step), and is worth the robot's plate points won in the round plus
 a share of what its kept cards are worth for the rounds after (hands are refilled to nine, so a high
-card kept is a step won later).
+card kept is a step won later). That linear share (`KEPT_WEIGHT`) is the flat PIMC's estimate, also in
+the game's last round, where a kept card is worth nothing. The chef's worlds (`Position.extend`) price
+a kept card at `SEARCH_KEPT_WEIGHT` instead (measured: nothing is best), and at nothing whenever their
+horizon reaches the game's end. They may also play on past the round's end (`search_rounds`: every
+hand refilled to nine from the world's pile, every mouse back to 0, the next buffet drawn from the
+plates not laid yet, so a card spent now is valued by what it fails to win in the next round);
+measured, that bought nothing beyond the last round's value, so it is off (`SEARCH_ROUNDS`).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from companion.buffet.plates import COPIES, FOODS, MOUSE_VALUES, PLATES
+from companion.buffet.plates import COPIES, FOODS, MOUSE_VALUES, PLATES, STAND_IN_SET, TOTAL_PLATES
 from companion.buffet.robot_view import HAND_SIZE, View, robot_view
 from companion.buffet.state import State
 from companion.robots import RobotAsk
@@ -24,6 +30,20 @@ ROLLOUT_NOISE = 0.1
 KEPT_WEIGHT = 0.3
 """Plate points per card value above the pile's mean kept in hand at the round's end."""
 MEAN_CARD = sum(MOUSE_VALUES) / len(MOUSE_VALUES)
+SEARCH_ROUNDS = 0
+"""Rounds the chef's worlds play on past the current one (the flat PIMC's stop at its end). 0: they stop
+there too, and only a kept card's value changes (nothing in the game's last round). Measured at equal
+CPU against the flat PIMC (docs/BENCHMARKS.md, fourth run): one round further +1.60 ± 0.46 plate points
+per game on 40 fresh deals; the game's last round alone +2.36 ± 0.42 on the same deals (and as good on
+the exploration's), so the longer playouts buy nothing beyond it and cost worlds; this default then
+confirmed on 40 other fresh deals: +1.71 ± 0.51."""
+SEARCH_KEPT_WEIGHT = 0.0
+"""`KEPT_WEIGHT` for the chef's worlds in the rounds before the game's last (a card kept there may be
+worth something; in the last round it is worth nothing whatever this says). Measured, not derived: at
+equal CPU against the flat PIMC on the exploration deals 1000–1011 (every seat), 0.5: +0.08 ± 0.61,
+0.3: +2.12 ± 0.43, 0.15: +3.06 ± 0.70, 0.08: +2.58 ± 0.75, 0: +3.44 ± 0.63 plate points per game
+(docs/BENCHMARKS.md, fourth run): the heuristic's playouts overrate a card saved; the search does better
+weighing only the plates its answer wins in the round."""
 
 
 class Shuffles(Protocol):
@@ -116,8 +136,9 @@ def swap_count(hand: Sequence[int], pile_mean: float) -> int:
 class BuffetWorld:
     """One determinized round from the start of a step: hands, pile, positions, buffet, plates won."""
 
-    __slots__ = ("answers", "buffet", "chosen", "hands", "in_round", "kind", "noise", "order", "over", "own_noise",
-                 "part", "pile", "positions", "seat", "start_hand", "start_score", "swap_given", "two_parts", "won")
+    __slots__ = ("ahead", "answers", "buffet", "chosen", "hands", "in_round", "kept_weight", "kind", "noise", "order",
+                 "over", "own_noise", "part", "pile", "positions", "seat", "start_hand", "start_score", "swap_given",
+                 "two_parts", "won")
 
     def __init__(self) -> None:
         self.seat = 0
@@ -139,6 +160,8 @@ class BuffetWorld:
         self.answers: tuple[tuple[int, ...], ...] = ()
         self.start_score = 0
         self.start_hand = 0
+        self.ahead: tuple[tuple[tuple[int, int], ...], ...] = ()  # the buffets of rounds played on (the chef's)
+        self.kept_weight = KEPT_WEIGHT  # what a kept card's value above the mean is worth at the horizon
 
     def clone(self) -> BuffetWorld:
         copy = BuffetWorld.__new__(BuffetWorld)
@@ -149,6 +172,7 @@ class BuffetWorld:
         copy.swap_given, copy.chosen, copy.over, copy.noise = self.swap_given, dict(self.chosen), self.over, self.noise
         copy.answers, copy.start_score, copy.start_hand = self.answers, self.start_score, self.start_hand
         copy.order, copy.own_noise = self.order, self.own_noise
+        copy.ahead, copy.kept_weight = self.ahead, self.kept_weight
         return copy
 
     @property
@@ -161,7 +185,7 @@ class BuffetWorld:
     def returns(self) -> float:
         hand = self.hands[self.seat]
         kept = sum(v - MEAN_CARD for v in hand) if self.kind == "card" else sum(hand) - self.start_hand
-        return sum(self.won[self.seat].values()) - self.start_score + KEPT_WEIGHT * kept
+        return sum(self.won[self.seat].values()) - self.start_score + self.kept_weight * kept
 
     def draw(self, count: int, rng: Shuffles) -> list[int]:
         """Cards from the pile; an empty pile is refilled from the whole composition (an estimate)."""
@@ -252,7 +276,22 @@ class BuffetWorld:
             self.part = 2
             self.in_round = list(self.order)
             return
+        if self.ahead:
+            self.next_round(rng)
+            return
         self.over = True
+
+    def next_round(self, rng: Shuffles) -> None:
+        """The round is over and the world plays on (the chef's): every hand back up to nine from the pile,
+        every mouse back to 0, the next buffet laid out, nobody has traded yet."""
+        self.buffet, self.ahead = list(self.ahead[0]), self.ahead[1:]
+        for hand in self.hands:
+            if len(hand) < HAND_SIZE:
+                hand.extend(self.draw(HAND_SIZE - len(hand), rng))
+        self.positions[:] = [0] * len(self.positions)  # in place: a lean playout holds the list
+        self.in_round = list(self.order)
+        self.part = 1 if self.two_parts else None
+        self.swap_given = False
 
     def leave(self, seat: int, index: int | None, rng: Shuffles) -> None:
         may_swap = not self.swap_given and self.part != 2
@@ -290,11 +329,51 @@ class Position:
 
     search_noise = 0.3  # the chef's worlds: the other mice make 30 % random moves (they are not the heuristic)
     search_own_noise = 0.0  # and the robot's own later steps keep the rule-based policy (measured: BENCHMARKS)
+    search_rounds = SEARCH_ROUNDS
+    search_kept_weight = SEARCH_KEPT_WEIGHT
+
+    def rounds_ahead(self) -> int:
+        """Rounds the chef's worlds play on past this one: `search_rounds`, fewer if the game ends first
+        (it ends at a round's start with fewer plates left than its buffet takes)."""
+        view = self.view
+        if view.kind != "card":
+            return 0
+        size = 5 if view.two_parts else view.players - 1
+        return min(self.search_rounds, (TOTAL_PLATES - len(view.laid)) // size)
+
+    @property
+    def search_cost(self) -> float:
+        """A chef playout's length relative to one to the round's end, in mouse cards (as `steps_left`)."""
+        view = self.view
+        size = 5 if view.two_parts else view.players - 1
+        return 1 + self.rounds_ahead() * view.players * (1 + size) / self.steps_left
+
+    def extend(self, world: BuffetWorld, rng: random.Random) -> None:
+        """The chef's world plays `rounds_ahead` more rounds, their buffets drawn now from the plates not laid
+        yet (the simulator's stand-in set less the plates seen, an estimate at a real table); when that reaches
+        the game's end, a card kept is worth nothing."""
+        view = self.view
+        if view.kind != "card":
+            return
+        size = 5 if view.two_parts else view.players - 1
+        rounds = self.rounds_ahead()
+        world.kept_weight = self.search_kept_weight
+        if (TOTAL_PLATES - len(view.laid)) // size <= self.search_rounds:  # no round after the horizon's
+            world.kept_weight = 0.0
+        if not rounds:
+            return
+        left = [code for code in STAND_IN_SET if code not in view.laid]
+        if len(left) < rounds * size:
+            left += [code for code in PLATES if code not in view.laid and code not in left]
+        drawn = [(FOODS.index(PLATES[code].food), PLATES[code].value) for code in rng.sample(left, rounds * size)]
+        world.ahead = tuple(tuple(sorted(drawn[r * size:(r + 1) * size], key=lambda plate: (-plate[1], plate[0])))
+                            for r in range(rounds))
 
     def search_world(self, rng: random.Random) -> BuffetWorld:
-        """A world for the chef's search: `sample`'s, with the chef's rollout noise."""
+        """A world for the chef's search: `sample`'s, with the chef's rollout noise, extended (`extend`)."""
         world = self.sample(rng)
         world.noise, world.own_noise = self.search_noise, self.search_own_noise
+        self.extend(world, rng)
         return world
 
     @property

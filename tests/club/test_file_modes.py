@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from club.broker import Credentials, write_broker_files, write_private
+from club import broker
+from club.broker import BrokerError, Credentials, write_broker_files, write_external_files, write_private
 
 
 def _mode(path: Path) -> int:
@@ -35,6 +36,23 @@ def test_rewriting_the_broker_files_keeps_the_password_file_owner_only(tmp_path:
     write_broker_files(directory, "club", credentials, "127.0.0.1", 1883)
     assert _mode(directory / "passwd") == 0o600
     assert "T1SECRET" not in (directory / "passwd").read_text(encoding="utf-8")  # hashed
+
+
+@pytest.mark.parametrize("external", [False, True], ids=["own broker", "existing broker"])
+def test_when_hashing_fails_no_password_file_is_left_in_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              external: bool) -> None:
+    failing = tmp_path / "mosquitto_passwd"
+    failing.write_text("#!/bin/sh\necho 'cannot hash' >&2\nexit 1\n", encoding="utf-8")
+    failing.chmod(0o700)
+    monkeypatch.setattr(broker.shutil, "which", lambda name: str(failing))
+    directory = tmp_path / "files"
+    credentials = Credentials("hub-secret", {1: "T1SECRET"})
+    with pytest.raises(BrokerError, match="mosquitto_passwd failed: cannot hash"):
+        if external:
+            write_external_files(directory, "club", credentials, "hub-admin")
+        else:
+            write_broker_files(directory, "club", credentials, "127.0.0.1", 1883)
+    assert not (directory / "passwd").exists()
 
 
 def test_a_private_file_is_never_written_through_a_symlink(tmp_path: Path) -> None:

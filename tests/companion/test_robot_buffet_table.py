@@ -82,6 +82,12 @@ def test_a_robots_exchange_names_no_card_aloud_and_the_host_types_only_the_new_o
         names = {card_name("buffet", card, language) for card in given}
         assert not any(re.search(rf"\b{re.escape(name)}\b", text) for name in names), text
         assert str(len(given)) in text
+    reader_or_typed = {"fr": ("sur le lecteur ou tapez-", "sur la page des robots."),
+                       "en": ("over the reader or type", "on the robots page."),
+                       "nl": ("langs de lezer of typ", "op de robotpagina.")}
+    for language, (either, where) in reader_or_typed.items():  # the new cards may be passed over the reader too
+        text = said.text(language)
+        assert either in text and text.endswith(where), text
     with table.lock:
         assert table.robots.discards("Marmiton") == tuple(given)  # for the host's robots page
         kept = table.robots.hand("Marmiton")

@@ -5,7 +5,10 @@ plays every seat alike (the flat PIMC's playouts are unchanged)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -82,19 +85,30 @@ def buffet_own_moves_are_heuristic(ask: RobotAsk, seed: int) -> int:
     return checked
 
 
-@SETTINGS
-@given(chaud_cases, st.integers(0, 2**32))
-def test_chaud_devant_robot_keeps_its_policy_among_random_players(case: tuple[int, int, str, str, int],
-                                                                  seed: int) -> None:
+def chaud_ask(case: tuple[Any, ...]) -> RobotAsk:
     game_seed, players, reveal, edition, index = case
-    chaud_own_moves_are_heuristic(pick(chaud_asks(game_seed, players, reveal, edition), index), seed)
+    return pick(chaud_asks(game_seed, players, reveal, edition), index)
 
 
-@SETTINGS
-@given(buffet_cases, st.integers(0, 2**32))
-def test_buffet_robot_keeps_its_policy_among_random_players(case: tuple[int, int, int, int], seed: int) -> None:
+def buffet_ask(case: tuple[Any, ...]) -> RobotAsk:
     game_seed, players, rounds, index = case
-    buffet_own_moves_are_heuristic(pick(buffet_asks(game_seed, players, rounds), index), seed)
+    return pick(buffet_asks(game_seed, players, rounds), index)
+
+
+PER_GAME: dict[str, tuple[st.SearchStrategy[tuple[Any, ...]], Callable[[tuple[Any, ...]], RobotAsk],
+                          Callable[[RobotAsk, int], int]]] = {
+    "chaud_devant": (chaud_cases, chaud_ask, chaud_own_moves_are_heuristic),
+    "buffet": (buffet_cases, buffet_ask, buffet_own_moves_are_heuristic),
+}
+"""Per game: its simulated decisions (a case names one), and the check that plays them out."""
+
+
+@pytest.mark.parametrize("game", list(PER_GAME))
+@SETTINGS
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_the_robot_keeps_its_policy_among_random_players(game: str, data: st.DataObject, seed: int) -> None:
+    cases, ask_of, own_moves_are_heuristic = PER_GAME[game]
+    own_moves_are_heuristic(ask_of(data.draw(cases, label="case")), seed)
 
 
 def test_the_robot_moves_are_checked_at_all() -> None:

@@ -1,4 +1,4 @@
-"""Fixtures: a table service on a temporary data dir and its Flask app."""
+"""Fixtures: a table service on a temporary data dir, its Flask app, and its robot driver."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.robot_table import RobotDriver
 from companion.table import TableService
 from marmite.games import GAMES
 from marmite.serve import table_app
@@ -33,6 +34,14 @@ def app(service: TableService, tmp_path: Path) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def robot_driver(service: TableService) -> Iterator[RobotDriver]:
+    """The table's robot driver, as `marmite run` starts it (thinking 30 ms a move); closed after."""
+    driver = RobotDriver(service, think_ms=30).start()
+    yield driver
+    driver.close()
 
 
 def new_game(client: FlaskClient, menu_reveal: str = "simultaneous") -> None:

@@ -25,3 +25,13 @@ def claim(phone: FlaskClient, name: str) -> str:
     answer = phone.post(f"/api/seat/{name}/claim", json={"k": key}, headers={"X-CSRF-Token": match.group(1)})
     assert answer.status_code == 200, answer.get_json()
     return key
+
+
+def own_phone(app: Flask, name: str) -> tuple[FlaskClient, str]:
+    """`name`'s own phone, its seat claimed and its page opened: the client and the page's CSRF token."""
+    phone = app.test_client()
+    key = claim(phone, name)  # as the seat page's script does: opening a link claims nothing
+    page = phone.get(f"/seat/{name}?k={key}").get_data(as_text=True)
+    match = re.search(r'data-csrf="([^"]+)"', page)
+    assert match is not None, "the seat page carries its CSRF token"
+    return phone, match.group(1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,7 +18,7 @@ from companion.robot_table import RobotDriver
 from companion.table import TableService
 from marmite.games import GAMES
 from tests.web_ui.conftest import HEADERS
-from tests.web_ui.seat_phone import claim
+from tests.web_ui.seat_phone import own_phone
 
 BOX = GAMES.kinds["buffet"].tag_codes  # 110 mouse cards (ten copies of each value), then the plates
 UIDS = {code: f"05{index:012x}" for index, code in enumerate(BOX)}
@@ -47,12 +47,11 @@ def wait_for(check: Callable[[], Any], timeout: float = 20.0) -> Any:
 
 
 @pytest.fixture
-def table(client: FlaskClient, service: TableService) -> Iterator[TableService]:
+def table(client: FlaskClient, service: TableService, robot_driver: RobotDriver) -> TableService:
+    """The table with its robot driver and the whole box as its deck."""
     deck = "uid,card\n" + "".join(f"{uid},{code}\n" for code, uid in UIDS.items())
     assert client.post("/api/deck/import", data=deck, headers=HEADERS, content_type="text/csv").status_code == 200
-    driver = RobotDriver(service, think_ms=30).start()
-    yield service
-    driver.close()
+    return service
 
 
 def start(client: FlaskClient, practice: str, aids: bool = False) -> None:
@@ -70,9 +69,7 @@ def test_a_practice_deal_by_tag_knows_the_peoples_hands_and_draws_the_robot_from
         app: Flask, client: FlaskClient, table: TableService) -> None:
     start(client, "cards", aids=True)
     robot = wait_for(lambda: hand(table, "Bip"))  # dealt virtually at once, from the whole composition
-    phone = app.test_client()
-    key = claim(phone, "Ana")
-    token = phone.get(f"/seat/Ana?k={key}").get_data(as_text=True).split('data-csrf="')[1].split('"')[0]
+    phone, token = own_phone(app, "Ana")
     assert phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).status_code == 409  # not known yet
 
     most = Counter(robot).most_common(1)[0][0]  # the people take every copy of the robot's commonest value

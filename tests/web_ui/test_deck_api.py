@@ -329,31 +329,26 @@ def test_a_deal_under_way_ends_when_another_game_is_resumed(client: FlaskClient)
     assert "deck" not in played or played["deck"] is None
 
 
+@pytest.mark.usefixtures("robot_driver")
 def test_a_practice_deal_by_tag_deals_the_people_only_and_the_robots_virtually(client: FlaskClient,
                                                                              service: TableService) -> None:
     import time
 
-    from companion.robot_table import RobotDriver
-
-    driver = RobotDriver(service, think_ms=30).start()
-    try:
-        client.post("/api/deck/import", data=deck_file(), headers=HEADERS, content_type="text/csv")
-        post(client, "/api/events", {"type": "new_game", "players": ["Ana", "Bot", "Cléo"], "dealer": "Cléo",
-                                     "robots": {"seats": {"Bot": "chef"}, "practice": "cards", "pace_ms": 0}})
-        started = post(client, "/api/deck/deal", {"action": "start"})
-        assert started["activity"]["total"] == 26  # 13 for each person, none for the robot
-        for index in range(26):
-            drop(client, uid(index))
-        deadline = time.monotonic() + 20
-        while True:
-            state: Any = service.game_state
-            hands = state.progress.open_round.hands
-            if len(hands) == 3:
-                break
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-        people = set(hands[0]) | set(hands[2])
-        assert people == {ALL_CODES[i] for i in range(26)}  # the cards passed went to the people
-        assert len(hands[1]) == 13 and not hands[1] & people  # the robot's from the cards left
-    finally:
-        driver.close()
+    client.post("/api/deck/import", data=deck_file(), headers=HEADERS, content_type="text/csv")
+    post(client, "/api/events", {"type": "new_game", "players": ["Ana", "Bot", "Cléo"], "dealer": "Cléo",
+                                 "robots": {"seats": {"Bot": "chef"}, "practice": "cards", "pace_ms": 0}})
+    started = post(client, "/api/deck/deal", {"action": "start"})
+    assert started["activity"]["total"] == 26  # 13 for each person, none for the robot
+    for index in range(26):
+        drop(client, uid(index))
+    deadline = time.monotonic() + 20
+    while True:
+        state: Any = service.game_state
+        hands = state.progress.open_round.hands
+        if len(hands) == 3:
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    people = set(hands[0]) | set(hands[2])
+    assert people == {ALL_CODES[i] for i in range(26)}  # the cards passed went to the people
+    assert len(hands[1]) == 13 and not hands[1] & people  # the robot's from the cards left

@@ -11,19 +11,12 @@ from flask.testing import FlaskClient
 from companion.chaud_devant.cards import ALL_CODES
 from companion.table import TableService
 from tests.web_ui.conftest import HEADERS
-from tests.web_ui.seat_phone import claim
+from tests.web_ui.seat_phone import own_phone
 from web_ui.app import HINT_BURST
 from web_ui.seats import seat_key
 
 PLAYERS = ["Ana", "Marmiton", "Cléo"]
 HANDS = {name: sorted(ALL_CODES[i::4][:13]) for i, name in enumerate(PLAYERS)}
-
-
-def _phone(app: Flask, name: str) -> tuple[FlaskClient, str]:
-    phone = app.test_client()
-    key = claim(phone, name)  # as the seat page's script does: opening a link claims nothing
-    page = phone.get(f"/seat/{name}?k={key}").get_data(as_text=True)
-    return phone, page.split('data-csrf="')[1].split('"')[0]
 
 
 def _start(client: FlaskClient, robots: dict[str, Any]) -> dict[str, Any]:
@@ -46,12 +39,12 @@ def test_learning_aids_are_impossible_without_robots_and_off_by_default(app: Fla
     assert (refused["accepted"], refused["reason"]) == (False, "bad_setup")
     assert _start(client, {})["accepted"]  # no robots at all
     _deal_and_choose(service)
-    phone, token = _phone(app, "Ana")
+    phone, token = own_phone(app, "Ana")
     answer = phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token})
     assert answer.status_code == 403 and "learning aids are off" in answer.get_json()["error"]
     assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards"})["accepted"]  # aids left off
     _deal_and_choose(service)
-    phone, token = _phone(app, "Ana")
+    phone, token = own_phone(app, "Ana")
     assert phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).status_code == 403
     assert "practice-hint" not in phone.get("/fragment/seat/Ana").get_data(as_text=True)
 
@@ -60,7 +53,7 @@ def test_the_chef_advises_on_the_players_own_phone_only(app: Flask, client: Flas
                                                        service: TableService) -> None:
     assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards", "aids": True})["accepted"]
     _deal_and_choose(service)
-    phone, token = _phone(app, "Ana")
+    phone, token = own_phone(app, "Ana")
     assert 'id="practice-hint"' in phone.get("/fragment/seat/Ana").get_data(as_text=True)
     before = service.journal.last_seq
     answer = phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token})
@@ -76,7 +69,7 @@ def test_the_chef_advises_on_the_players_own_phone_only(app: Flask, client: Flas
 def test_advice_is_bounded_per_phone(app: Flask, client: FlaskClient, service: TableService) -> None:
     assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards", "aids": True})["accepted"]
     _deal_and_choose(service)
-    phone, token = _phone(app, "Ana")
+    phone, token = own_phone(app, "Ana")
     answers = [phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}) for _ in range(HINT_BURST + 1)]
     assert [a.status_code for a in answers] == [200] * HINT_BURST + [429]  # each one is a search: not unbounded
     assert int(answers[-1].headers["Retry-After"]) >= 1
@@ -86,7 +79,7 @@ def test_a_virtual_practice_player_plays_from_the_phone_on_their_turn_only(app: 
                                                                           service: TableService) -> None:
     assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "virtual"})["accepted"]
     _deal_and_choose(service)
-    ana, token = _phone(app, "Ana")
+    ana, token = own_phone(app, "Ana")
     assert 'class="big practice-play' in ana.get("/fragment/seat/Ana").get_data(as_text=True)
     state = service.game_state
     assert state is not None
@@ -101,7 +94,7 @@ def test_a_card_the_journal_cannot_keep_is_a_400_from_the_phone(app: Flask, clie
                                                                service: TableService) -> None:
     assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "virtual"})["accepted"]
     _deal_and_choose(service)
-    ana, token = _phone(app, "Ana")
+    ana, token = own_phone(app, "Ana")
     before = service.journal.last_seq
     for body in ('{"card": "%s"}' % ("x" * 20_000), '{"card": "\\ud800"}'):  # too long; a lone surrogate
         answer = ana.post("/api/seat/Ana/play", data=body, content_type="application/json",
@@ -114,7 +107,7 @@ def test_a_card_the_journal_cannot_keep_is_a_400_from_the_phone(app: Flask, clie
 def test_phone_play_is_refused_at_a_table_with_cards(app: Flask, client: FlaskClient, service: TableService) -> None:
     assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards"})["accepted"]
     _deal_and_choose(service)
-    ana, token = _phone(app, "Ana")
+    ana, token = own_phone(app, "Ana")
     answer = ana.post("/api/seat/Ana/play", json={"card": HANDS["Ana"][0]}, headers={"X-CSRF-Token": token})
     assert answer.status_code == 409
     assert "practice-play" not in ana.get("/fragment/seat/Ana").get_data(as_text=True)
@@ -203,7 +196,7 @@ def test_sus_au_buffet_practice_without_cards_a_person_chooses_face_down_and_exc
         assert service.submit({"type": "robot", "player": name, "hand": hand}, source="robot").accepted
     for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1"):
         assert service.submit({"type": "plate", "plate": plate}, source="robot").accepted
-    ana, token = _phone(app, "Ana")
+    ana, token = own_phone(app, "Ana")
     fragment = ana.get("/fragment/seat/Ana").get_data(as_text=True)
     assert fragment.count('class="big practice-play"') == 9 and "Choisir moins un" in fragment
     assert 'class="big practice-play"' not in client.get("/fragment/seat/Bip").get_data(as_text=True)
@@ -231,3 +224,27 @@ def test_sus_au_buffet_practice_without_cards_a_person_chooses_face_down_and_exc
     assert kept is not None and len(kept) == 8 and "mouse-n1" not in kept
     assert 'id="practice-swap"' not in ana.get("/fragment/seat/Ana").get_data(as_text=True)
     assert any("Ana échange 2 cartes" in m.text("fr") for m in service.messages_after(0))
+
+
+def test_at_a_buffet_practice_the_game_names_the_advice_and_hides_robots_choices_until_their_reveal(
+        app: Flask, client: FlaskClient, service: TableService) -> None:
+    players = ["Ana", "Bip", "Bop", "Bup"]
+    start = {"type": "new_game", "game": "buffet", "players": players, "first": "Ana",
+             "robots": {"seats": {"Bip": "chef", "Bop": "chef", "Bup": "chef"}, "practice": "virtual", "aids": True}}
+    assert client.post("/api/events", headers=HEADERS, json=start).get_json()["accepted"]
+    hand = ["mouse-n1", "mouse-0", "mouse-1", "mouse-2", "mouse-3", "mouse-4", "mouse-5", "mouse-6", "mouse-7"]
+    for name in players:
+        assert service.submit({"type": "robot", "player": name, "hand": hand}, source="robot").accepted
+    for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1"):
+        assert service.submit({"type": "plate", "plate": plate}, source="robot").accepted
+    ana, token = own_phone(app, "Ana")
+    advice = ana.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).get_json()
+    assert advice["text"].startswith("Le chef jouerait la souris ")  # the game's phrase: a mouse card
+    for name in players[1:]:
+        assert service.submit({"type": "robot", "player": name, "card": "mouse-5"}, source="robot").accepted
+    assert client.get("/api/robots").get_json()["asks"] == []  # chosen face down: named at the reveal only
+    assert ana.post("/api/seat/Ana/play", json={"card": "mouse-0"}, headers={"X-CSRF-Token": token}
+                    ).get_json()["accepted"]  # whoever's turn it is: a choice made face down
+    assert service.submit({"type": "card", "card": "mouse-0"}, source="robot").accepted  # Ana's, turned over
+    asks = client.get("/api/robots").get_json()["asks"]
+    assert [(ask["player"], ask["card"]) for ask in asks] == [("Bip", "mouse-5")]  # its reveal is due

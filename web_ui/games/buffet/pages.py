@@ -16,9 +16,12 @@ from companion.buffet.announcer import Words, deciding_food
 from companion.buffet.plates import FOODS, MOUSE_CARDS, PLATES
 from companion.buffet.state import State as BuffetState
 from companion.catalogs import Phrasebook, said, said_plural
+from companion.robot_seats import turn_of
+from companion.seam import Event, State
 from web_ui.fact_keys import FactKey
 from web_ui.game_pages import GamePages
 from web_ui.games.buffet.practice import practice_seat
+from web_ui.games.buffet.robots import robot_hands
 
 RING_RADIUS, MOUSE_STEP, MOUSE_SIZE, MOST_MICE = 150, 22, 10, 6
 RING_CENTRE = RING_RADIUS + 20 + (MOST_MICE - 1) * MOUSE_STEP + MOUSE_SIZE + 2
@@ -189,6 +192,18 @@ class BuffetPages(GamePages):
     state_class = "state buffet"
     seat_class = "state seat buffet"
     seat_speaks_mine = True  # a phone said everything the tablet said (a seat's own parts name its player)
+    advice_key = "robot.suggest_mouse"
+
+    def phone_card_event(self, state: State, player: str, card: str) -> Event | None:
+        """The step's card, chosen face down whatever the turn (a `robot` choice); the table turns it over."""
+        return {"type": "robot", "player": player, "card": card}
+
+    def robot_card_public(self, state: State, player: str) -> bool:
+        """A card chosen face down is named only when its reveal comes (the player's turn in the step)."""
+        return turn_of(state) == player
+
+    def robot_hands(self) -> dict[str, dict[str, Any]]:
+        return robot_hands()
 
     def __init__(self) -> None:
         super().__init__(KIND.name, __name__)
