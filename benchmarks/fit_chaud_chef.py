@@ -37,7 +37,7 @@ from companion.chaud_devant import arena  # noqa: E402
 from companion.chaud_devant.cards import MENUS  # noqa: E402
 from companion.chaud_devant.robot import ChaudWorld, card_choice, menu_choice  # noqa: E402
 from companion.chaud_devant.robot_cards import INDEX, SUITS, WORTH  # noqa: E402
-from companion.chaud_devant.robot_policy import follow_features, lead_features, menu_features  # noqa: E402
+from companion.chaud_devant.robot_policy import follow_features, lead_features  # noqa: E402
 from companion.robots import RobotAsk, playout, position_of  # noqa: E402
 from marmite.games import GAMES  # noqa: E402
 
@@ -61,9 +61,6 @@ def recorder(out: Any, seed: int) -> arena.Player:
                 totals[choice] += playout(world.clone(), choice, rng)
         best = totals.index(max(totals))
         view = position.view
-        if view.kind == "menu":
-            options = [value for _, value in position.answers]
-            out.write(json.dumps({"menu": True, "hand": list(position.hand), "options": options, "y": best}) + "\n")
         if view.kind == "card":
             hand, worth = list(position.hand), WORTH[MENUS.index(view.menus[view.seat])]
             pot, led = [INDEX[c] for c in view.pot], -1 if view.led is None else SUITS.index(view.led)
@@ -122,14 +119,7 @@ def agreement(rows: list[dict[str, Any]], weights: list[float]) -> float:
 
 def fit(paths: Iterable[str]) -> None:
     rows = [json.loads(line) for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines()]
-    menus = [{"f": [menu_features(row["hand"], m) for m in row["options"]], "y": row["y"]}
-             for row in rows if row.get("menu") and len(row["options"]) > 1]
-    cards = [row for row in rows if not row.get("menu")]
-    if menus:
-        cut = len(menus) * 4 // 5
-        weights = fit_rows(menus[:cut])
-        print(f"menu: {len(menus)} decisions; held-out choices named: fitted {agreement(menus[cut:], weights):.3f}")
-        print(f"    menu=({', '.join(f'{w:.3f}' for w in fit_rows(menus))}),")
+    cards = [row for row in rows if not row.get("menu")]  # files of an earlier run also held menu decisions
     for phase, lead in (("lead", True), ("follow", False)):
         chosen = [row for row in cards if row["lead"] == lead]
         if not chosen:

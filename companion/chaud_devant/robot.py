@@ -9,7 +9,6 @@ the end of the round: a world is worth the robot seat's points for the round.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -29,10 +28,8 @@ from companion.chaud_devant.robot_cards import (
 )
 from companion.chaud_devant.robot_policy import (
     CHEF_POLICY,
-    MENU_MODEL,
     MENUS_LATER,
     Weights,
-    menu_log_odds,
     policy_card,
 )
 from companion.chaud_devant.robot_view import View, robot_view
@@ -41,8 +38,6 @@ from companion.robots import RobotAsk
 from companion.seam import Part
 
 ROLLOUT_NOISE = 0.1
-INFERENCE_DEALS = 4
-"""Deals drawn for each of the chef's worlds, one kept by the odds of the menus revealed (see `search_world`)."""
 _NO_DICE = random.Random(0)  # the policy without noise rolls no dice; it only needs something to hold
 
 
@@ -338,11 +333,6 @@ class Position:
         seen = set(view.played) | set(view.hand)
         self.unseen = [index for index, code in enumerate(ALL_CODES) if code not in seen]
         self.plays_left = sum(view.left)
-        # the others whose menu is revealed: what each chose, among which menus, and the cards they played
-        self.revealed = tuple(
-            (s, MENUS.index(view.menus[s]), tuple(m for m in range(len(MENUS)) if MENUS[m] not in view.used_menus[s]),
-             [INDEX[c] for c in view.played_by[s]] if view.played_by else [])
-            for s in range(view.players) if s != view.seat and s in view.menus)
 
     @property
     def choices(self) -> Sequence[dict[str, Any]]:
@@ -389,42 +379,14 @@ class Position:
         return world
 
     def search_world(self, rng: random.Random) -> ChaudWorld:
-        """A world for the chef's search: its hands drawn as `sample` draws them, then the menus revealed
-        weighed in (one of INFERENCE_DEALS deals kept with the odds that their players chose those menus
-        holding them); every seat's cards played by the fitted policy, no random move."""
-        import os  # EXPERIMENT
-        flags = os.environ.get("CHEF", "policy,infer,later")
-        world = self._world(self._inferred_deal(rng) if "infer" in flags else self._deal(rng))
-        world.noise, world.own_noise = 0.0, 0.0
-        for flag in flags.split(","):
-            if flag.startswith("noise="):
-                world.noise = world.own_noise = float(flag[6:])
-        if "policy" in flags:
-            world.policy, world.policy_draws = CHEF_POLICY, True
-        if self.view.kind == "menu" and "later" in flags:
+        """A world for the chef's search: `sample`'s, its cards drawn by the fitted policy (`CHEF_POLICY`,
+        a model of how searching players play) and, at a menu decision, the menus the robot keeps counted
+        at what they are worth over the rounds left (`MENUS_LATER`)."""
+        world = self.sample(rng)
+        world.noise, world.own_noise, world.policy, world.policy_draws = 0.0, 0.0, CHEF_POLICY, True
+        if self.view.kind == "menu":
             world.later = MENUS_LATER.get((self.view.players, sum(self.view.left)))
         return world
-
-    def _inferred_deal(self, rng: random.Random) -> list[list[int]]:
-        """A deal drawn by sampling-importance-resampling on the menu model's odds of the revealed menus."""
-        if not self.revealed:
-            return self._deal(rng)
-        deals, weights = [], []
-        for _ in range(INFERENCE_DEALS):
-            hands = self._deal(rng)
-            log_odds = 0.0
-            for seat, menu, options, played in self.revealed:
-                log_odds += menu_log_odds(MENU_MODEL, hands[seat] + played, menu, options)
-            deals.append(hands)
-            weights.append(log_odds)
-        top = max(weights)
-        odds = [math.exp(w - top) for w in weights]
-        point = rng.random() * sum(odds)
-        for hands, odd in zip(deals, odds, strict=True):
-            point -= odd
-            if point < 0:
-                return hands
-        return deals[-1]
 
     def _deal(self, rng: random.Random) -> list[list[int]]:
         view = self.view

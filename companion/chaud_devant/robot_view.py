@@ -40,7 +40,6 @@ class View:
     voids: tuple[frozenset[str], ...]  # suits each seat showed void in this round
     turn: int | None
     choices: tuple[dict[str, Any], ...]
-    played_by: tuple[tuple[str, ...], ...] = ()  # cards each seat has played this round (public), in order
 
 
 def robot_view(state: State, ask: RobotAsk) -> View:
@@ -86,8 +85,7 @@ def robot_view(state: State, ask: RobotAsk) -> View:
                 tuple(frozenset(u - {current.choices[s]}) for s, u in enumerate(progress.used_menus)),
                 dict(current.choices), tuple(current.left), frozenset(current.played), won, tuple(pot.cards),
                 pot.sum, None if pot.led is None else str(pot.led), pot.spoiled, _voids(state, count), seat,
-                tuple({"type": "card", "card": code} for code in cards),
-                tuple(tuple(play.card for play in current.plays if play.seat == s) for s in range(count)))
+                tuple({"type": "card", "card": code} for code in cards))
 
 
 def _checked_hand(state: State, seat: int, hand: tuple[str, ...]) -> tuple[str, ...]:
