@@ -10,7 +10,8 @@ when the request is not the seat's decision or its hand contradicts the log.
 The search is Perfect Information Monte Carlo (sample a world, play each answer out with the
 game's rollout policy, keep the best average): flat for the middle level, with sequential halving
 and common random numbers for the chef, whose search grows with the decision's answers (as a flat
-PIMC's does) and whose playouts take a world's lean `run_out` when it has one; a game whose Position
+PIMC's does), whose worlds are the game's `search_world` (the game's own rollout policy for its chef)
+and whose playouts take a world's lean `run_out` when it has one; a game whose Position
 `SearchesFurther` has the chef's worlds play on past the horizon the flat PIMC stops at. It is
 deterministic for a seed: the number of rollouts is fixed by the level and `think_ms` (calibrated
 by the game's `rollouts_per_ms`), and the clock only stops a search that would overrun its

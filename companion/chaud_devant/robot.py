@@ -3,8 +3,10 @@
 A world is one deal of the unseen cards consistent with the View (hand sizes, voids shown, cards
 played; the menus still hidden are chosen by the rollout policy from each sampled hand), copied
 cheaply as small lists of card numbers. The rollout policy (`card_choice`, `menu_choice`) is the
-rule-based player the lower level and the benchmark's heuristic opponent also use. The horizon is
-the end of the round: a world is worth the robot seat's points for the round.
+rule-based player the lower level and the benchmark's heuristic opponent also use; the chef's worlds
+(`search_world`) draw their cards from the fitted policy of `robot_policy` instead and, at a menu
+decision, add what the menus kept are worth later. The horizon is the end of the round: a world is
+worth the robot seat's points for the round.
 """
 
 from __future__ import annotations
@@ -248,8 +250,9 @@ class ChaudWorld:
         return self.noise == 0.0 and self.own_noise == 0.0
 
     def run_out(self, dice: int) -> float:
-        """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
-        `noise` 0 (same choices, same ties; no dice needed), in one tight loop: the chef's playouts."""
+        """Play the round out with the world's card policy and no random move, as `rollout_step` does with
+        `noise` 0 and `random.Random(dice)` (same choices, same ties; the dice only for the fitted policy's
+        draws), in one tight loop: the chef's playouts."""
         while self.pending:
             seat = self.pending[0]
             self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), _NO_DICE, 0.0))
