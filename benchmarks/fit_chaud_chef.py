@@ -14,7 +14,8 @@ pasted from the last two):
   then the value of choosing well among them round by round (the best menu now plus the worth of
   those left), averaged over the hands.
 
-Usage: .venv/bin/python benchmarks/fit_chaud_chef.py record /tmp/d4.jsonl --games 30 --first-deal 10000
+Usage (the run behind the committed tables): .venv/bin/python benchmarks/fit_chaud_chef.py record /tmp/d.jsonl
+--games 40 --first-deal 40000; then `fit /tmp/d.jsonl` and `menus --hands 1500`
 """
 
 from __future__ import annotations

@@ -10,9 +10,10 @@ when the request is not the seat's decision or its hand contradicts the log.
 The search is Perfect Information Monte Carlo (sample a world, play each answer out with the
 game's rollout policy, keep the best average): flat for the middle level, with sequential halving
 and common random numbers for the chef, whose search grows with the decision's answers (as a flat
-PIMC's does), whose worlds are the game's `search_world` (the game's own rollout policy for its chef)
-and whose playouts take a world's lean `run_out` when it has one; a game whose Position
-`SearchesFurther` has the chef's worlds play on past the horizon the flat PIMC stops at. It is
+PIMC's does), whose worlds are the game's `search_world` (the game's own rollout policy for its chef,
+possibly played past the horizon the flat PIMC stops at) and whose playouts take a world's lean
+`run_out` when it has one; a Position whose chef's playouts cost more than rule-based ones says so
+(`SearchCost`) and the chef's budget shrinks to match. It is
 deterministic for a seed: the number of rollouts is fixed by the level and `think_ms` (calibrated
 by the game's `rollouts_per_ms`), and the clock only stops a search that would overrun its
 deadline (a much slower machine than the calibration one), which is the one case where two runs
@@ -137,13 +138,14 @@ class Position(Protocol):
 
 
 @runtime_checkable
-class SearchesFurther(Protocol):
-    """Optional for a Position whose chef's worlds (`search_world`) may play on past the rollout horizon
-    (the flat PIMC's and the cuisinier's stop there), so that what an answer costs later is played."""
+class SearchCost(Protocol):
+    """Optional for a Position whose chef's playouts (`search_world`'s worlds) cost more than a rule-based
+    playout to the horizon (a slower policy, worlds played on past the round): the chef's budget, sized
+    by `rollouts_per_ms` for rule-based playouts, is divided by that cost, so `think_ms` keeps its meaning."""
 
     @property
     def search_cost(self) -> float:
-        """A chef playout's cost relative to one to the horizon: the chef's budget is divided by it."""
+        """A chef playout's cost relative to a rule-based playout to the horizon."""
         ...
 
 
@@ -238,7 +240,7 @@ def choose(position: Position, level: Level, rng: random.Random, think_ms: int, 
     if level.per_answer:
         budget = max(count, min(budget, int(count * think_ms * level.per_answer)))
     if level.halving:
-        if isinstance(position, SearchesFurther):
+        if isinstance(position, SearchCost):
             budget = max(count, int(budget / position.search_cost))
         return sequential_halving(position, rng, budget, deadline)
     return flat_pimc(position, rng, min(level.worlds_cap, max(1, budget // count)), deadline)

@@ -4,9 +4,9 @@ A world is one deal of the unseen cards consistent with the View (hand sizes, vo
 played; the menus still hidden are chosen by the rollout policy from each sampled hand), copied
 cheaply as small lists of card numbers. The rollout policy (`card_choice`, `menu_choice`) is the
 rule-based player the lower level and the benchmark's heuristic opponent also use; the chef's worlds
-(`search_world`) draw their cards from the fitted policy of `robot_policy` instead and, at a menu
-decision, add what the menus kept are worth later. The horizon is the end of the round: a world is
-worth the robot seat's points for the round.
+(`search_world`) draw their cards from the fitted policy of `robot_policy` instead. The horizon is
+the end of the round: a world is worth the robot seat's points for the round (the chef's, at a menu
+decision, plus what the menus it keeps are worth in the rounds after).
 """
 
 from __future__ import annotations
@@ -40,6 +40,10 @@ from companion.robots import RobotAsk
 from companion.seam import Part
 
 ROLLOUT_NOISE = 0.1
+CHEF_PLAYOUT_COST = 2.5
+"""What a chef's playout (the fitted policy, each card drawn) costs against a rule-based one: measured 2.7x
+per playout (75 against 27 microseconds with 30 cards left) and 2.2x per whole chef decision at
+`--think-ms 300` before this correction; the chef's budget is divided by it (`companion.robots.SearchCost`)."""
 _NO_DICE = random.Random(0)  # the policy without noise rolls no dice; it only needs something to hold
 
 
@@ -380,6 +384,8 @@ class Position:
         if view.kind == "menu":
             world.turn = view.first
         return world
+
+    search_cost = CHEF_PLAYOUT_COST
 
     def search_world(self, rng: random.Random) -> ChaudWorld:
         """A world for the chef's search: `sample`'s, its cards drawn by the fitted policy (`CHEF_POLICY`,

@@ -21,7 +21,7 @@ from companion.chaud_devant.robot_policy import (
     policy_card,
     score,
 )
-from companion.robots import flat_pimc, position_of
+from companion.robots import SearchCost, flat_pimc, position_of
 from marmite.games import GAMES
 from tests.companion.test_robots import chaud_asks
 
@@ -121,6 +121,24 @@ def test_the_chef_values_the_menus_it_keeps() -> None:
         assert math.isclose(points, world.won[world.seat] + (5 if event["menu"] == "none" else 0) + table[kept])
 
 
+def test_a_later_round_values_only_the_menus_left() -> None:
+    """Round 3: the menus kept are those not used in rounds 1 and 2, less the one chosen now."""
+    asks = [ask for ask in chaud_asks(12, 4, "simultaneous", "2005")]
+    positions = [position_of(GAMES, ask) for ask in asks]
+    third = [p for p in positions if isinstance(p, Position) and p.view.kind == "menu" and p.view.round_number == 3]
+    assert third
+    table = MENUS_LATER[(4, 52)]
+    for position in third:
+        used = position.view.used_menus[position.view.seat]
+        assert len(used) == 2
+        for choice, event in enumerate(position.choices):
+            world = position.search_world(random.Random(choice))
+            world.apply_root(choice)
+            kept = [m for m in MENUS if m not in used and m != event["menu"]]
+            assert len(kept) == 2
+            assert world.later_worth == table[sum(1 << MENUS.index(m) for m in kept)]
+
+
 def test_a_card_decision_adds_no_menu_worth() -> None:
     asks = [ask for ask in chaud_asks(8, 4, "simultaneous", "2005") if len(ask.log) > 8]
     position = position_of(GAMES, asks[0])
@@ -133,3 +151,4 @@ def test_worlds_are_played_out_by_the_chef_alone() -> None:
     position = position_of(GAMES, chaud_asks(9, 3, "sequential", "2005")[3])
     assert isinstance(position, Position)
     assert type(position.search_world(random.Random(2))) is type(position.sample(random.Random(2))) is ChaudWorld
+    assert isinstance(position, SearchCost) and position.search_cost > 1  # its slower playouts, fewer of them
