@@ -10,8 +10,10 @@ when the request is not the seat's decision or its hand contradicts the log.
 The search is Perfect Information Monte Carlo (sample a world, play each answer out with the
 game's rollout policy, keep the best average): flat for the middle level, with sequential halving
 and common random numbers for the chef, whose search grows with the decision's answers (as a flat
-PIMC's does) and whose playouts take a world's lean `run_out` when it has one; a game whose Position
-`SearchesFurther` has the chef's worlds play on past the horizon the flat PIMC stops at. It is
+PIMC's does), whose worlds are the game's `search_world` (the game's own rollout policy for its chef,
+possibly played past the horizon the flat PIMC stops at) and whose playouts take a world's lean
+`run_out` when it has one; a Position whose chef's playouts cost more than rule-based ones says so
+(`SearchCost`) and the chef's budget shrinks to match. It is
 deterministic for a seed: the number of rollouts is fixed by the level and `think_ms` (calibrated
 by the game's `rollouts_per_ms`), and the clock only stops a search that would overrun its
 deadline (a much slower machine than the calibration one), which is the one case where two runs
@@ -93,8 +95,12 @@ class World(Protocol):
 
 @runtime_checkable
 class RunsOut(Protocol):
-    """Optional for a World: a lean playout to the horizon with the rule-based policy and no random
-    move, agreeing with `rollout_step` at `noise` 0 (the chef's playouts; the flat PIMC keeps the steps)."""
+    """Optional for a World: a lean playout to the horizon in one tight loop (the chef's playouts; the flat
+    PIMC keeps the steps), agreeing with `rollout_step` wherever `can_run_out` says it may stand for it."""
+
+    def can_run_out(self) -> bool:
+        """Whether `run_out` plays this world's rollout settings (its policy and noise)."""
+        ...
 
     def run_out(self, dice: int) -> float:
         """Play to the horizon, with `random.Random(dice)` for any chance on the way; the robot seat's return."""
@@ -114,18 +120,12 @@ class Position(Protocol):
         """How many playouts of this position the calibration machine runs per millisecond."""
         ...
 
-    @property
-    def search_noise(self) -> float:
-        """The rollout noise the full search (chef) plays its worlds with: the other seats' moves."""
-        ...
-
-    @property
-    def search_own_noise(self) -> float:
-        """The rollout noise of the robot seat's own later moves in the chef's worlds."""
-        ...
-
     def sample(self, rng: random.Random) -> World:
-        """A world consistent with the seat's information set."""
+        """A world consistent with the seat's information set (the flat PIMC's: the rule-based rollouts)."""
+        ...
+
+    def search_world(self, rng: random.Random) -> World:
+        """A world for the chef's search: `sample`'s, with the rollout policy and noise the game's chef uses."""
         ...
 
     def heuristic(self, rng: random.Random, *, noise: float = 0.0) -> int:
@@ -138,17 +138,14 @@ class Position(Protocol):
 
 
 @runtime_checkable
-class SearchesFurther(Protocol):
-    """Optional for a Position: the chef's worlds play on past the rollout horizon (the flat PIMC's and
-    the cuisinier's stop there), so that what an answer costs later is played, not estimated."""
+class SearchCost(Protocol):
+    """Optional for a Position whose chef's playouts (`search_world`'s worlds) cost more than a rule-based
+    playout to the horizon (a slower policy, worlds played on past the round): the chef's budget, sized
+    by `rollouts_per_ms` for rule-based playouts, is divided by that cost, so `think_ms` keeps its meaning."""
 
     @property
     def search_cost(self) -> float:
-        """A chef playout's cost relative to one to the horizon: the chef's budget is divided by it."""
-        ...
-
-    def extend(self, world: World, rng: random.Random) -> None:
-        """Make a sampled world play on past the horizon, drawing what it needs (once) from `rng`."""
+        """A chef playout's cost relative to a rule-based playout to the horizon."""
         ...
 
 
@@ -243,7 +240,7 @@ def choose(position: Position, level: Level, rng: random.Random, think_ms: int, 
     if level.per_answer:
         budget = max(count, min(budget, int(count * think_ms * level.per_answer)))
     if level.halving:
-        if isinstance(position, SearchesFurther):
+        if isinstance(position, SearchCost):
             budget = max(count, int(budget / position.search_cost))
         return sequential_halving(position, rng, budget, deadline)
     return flat_pimc(position, rng, min(level.worlds_cap, max(1, budget // count)), deadline)
@@ -272,19 +269,15 @@ def sequential_halving(position: Position, rng: random.Random, budget: int, dead
     totals = [0.0] * len(alive)
     visits = [0] * len(alive)
     rounds = halvings(len(alive))
-    further = position if isinstance(position, SearchesFurther) else None
     for done in range(rounds):
         spent = sum(visits)
         worlds = max(1, (budget - spent) // ((rounds - done) * len(alive)))
         for _ in range(worlds):
             if visits[alive[-1]] and time.monotonic() > deadline:
                 break
-            world = position.sample(rng)
-            world.noise, world.own_noise = position.search_noise, position.search_own_noise
-            if further is not None:
-                further.extend(world, rng)
+            world = position.search_world(rng)
             dice = rng.getrandbits(64)
-            lean = world.noise == 0.0 and world.own_noise == 0.0 and runs_out(world)
+            lean = runs_out(world) and world.can_run_out()  # type: ignore[attr-defined]
             for choice in alive:
                 if visits[alive[-1]] and time.monotonic() > deadline:
                     break

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from companion.buffet.plates import COPIES, FOODS, MOUSE_VALUES, PLATES, STAND_IN_SET, TOTAL_PLATES
 from companion.buffet.robot_view import HAND_SIZE, View, robot_view
 from companion.buffet.state import State
-from companion.robots import RobotAsk, World
+from companion.robots import RobotAsk
 from companion.seam import Part
 
 ROLLOUT_NOISE = 0.1
@@ -212,6 +212,10 @@ class BuffetWorld:
         self.hands[seat].remove(value)
         self.chosen[seat] = value
 
+    def can_run_out(self) -> bool:
+        """The lean playout plays the rule-based policy without noise only."""
+        return self.noise == 0.0 and self.own_noise == 0.0
+
     def run_out(self, dice: int) -> float:
         """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
         `noise` 0 with `random.Random(dice)` (the same cards, the same draws), a step at a time: the chef's playouts."""
@@ -344,12 +348,12 @@ class Position:
         size = 5 if view.two_parts else view.players - 1
         return 1 + self.rounds_ahead() * view.players * (1 + size) / self.steps_left
 
-    def extend(self, world: World, rng: random.Random) -> None:
+    def extend(self, world: BuffetWorld, rng: random.Random) -> None:
         """The chef's world plays `rounds_ahead` more rounds, their buffets drawn now from the plates not laid
         yet (the simulator's stand-in set less the plates seen, an estimate at a real table); when that reaches
         the game's end, a card kept is worth nothing."""
         view = self.view
-        if view.kind != "card" or not isinstance(world, BuffetWorld):
+        if view.kind != "card":
             return
         size = 5 if view.two_parts else view.players - 1
         rounds = self.rounds_ahead()
@@ -364,6 +368,13 @@ class Position:
         drawn = [(FOODS.index(PLATES[code].food), PLATES[code].value) for code in rng.sample(left, rounds * size)]
         world.ahead = tuple(tuple(sorted(drawn[r * size:(r + 1) * size], key=lambda plate: (-plate[1], plate[0])))
                             for r in range(rounds))
+
+    def search_world(self, rng: random.Random) -> BuffetWorld:
+        """A world for the chef's search: `sample`'s, with the chef's rollout noise, extended (`extend`)."""
+        world = self.sample(rng)
+        world.noise, world.own_noise = self.search_noise, self.search_own_noise
+        self.extend(world, rng)
+        return world
 
     @property
     def rollouts_per_ms(self) -> float:

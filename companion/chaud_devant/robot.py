@@ -3,8 +3,10 @@
 A world is one deal of the unseen cards consistent with the View (hand sizes, voids shown, cards
 played; the menus still hidden are chosen by the rollout policy from each sampled hand), copied
 cheaply as small lists of card numbers. The rollout policy (`card_choice`, `menu_choice`) is the
-rule-based player the lower level and the benchmark's heuristic opponent also use. The horizon is
-the end of the round: a world is worth the robot seat's points for the round.
+rule-based player the lower level and the benchmark's heuristic opponent also use; the chef's worlds
+(`search_world`) draw their cards from the fitted policy of `robot_policy` instead. The horizon is
+the end of the round: a world is worth the robot seat's points for the round (the chef's, at a menu
+decision, plus what the menus it keeps are worth in the rounds after).
 """
 
 from __future__ import annotations
@@ -13,33 +15,35 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS
+from companion.chaud_devant.cards import ALL_CODES, MENUS
 from companion.chaud_devant.events import ChaudEvent, accepted
+from companion.chaud_devant.robot_cards import (
+    INDEX,
+    LEAD_COST,
+    NONE_MENU,
+    OVERFLOW,
+    PEPPER,
+    SUIT_OF,
+    SUITS,
+    VALUE_OF,
+    WORTH,
+)
+from companion.chaud_devant.robot_policy import (
+    CHEF_POLICY,
+    MENUS_LATER,
+    Weights,
+    policy_card,
+)
 from companion.chaud_devant.robot_view import View, robot_view
 from companion.chaud_devant.state import State
 from companion.robots import RobotAsk
 from companion.seam import Part
 
-SUITS: tuple[str, ...] = ("pea", "onion", "mushroom", "pepper")
-PEPPER, NONE_MENU = 3, 4
-SUIT_OF: tuple[int, ...] = tuple(SUITS.index(str(DECK[code].suit)) for code in ALL_CODES)
-VALUE_OF: tuple[int, ...] = tuple(DECK[code].value for code in ALL_CODES)
-BOUILLON: tuple[bool, ...] = tuple(DECK[code].is_bouillon for code in ALL_CODES)
-OVERFLOW: tuple[bool, ...] = tuple(DECK[code].is_overflow for code in ALL_CODES)
-INDEX: dict[str, int] = {code: index for index, code in enumerate(ALL_CODES)}
 ROLLOUT_NOISE = 0.1
-WORTH: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        (1 if SUIT_OF[c] == menu else -1 if SUIT_OF[c] == PEPPER else 0) if menu < PEPPER
-        else (1 if SUIT_OF[c] == PEPPER else -1 if BOUILLON[c] else 0) if menu == PEPPER
-        else -1
-        for c in range(len(ALL_CODES))
-    )
-    for menu in range(len(MENUS))
-)
-"""What each card won is worth to a player of each menu (a "no soup" menu starts at +5)."""
-LEAD_COST: tuple[int, ...] = tuple(-(0 if value == 10 else value) for value in VALUE_OF)
-"""The rule-based lead's cost of each card: its value, a led 10 counting 0."""
+CHEF_PLAYOUT_COST = 2.5
+"""What a chef's playout (the fitted policy, each card drawn) costs against a rule-based one: measured 2.7x
+per playout (75 against 27 microseconds with 30 cards left) and 2.2x per whole chef decision at
+`--think-ms 300` before this correction; the chef's budget is divided by it (`companion.robots.SearchCost`)."""
 _NO_DICE = random.Random(0)  # the policy without noise rolls no dice; it only needs something to hold
 
 
@@ -142,12 +146,16 @@ class ChaudWorld:
         "answers",
         "forbidden",
         "hands",
+        "later",
+        "later_worth",
         "led",
         "menus",
         "noise",
         "over",
         "own_noise",
         "pending",
+        "policy",
+        "policy_draws",
         "pot",
         "seat",
         "spoiled",
@@ -174,6 +182,10 @@ class ChaudWorld:
         self.own_noise: float | None = None  # the robot seat's own noise in playouts (None: `noise`)
         self.forbidden: tuple[int, int] = (-1, -1)  # sequential: (dealer, first player's seat)
         self.answers: tuple[tuple[str, int], ...] = ()  # the robot's root answers: ("menu"|"card", number)
+        self.later: tuple[float, ...] | None = None  # the worth of the robot's unused menus (MENUS_LATER), if counted
+        self.later_worth = 0.0  # that worth once the robot has chosen its menu
+        self.policy: Weights | None = None  # the card policy of every seat's playouts (None: the rule-based one)
+        self.policy_draws = False  # the policy's card drawn with its probabilities (else its best card)
 
     def clone(self) -> ChaudWorld:
         copy = ChaudWorld.__new__(ChaudWorld)
@@ -182,13 +194,16 @@ class ChaudWorld:
         copy.won, copy.pot = list(self.won), list(self.pot)
         copy.total, copy.led, copy.spoiled, copy.turn = self.total, self.led, self.spoiled, self.turn
         copy.over, copy.noise, copy.forbidden, copy.answers = self.over, self.noise, self.forbidden, self.answers
-        copy.own_noise = self.own_noise
+        copy.own_noise, copy.policy, copy.policy_draws = self.own_noise, self.policy, self.policy_draws
+        copy.later, copy.later_worth = self.later, self.later_worth
         return copy
 
     def apply_root(self, choice: int) -> None:
         """The robot seat gives its `choice`-th answer."""
         kind, value = self.answers[choice]
         if kind == "menu":
+            if self.later is not None:
+                self.later_worth = self.later[sum(1 << m for m in self.used[self.seat] if m != value)]
             self.apply_menu(self.seat, value)
         else:
             self.play(value)
@@ -198,7 +213,7 @@ class ChaudWorld:
 
     def returns(self) -> float:
         points = self.won[self.seat]
-        return float(points + 5 if self.menus[self.seat] == NONE_MENU else points)
+        return float(points + 5 if self.menus[self.seat] == NONE_MENU else points) + self.later_worth
 
     def apply_menu(self, seat: int, menu: int) -> None:
         self.menus[seat] = menu
@@ -234,9 +249,14 @@ class ChaudWorld:
         if not self.hands[self.turn]:
             self.over = True
 
+    def can_run_out(self) -> bool:
+        """The lean playout plays the world's card policy without random moves."""
+        return self.noise == 0.0 and self.own_noise == 0.0
+
     def run_out(self, dice: int) -> float:
-        """Play the round out with the rule-based policy and no random move, as `rollout_step` does with
-        `noise` 0 (same choices, same ties; no dice needed), in one tight loop: the chef's playouts."""
+        """Play the round out with the world's card policy and no random move, as `rollout_step` does with
+        `noise` 0 and `random.Random(dice)` (same choices, same ties; the dice only for the fitted policy's
+        draws), in one tight loop: the chef's playouts."""
         while self.pending:
             seat = self.pending[0]
             self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), _NO_DICE, 0.0))
@@ -246,9 +266,14 @@ class ChaudWorld:
         worths = [WORTH[menu] for menu in self.menus]
         total, led, spoiled, turn, players = self.total, self.led, self.spoiled, self.turn, len(hands)
         suit_of, value_of, overflow = SUIT_OF, VALUE_OF, OVERFLOW
+        policy = self.policy
+        draws = random.Random(dice) if policy is not None and self.policy_draws else None
         while True:
             hand, worth = hands[turn], worths[turn]
-            card = lean_card_choice(hand, worth, pot, total, led, spoiled)
+            if policy is None:
+                card = lean_card_choice(hand, worth, pot, total, led, spoiled)
+            else:
+                card = policy_card(hand, worth, pot, total, led, spoiled, policy, draws)
             hand.remove(card)
             suit = suit_of[card]
             if not pot:
@@ -283,8 +308,17 @@ class ChaudWorld:
             self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), rng, self.noise_of(seat)))
             return
         seat = self.turn
-        self.play(card_choice(self.hands[seat], self.menus[seat], self.pot, self.total, self.led, self.spoiled,
-                              rng, self.noise_of(seat)))
+        if self.policy is None:
+            self.play(card_choice(self.hands[seat], self.menus[seat], self.pot, self.total, self.led, self.spoiled,
+                                  rng, self.noise_of(seat)))
+            return
+        hand, noise = self.hands[seat], self.noise_of(seat)
+        legal = playable(hand, self.led, self.spoiled)
+        if len(legal) > 1 and noise and rng.random() < noise:
+            self.play(legal[rng.randrange(len(legal))])
+            return
+        self.play(policy_card(hand, WORTH[self.menus[seat]], self.pot, self.total, self.led, self.spoiled,
+                              self.policy, rng if self.policy_draws else None))
 
 
 def answer(choice: ChaudEvent) -> tuple[str, int]:
@@ -311,9 +345,6 @@ class Position:
     def choices(self) -> Sequence[dict[str, Any]]:
         return self.view.choices
 
-    search_noise = 0.0  # the chef plays its worlds out with the rule-based policy itself (paired, deterministic)
-    search_own_noise = 0.0
-
     @property
     def rollouts_per_ms(self) -> float:
         """Calibrated in CPU time on the benchmark machine: about 250 card plays (with their choices) per ms."""
@@ -322,11 +353,15 @@ class Position:
     def sample(self, rng: random.Random) -> ChaudWorld:
         """A world: the unseen cards dealt to the other seats by their hand sizes, no card of a suit
         a seat showed void in (relaxed only if no such deal turns up); hidden menus left to choose."""
+        return self._world(self._deal(rng))
+
+    def _world(self, hands: list[list[int]]) -> ChaudWorld:
+        """The world of these hands: the View's menus, pot, points won, whose turn."""
         view = self.view
         world = ChaudWorld()
         world.seat = view.seat
         world.answers = self.answers
-        world.hands = self._deal(rng)
+        world.hands = hands
         world.menus = [MENUS.index(view.menus[s]) if s in view.menus else -1 for s in range(view.players)]
         order = [(view.first + k) % view.players for k in range(view.players)]
         world.pending = [s for s in order if world.menus[s] < 0]
@@ -348,6 +383,18 @@ class Position:
         world.turn = view.seat if view.turn is None else view.turn
         if view.kind == "menu":
             world.turn = view.first
+        return world
+
+    search_cost = CHEF_PLAYOUT_COST
+
+    def search_world(self, rng: random.Random) -> ChaudWorld:
+        """A world for the chef's search: `sample`'s, its cards drawn by the fitted policy (`CHEF_POLICY`,
+        a model of how searching players play) and, at a menu decision, the menus the robot keeps counted
+        at what they are worth over the rounds left (`MENUS_LATER`)."""
+        world = self.sample(rng)
+        world.noise, world.own_noise, world.policy, world.policy_draws = 0.0, 0.0, CHEF_POLICY, True
+        if self.view.kind == "menu":
+            world.later = MENUS_LATER.get((self.view.players, sum(self.view.left)))
         return world
 
     def _deal(self, rng: random.Random) -> list[list[int]]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.chaud_devant.cards import MENUS
 from companion.chaud_devant.effects import TrickWon
-from companion.chaud_devant.robot import INDEX, WORTH
+from companion.chaud_devant.robot_cards import INDEX, WORTH
 from companion.seam import Part
 
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from companion.buffet.arena import play_game
 from companion.buffet.plates import FOODS, PLATES
-from companion.buffet.robot import KEPT_WEIGHT, BuffetWorld, Position
-from companion.robots import RobotAsk, SearchesFurther, flat_pimc, playout, position_of
+from companion.buffet.robot import KEPT_WEIGHT, SEARCH_KEPT_WEIGHT, BuffetWorld, Position
+from companion.robots import RobotAsk, SearchCost, flat_pimc, playout, position_of
 from marmite.games import GAMES
 from tests.companion.test_robot_lean import snapshot
 from tests.companion.test_robots import pick
@@ -46,7 +46,7 @@ games = st.tuples(st.integers(0, 10_000), st.integers(3, 6), st.integers(0, 10_0
 def extended(ask: RobotAsk, rng: random.Random, rounds: int = 1) -> tuple[Position, BuffetWorld]:
     """A chef's world for `ask` whose Position plays `rounds` rounds further (the machinery, whatever the default)."""
     position = position_of(GAMES, ask)
-    assert isinstance(position, Position) and isinstance(position, SearchesFurther)
+    assert isinstance(position, Position) and isinstance(position, SearchCost)
     position.search_rounds = rounds
     position.search_kept_weight = 0.25  # unlike the default and the flat PIMC's, to see it used
     world = position.sample(rng)
@@ -131,6 +131,20 @@ def test_the_last_round_values_kept_cards_at_nothing() -> None:
         _, world = extended(asks[0], random.Random(1), rounds)
         assert world.kept_weight == 0.25 and len(world.ahead) == rounds
     assert last.sample(random.Random(1)).kept_weight == KEPT_WEIGHT  # the flat PIMC's worlds: as before
+
+
+def test_the_chef_searches_the_worlds_it_is_meant_to() -> None:
+    """`search_world` is where the buffet chef's measured gain is wired in: its worlds carry the chef's noise
+    and kept-card price (nothing in the game's last round), the flat PIMC's `sample` the rule-based ones."""
+    for ask in whole_game_asks(11, 4)[::7]:
+        position = position_of(GAMES, ask)
+        assert isinstance(position, Position)
+        if position.view.kind != "card":
+            continue
+        chef, flat = position.search_world(random.Random(3)), position.sample(random.Random(3))
+        assert (chef.noise, chef.own_noise) == (position.search_noise, position.search_own_noise)
+        assert chef.kept_weight == SEARCH_KEPT_WEIGHT != flat.kept_weight == KEPT_WEIGHT
+        assert chef.hands == flat.hands and chef.positions == flat.positions
 
 
 def test_the_chef_default_stops_at_the_round_end_at_its_usual_cost() -> None:

@@ -1,5 +1,6 @@
 """The chef's lean playouts (`run_out`) agree with the step-by-step rollout policy at noise 0: the same
-return and the same final world, from random positions of both games and random sampled worlds."""
+return and the same final world, from random positions of both games and random sampled worlds (in
+Chaud Devant also the chef's own worlds, whose fitted policy draws its cards with the playout's dice)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,13 @@ from tests.companion.test_robots import buffet_asks, buffet_cases, chaud_asks, c
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def agree(ask: RobotAsk, seed: int) -> None:
-    """Every answer of a few sampled worlds: the lean playout and the steps end alike."""
+def agree(ask: RobotAsk, seed: int, *, chef: bool = False) -> None:
+    """Every answer of a few sampled worlds (the flat PIMC's, or the chef's with `chef`): the lean playout
+    and the steps end alike."""
     position = position_of(GAMES, ask)
     rng = random.Random(seed)
     for _ in range(3):
-        world = position.sample(rng)
+        world = position.search_world(rng) if chef else position.sample(rng)
         world.noise = 0.0
         assert isinstance(world, RunsOut) and isinstance(world, ChaudWorld | BuffetWorld)
         for choice in range(len(position.choices)):
@@ -46,6 +48,14 @@ def snapshot(world: ChaudWorld | BuffetWorld) -> tuple[object, ...]:
 def test_chaud_devant_lean_playout_agrees_with_the_steps(case: tuple[int, int, str, str, int], seed: int) -> None:
     game_seed, players, reveal, edition, index = case
     agree(pick(chaud_asks(game_seed, players, reveal, edition), index), seed)
+
+
+@SETTINGS
+@given(chaud_cases, st.integers(0, 2**32))
+def test_chaud_devant_chef_playout_agrees_with_the_steps(case: tuple[int, int, str, str, int], seed: int) -> None:
+    """The chef's worlds draw every card with the fitted policy: lean and stepped draw the same cards."""
+    game_seed, players, reveal, edition, index = case
+    agree(pick(chaud_asks(game_seed, players, reveal, edition), index), seed, chef=True)
 
 
 @SETTINGS

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.buffet import KIND
 from companion.robot_games import BUFFET_HAND
 from web_ui.context import service
 
@@ -15,7 +16,7 @@ def robot_hands() -> dict[str, dict[str, Any]]:
     table = service()
     with table.lock:
         ledger = table.robots
-        if not ledger.setup.any or ledger.setup.practice:
+        if table.game_name != KIND.name or not ledger.setup.any or ledger.setup.practice:  # a game may just have begun
             return {}
         hands: dict[str, dict[str, Any]] = {}
         for name in ledger.setup.seats:
