@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from companion.buffet.arena import play_game
 from companion.buffet.plates import FOODS, PLATES
 from companion.buffet.robot import KEPT_WEIGHT, SEARCH_KEPT_WEIGHT, BuffetWorld, Position
-from companion.robots import RobotAsk, SearchCost, flat_pimc, playout, position_of
+from companion.robots import RobotAsk, SearchCost, flat_pimc, position_of
 from marmite.games import GAMES
-from tests.companion.test_robot_lean import snapshot
+from tests.companion.test_robot_lean import lean_matches_steps
 from tests.companion.test_robots import pick
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -108,13 +108,7 @@ def test_the_lean_playout_agrees_with_the_steps_past_the_round(case: tuple[int, 
     for _ in range(2):
         position, world = extended(ask, rng)
         world.noise = world.own_noise = 0.0
-        for choice in range(len(position.choices)):
-            dice = rng.getrandbits(64)
-            stepped, lean = world.clone(), world.clone()
-            expected = playout(stepped, choice, random.Random(dice))
-            lean.apply_root(choice)
-            assert lean.run_out(dice) == expected
-            assert snapshot(lean) == snapshot(stepped) and lean.ahead == stepped.ahead == ()
+        lean_matches_steps(position, world, rng)
 
 
 def test_the_last_round_values_kept_cards_at_nothing() -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from companion.buffet.robot import BuffetWorld
 from companion.chaud_devant.robot import ChaudWorld
-from companion.robots import RobotAsk, RunsOut, playout, position_of
+from companion.robots import Position, RobotAsk, RunsOut, World, playout, position_of
 from marmite.games import GAMES
 from tests.companion.test_robots import buffet_asks, buffet_cases, chaud_asks, chaud_cases, pick
 
@@ -26,21 +26,26 @@ def agree(ask: RobotAsk, seed: int, *, chef: bool = False) -> None:
     for _ in range(3):
         world = position.search_world(rng) if chef else position.sample(rng)
         world.noise = 0.0
-        assert isinstance(world, RunsOut) and isinstance(world, ChaudWorld | BuffetWorld)
-        for choice in range(len(position.choices)):
-            dice = rng.getrandbits(64)
-            stepped, lean = world.clone(), world.clone()
-            expected = playout(stepped, choice, random.Random(dice))
-            lean.apply_root(choice)
-            assert lean.run_out(dice) == expected
-            assert snapshot(lean) == snapshot(stepped)
+        lean_matches_steps(position, world, rng)
+
+
+def lean_matches_steps(position: Position, world: World, rng: random.Random) -> None:
+    """Each answer played out from `world` both ways, with the same dice: the same return, the same end."""
+    assert isinstance(world, RunsOut) and isinstance(world, ChaudWorld | BuffetWorld)
+    for choice in range(len(position.choices)):
+        dice = rng.getrandbits(64)
+        stepped, lean = world.clone(), world.clone()
+        expected = playout(stepped, choice, random.Random(dice))
+        lean.apply_root(choice)
+        assert lean.run_out(dice) == expected
+        assert snapshot(lean) == snapshot(stepped)
 
 
 def snapshot(world: ChaudWorld | BuffetWorld) -> tuple[object, ...]:
     """What a playout leaves behind: hands, scores, pot or positions."""
     if isinstance(world, ChaudWorld):
         return world.over, world.hands, world.menus, world.won, world.pot, world.total, world.turn
-    return world.over, world.hands, world.positions, world.won, world.buffet, world.pile
+    return world.over, world.hands, world.positions, world.won, world.buffet, world.pile, world.ahead
 
 
 @SETTINGS
