@@ -42,8 +42,9 @@ from companion.seam import Part
 ROLLOUT_NOISE = 0.1
 CHEF_PLAYOUT_COST = 2.5
 """What a chef's playout (the fitted policy, each card drawn) costs against a rule-based one: measured 2.7x
-per playout (75 against 27 microseconds with 30 cards left) and 2.2x per whole chef decision at
-`--think-ms 300` before this correction; the chef's budget is divided by it (`companion.robots.SearchCost`)."""
+per playout (75 against 27 microseconds with 30 cards left, a one-off timing in review) and 2.2x per
+whole chef decision at `--think-ms 300` before this correction (a one-off timing too); the chef's budget
+is divided by it (`companion.robots.SearchCost`)."""
 _NO_DICE = random.Random(0)  # the policy without noise rolls no dice; it only needs something to hold
 
 
@@ -155,7 +156,6 @@ class ChaudWorld:
         "own_noise",
         "pending",
         "policy",
-        "policy_draws",
         "pot",
         "seat",
         "spoiled",
@@ -184,8 +184,7 @@ class ChaudWorld:
         self.answers: tuple[tuple[str, int], ...] = ()  # the robot's root answers: ("menu"|"card", number)
         self.later: tuple[float, ...] | None = None  # the worth of the robot's unused menus (MENUS_LATER), if counted
         self.later_worth = 0.0  # that worth once the robot has chosen its menu
-        self.policy: Weights | None = None  # the card policy of every seat's playouts (None: the rule-based one)
-        self.policy_draws = False  # the policy's card drawn with its probabilities (else its best card)
+        self.policy: Weights | None = None  # a fitted policy every seat's cards are drawn from (None: rule-based)
 
     def clone(self) -> ChaudWorld:
         copy = ChaudWorld.__new__(ChaudWorld)
@@ -194,7 +193,7 @@ class ChaudWorld:
         copy.won, copy.pot = list(self.won), list(self.pot)
         copy.total, copy.led, copy.spoiled, copy.turn = self.total, self.led, self.spoiled, self.turn
         copy.over, copy.noise, copy.forbidden, copy.answers = self.over, self.noise, self.forbidden, self.answers
-        copy.own_noise, copy.policy, copy.policy_draws = self.own_noise, self.policy, self.policy_draws
+        copy.own_noise, copy.policy = self.own_noise, self.policy
         copy.later, copy.later_worth = self.later, self.later_worth
         return copy
 
@@ -267,7 +266,7 @@ class ChaudWorld:
         total, led, spoiled, turn, players = self.total, self.led, self.spoiled, self.turn, len(hands)
         suit_of, value_of, overflow = SUIT_OF, VALUE_OF, OVERFLOW
         policy = self.policy
-        draws = random.Random(dice) if policy is not None and self.policy_draws else None
+        draws = random.Random(dice) if policy is not None else None
         while True:
             hand, worth = hands[turn], worths[turn]
             if policy is None:
@@ -318,7 +317,7 @@ class ChaudWorld:
             self.play(legal[rng.randrange(len(legal))])
             return
         self.play(policy_card(hand, WORTH[self.menus[seat]], self.pot, self.total, self.led, self.spoiled,
-                              self.policy, rng if self.policy_draws else None))
+                              self.policy, rng))
 
 
 def answer(choice: ChaudEvent) -> tuple[str, int]:
@@ -353,15 +352,11 @@ class Position:
     def sample(self, rng: random.Random) -> ChaudWorld:
         """A world: the unseen cards dealt to the other seats by their hand sizes, no card of a suit
         a seat showed void in (relaxed only if no such deal turns up); hidden menus left to choose."""
-        return self._world(self._deal(rng))
-
-    def _world(self, hands: list[list[int]]) -> ChaudWorld:
-        """The world of these hands: the View's menus, pot, points won, whose turn."""
         view = self.view
         world = ChaudWorld()
         world.seat = view.seat
         world.answers = self.answers
-        world.hands = hands
+        world.hands = self._deal(rng)
         world.menus = [MENUS.index(view.menus[s]) if s in view.menus else -1 for s in range(view.players)]
         order = [(view.first + k) % view.players for k in range(view.players)]
         world.pending = [s for s in order if world.menus[s] < 0]
@@ -392,7 +387,7 @@ class Position:
         a model of how searching players play) and, at a menu decision, the menus the robot keeps counted
         at what they are worth over the rounds left (`MENUS_LATER`)."""
         world = self.sample(rng)
-        world.noise, world.own_noise, world.policy, world.policy_draws = 0.0, 0.0, CHEF_POLICY, True
+        world.noise, world.own_noise, world.policy = 0.0, 0.0, CHEF_POLICY
         if self.view.kind == "menu":
             world.later = MENUS_LATER.get((self.view.players, sum(self.view.left)))
         return world

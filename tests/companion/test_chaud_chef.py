@@ -113,7 +113,7 @@ def test_the_chef_values_the_menus_it_keeps() -> None:
     assert len(table) == 32 and table[0] == 0.0
     for choice, event in enumerate(position.choices):
         world = position.search_world(random.Random(choice))
-        assert world.policy is CHEF_POLICY and world.policy_draws and world.noise == 0.0
+        assert world.policy is CHEF_POLICY and world.noise == 0.0
         world.apply_root(choice)
         kept = sum(1 << m for m in range(len(MENUS)) if MENUS[m] != event["menu"])
         assert world.later_worth == table[kept]

@@ -49,10 +49,7 @@ def extended(ask: RobotAsk, rng: random.Random, rounds: int = 1) -> tuple[Positi
     assert isinstance(position, Position) and isinstance(position, SearchCost)
     position.search_rounds = rounds
     position.search_kept_weight = 0.25  # unlike the default and the flat PIMC's, to see it used
-    world = position.sample(rng)
-    world.noise, world.own_noise = position.search_noise, position.search_own_noise
-    position.extend(world, rng)
-    return position, world
+    return position, position.search_world(rng)
 
 
 @SETTINGS
