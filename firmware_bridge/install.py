@@ -12,6 +12,7 @@ from pathlib import Path
 
 import serial
 
+from companion.extras import install_hint
 from firmware_bridge import protocol as p
 from firmware_bridge.ports import PortOpener, find_board_ports, open_port
 
@@ -90,7 +91,7 @@ def install(
 ) -> str:
     """Copy the firmware to the Pico with mpremote and restart it; returns the port used."""
     if importlib.util.find_spec("mpremote") is None:
-        raise InstallError("mpremote is not installed: pip install 'marmite[firmware]'")
+        raise InstallError(f"mpremote is not installed: {install_hint('firmware')}")
     chosen = choose_port(port, find)
     stop(chosen)
     with tempfile.TemporaryDirectory(prefix="marmite-firmware-") as tmp:

@@ -40,8 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version  # not on the robot's fast path
 
+    from companion.extras import DISTRIBUTION
+
     try:
-        return version("marmite")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:
         return "(not installed)"
 
@@ -53,10 +55,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from marmite import robot_command
 
         return robot_command.main(arguments[1:])
+    from companion.extras import MissingExtra
+
     parser = build_parser()
     args = parser.parse_args(arguments)
     try:
         result: int = args.handler(args)
+    except MissingExtra as missing:  # one line naming the extra and how to add it, never a traceback
+        print(f"marmite {args.command}: {missing}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # `marmite export | head`: the reader left; not an error of ours
         sys.stderr.close()
         return 0

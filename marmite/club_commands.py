@@ -154,6 +154,10 @@ def run_club(args: argparse.Namespace) -> int:
     """Start the broker and the hub; print each table's join URL; run until Ctrl-C or SIGTERM."""
     import os
 
+    from companion.extras import require
+
+    require("club")  # paho-mqtt: without it, one line naming the extra (exit 2), not a traceback
+
     from club.broker import EXTERNAL_DIR, BrokerError, Credentials, write_external_files
     from club.hub import ClubHub
     from club.store import Store, StoreError

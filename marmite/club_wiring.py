@@ -20,15 +20,8 @@ from club.topics import ClubURL, url_from_join_code
 from companion.table import TableService
 from marmite.club_confirm import ConfirmAnnouncer, mount_confirm
 
-CLUB_ENV = "MARMITE_CLUB"
-"""The club URL may come from the environment, so its password is not on the command line."""
 CA_ENV = "MARMITE_CLUB_CA"
 """With an mqtts:// club URL: the certificate (or CA) the hub's broker must present, if not a system CA."""
-
-
-def club_url(given: str | None) -> str | None:
-    """The club URL from --club, else $MARMITE_CLUB, else None (no club)."""
-    return given or os.environ.get(CLUB_ENV) or None
 
 
 JOIN_FILE = "club.json"

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from companion.extras import installed, require
 from companion.paths import default_data_dir
 from companion.writer_lock import DataDirBusy, WriterLock
 
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from companion.table import TableService
 
 DEFAULT_PORT = 8000
+CLUB_ENV = "MARMITE_CLUB"
+"""The club URL may come from the environment, so its password is not on the command line."""
 PIN_DIGITS = 6
 """A random PIN's length: a million PINs at ten wrong guesses a minute take about a year to try."""
 
@@ -37,7 +40,9 @@ def add_commands(sub: Any) -> None:
         p = sub.add_parser(name, help=helptext)
         p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
         p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-        p.add_argument("--data", type=Path, default=None, help="data dir (default: $MARMITE_DATA or the user data dir)")
+        p.add_argument("--data", type=Path, default=None,
+                       help="data dir (default: $MARMITE_DATA or the user data dir)" if name == "run" else
+                       "data dir (default: a new temporary dir, so a demo never touches a table's games)")
         p.add_argument("--pin", default=None,
                        help="table PIN (default: $MARMITE_PIN, else the one kept in the data dir, "
                             "drawn at random the first time)")
@@ -72,8 +77,13 @@ def add_commands(sub: Any) -> None:
 
 
 def demo(args: argparse.Namespace) -> int:
-    """`marmite demo`: `marmite run --demo`."""
+    """`marmite demo`: `marmite run --demo`, in a new temporary data dir unless --data names one."""
+    import tempfile
+
     args.demo = True
+    if args.data is None:
+        args.data = Path(tempfile.mkdtemp(prefix="marmite-demo-"))
+        print(f"marmite demo: playing in {args.data}, not in the table's data dir", file=sys.stderr, flush=True)
     return run(args)
 
 
@@ -156,9 +166,10 @@ def _club_url(args: argparse.Namespace) -> str | None:
     """The club URL of `marmite run --club` (or $MARMITE_CLUB), None when the table plays alone."""
     if getattr(args, "command", None) != "run":
         return None
-    from marmite.club_wiring import club_url
-
-    return club_url(getattr(args, "club", None))
+    url = getattr(args, "club", None) or os.environ.get(CLUB_ENV) or None
+    if url is not None:
+        require("club")  # a table without the club extra plays alone; asked to join one, it says what is missing
+    return url
 
 
 def run(args: argparse.Namespace) -> int:
@@ -189,10 +200,10 @@ def table_app(service: TableService, *, pin: str, data_dir: Path | None,
 def _club_from_setup(service: Any, app: Any, data_dir: Path) -> bool:
     """With the club extra installed: the setup page can join a club by code, and a club joined so is
     rejoined; True when a link may need closing at the end (it may come later), False without the extra."""
-    try:
-        from marmite.club_wiring import rejoin_saved
-    except ImportError:  # a table without paho-mqtt plays alone
+    if not installed("club"):  # a table without paho-mqtt plays alone
         return False
+    from marmite.club_wiring import rejoin_saved
+
     try:
         rejoin_saved(service, app, data_dir)
     except (ValueError, KeyError, OSError) as error:
@@ -214,6 +225,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
 
+    club = _club_url(args)  # before anything starts: without the club extra, asked to join one, it stops here
     pin, _ = resolve_pin(args.pin, data_dir)
     try:
         service, reader = open_table(args, data_dir)
@@ -224,7 +236,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
         print(f"marmite run: {refused}", file=sys.stderr)
         return refused.status
     link: object = False
-    if (club := _club_url(args)) is not None:
+    if club is not None:
         from marmite.club_wiring import attach_club_link
 
         try:

@@ -46,6 +46,8 @@ ensure_venv() {
   if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
     say "installing Marmite and its Python packages ($extras)"
     "$PY" -m pip install -q --upgrade pip
+    # The distribution was called "marmite" before it took a name of its own (that one is another project's).
+    if "$PY" -m pip show -q marmite >/dev/null 2>&1; then "$PY" -m pip uninstall -q -y marmite; fi
     "$PY" -m pip install -q -e "$ROOT[$extras]"
     # The real mfrc522 driver code runs in tests against our fake chip; its Pi-only
     # dependencies (spidev, RPi.GPIO) are replaced by fakes, so install it alone.

@@ -18,6 +18,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from companion.extras import install_hint
 from companion.reads import ReaderQueue, TagSeen
 from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
 from hardware.uid_formats import UidFormat, UidFormatError, collisions, key, learn, normalise
@@ -151,7 +152,7 @@ class KeyboardReader:
             try:
                 evdev = self._evdev or importlib.import_module("evdev")
             except ImportError:
-                self._report(MISSING, "python-evdev is not installed: pip install 'marmite[keyboard]' (Linux only)")
+                self._report(MISSING, f"python-evdev is not installed: {install_hint('readers')} (Linux only)")
                 stop.wait(backoff.failed())
                 continue
             self._evdev = evdev

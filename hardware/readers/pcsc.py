@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from companion.extras import install_hint
 from companion.reads import ReaderQueue, TagSeen
 from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
@@ -140,7 +141,7 @@ class PcscReader:
             try:
                 scard = self._scard or importlib.import_module("smartcard.scard")
             except ImportError:
-                self._report(MISSING, "pyscard is not installed: pip install 'marmite[pcsc]'")
+                self._report(MISSING, f"pyscard is not installed: {install_hint('readers')}")
                 stop.wait(backoff.failed())
                 continue
             self._scard = scard

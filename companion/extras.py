@@ -1,0 +1,41 @@
+"""Optional extras of the package: a command that needs one that is not installed says so in one line."""
+
+from __future__ import annotations
+
+import importlib.util
+
+DISTRIBUTION = "marmite-table"
+"""Marmite's distribution name. It is not on the Python package index: `marmite` there is another project."""
+
+EXTRAS: dict[str, tuple[str, str]] = {
+    "club": ("paho", "paho-mqtt"),
+    "readers": ("smartcard", "pyscard"),
+    "firmware": ("mpremote", "mpremote"),
+    "hardware": ("spidev", "spidev"),
+}
+"""Each extra of pyproject.toml: a module that tells whether it is installed, and the package that brings it."""
+
+
+class MissingExtra(RuntimeError):
+    """A command needs an extra that is not installed."""
+
+    def __init__(self, extra: str, package: str | None = None) -> None:
+        self.extra = extra
+        self.package = package or EXTRAS[extra][1]
+        super().__init__(f"needs the '{extra}' extra ({self.package} is not installed): {install_hint(extra)}")
+
+
+def install_hint(extra: str) -> str:
+    """The one command that adds `extra` to the venv Marmite was installed in from its folder."""
+    return f"in the Marmite folder, run .venv/bin/pip install -e '.[{extra}]'"
+
+
+def installed(extra: str) -> bool:
+    """Whether the module that stands for `extra` can be imported."""
+    return importlib.util.find_spec(EXTRAS[extra][0]) is not None
+
+
+def require(extra: str) -> None:
+    """Raise MissingExtra when `extra` is not installed."""
+    if not installed(extra):
+        raise MissingExtra(extra)
