@@ -15,13 +15,13 @@ from firmware_bridge.simulator import SimulatedPico
 from marmite.cli import main
 
 needs_mpremote = pytest.mark.skipif(
-    importlib.util.find_spec("mpremote") is None, reason="mpremote is not installed (pip install 'marmite[firmware]')"
+    importlib.util.find_spec("mpremote") is None, reason="mpremote is not installed (the firmware extra)"
 )
 
 
 def test_without_mpremote_install_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
-    with pytest.raises(commands.InstallError, match=r"pip install 'marmite\[firmware\]'"):
+    with pytest.raises(commands.InstallError, match=r"pip install -e '\.\[firmware\]'"):
         commands.install("/dev/ttyACM0", stop=lambda port: True, run=lambda command: 0)
 
 
