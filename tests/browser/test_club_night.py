@@ -1,0 +1,77 @@
+"""A club night as an organiser runs it, in the browser: a table starts the game the console seated by
+pressing start on its setup page (both games). Real hub (with its Mosquitto) and real tables."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.club.helpers import Hub, Table, hub_and_table
+from tests.club.test_console import director_page
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ana", "Bruno", "Cléo", "Dan"]
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Iterator[tuple[Hub, Table]]:
+    with hub_and_table(tmp_path, tables=1) as running:
+        yield running
+
+
+def seat(hub: Hub, table: Table, names: list[str], game: str) -> dict[str, Any]:
+    """The console seats `names` for `game`; the table's seating once it arrived."""
+    director = director_page(hub, "fr")
+    director.post("/director/seat", {"csrf_token": director.csrf(director.get("/director")[1]),
+                                     "players": "\n".join(names), "game": game})
+    for _ in range(100):
+        seating = table.club_status()["seating"]
+        if seating and seating.get("game") == game:
+            return dict(seating)
+        time.sleep(0.1)
+    raise AssertionError("no seating reached the table")
+
+
+def unlock_table(page: Any, table: Table, target: str) -> None:
+    page.goto(f"http://127.0.0.1:{table.port}/unlock?next={target}")
+    page.fill("#pin", table.pin)
+    page.click("main button[type=submit]")
+
+
+def start_seated(page: Any, table: Table, game: str) -> dict[str, Any]:
+    """Open the setup page, wait for the seating to fill it, press start; the table's state after."""
+    target = "/setup/buffet" if game == "buffet" else "/setup"
+    unlock_table(page, table, target)
+    page.wait_for_selector("#club-seating")
+    form = "#new-buffet-game" if game == "buffet" else "#new-game"
+    page.click(f"{form} button[type=submit]")
+    page.wait_for_url(f"http://127.0.0.1:{table.port}/")
+    return new_game(table)
+
+
+def new_game(table: Table) -> dict[str, Any]:
+    """The table's last accepted new_game event (fails when there is none)."""
+    bodies = [json.loads(body) if isinstance(body, str) else body
+              for _, _, body, accepted, _, _ in table.journal() if accepted]
+    started = [body for body in bodies if body.get("type") == "new_game"]
+    assert started, "the table started no game"
+    event: dict[str, Any] = started[-1]
+    return event
+
+
+@pytest.mark.parametrize("game", ["chaud_devant", "buffet"])
+def test_a_seated_game_starts_at_the_first_press_of_start(page: Any, club: tuple[Hub, Table], game: str) -> None:
+    hub, table = club
+    seating = seat(hub, table, NAMES, game)
+    state = start_seated(page, table, game)
+    assert state["players"] == seating["players"]
+    if game == "buffet":
+        assert state["first"] == seating["dealer"]
+    else:
+        assert state["dealer"] == seating["dealer"]
