@@ -4,6 +4,7 @@ pressing start on its setup page (both games). Real hub (with its Mosquitto) and
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,3 +76,25 @@ def test_a_seated_game_starts_at_the_first_press_of_start(page: Any, club: tuple
         assert state["first"] == seating["dealer"]
     else:
         assert state["dealer"] == seating["dealer"]
+
+
+def test_a_fresh_tablet_joins_by_code_from_its_setup_page(page: Any, tmp_path: Path) -> None:
+    from tests.club.test_join_code import Joining
+
+    hub = Hub(tmp_path / "hub", tables=2).start()
+    table = Joining(tmp_path / "table2").start()  # a new tablet: no game yet, no club
+    try:
+        found = re.search(r"Table 2 : code (2(?:-[0-9A-Z]{4}){4}) — (\S+)", hub.console())
+        assert found is not None, hub.console()
+        code, address = found.groups()
+        page.goto(f"http://127.0.0.1:{table.port}/unlock?next=/setup")
+        page.fill("#pin", table.pin)
+        page.click("main button[type=submit]")
+        page.fill("#club-address", address)
+        page.fill("#club-code", code)
+        page.click("#club-join button[type=submit]")
+        page.wait_for_selector("#club-join [role=status]")
+        assert "table 2 du club" in page.locator("#club-join [role=status]").inner_text()
+    finally:
+        table.stop()
+        hub.stop()
