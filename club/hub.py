@@ -380,11 +380,6 @@ class ClubHub:
                 self.tables[table].called_at = None
         self.touch()
 
-    def knows_game(self, table: int, game: int) -> bool:
-        """True for a game a table has sent (the only games a director may void or correct)."""
-        with self._lock:
-            return (table, game) in self.folds
-
     def held_all(self) -> dict[str, int]:
         """Per table, the last row stored (what a board client reads from the stream)."""
         with self._lock:
@@ -426,7 +421,8 @@ class ClubHub:
         seated = seat_round(players, history, random.Random(seed), game=game)
         if self.table_count and len(seated.tables) > self.table_count:
             raise SeatingError(f"{len(players)} players need {len(seated.tables)} tables; the club has "
-                               f"{self.table_count}")
+                               f"{self.table_count}", "tables", players=len(players), needed=len(seated.tables),
+                               tables=self.table_count)
         body = {"game": game, "tables": seated.tables, "dealers": seated.dealers, "rules": rules or {}}
         number = self.store.add_round(body)
         for index, (table, dealer) in enumerate(zip(seated.tables, seated.dealers, strict=True), start=1):

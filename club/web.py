@@ -8,6 +8,7 @@ import json
 import secrets
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, redirect, render_template, request, session, url_for
@@ -48,9 +49,24 @@ def create_club_app(hub: ClubHub, *, pin: str) -> Flask:
     app.extensions["club.unlock_rate"] = RateLimit(burst=5, every=6.0)
     Babel(app, locale_selector=lambda: _language())
     app.register_blueprint(board)
+    app.add_template_filter(local_time, "local_time")
     app.register_error_handler(TooMany, _too_many)
     app.after_request(_security_headers)
     return app
+
+
+def local_time(at: str | None) -> str:
+    """A stored UTC time as the hub's local "YYYY-MM-DD HH:MM" (today's as "HH:MM"): the director reads
+    the clock of the room."""
+    if not at:
+        return ""
+    try:
+        moment = datetime.fromisoformat(at)
+    except ValueError:
+        return at
+    local = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
+    today = datetime.now(UTC).astimezone().date()
+    return local.strftime("%H:%M") if local.date() == today else local.strftime("%Y-%m-%d %H:%M")
 
 
 def _hub() -> ClubHub:
@@ -191,13 +207,17 @@ def director_page() -> str:
     """The director's console (or its unlock form)."""
     if not _unlocked():
         return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=False)
+    context = _context(message=session.pop("message", None))
+    numbers = {(g["table"], g["game"]): g["number"] for g in context["board"]["games"]}
+    decisions = [{**d, "number": numbers[(d["table"], d["game"])]}  # the night's, numbered as the console shows
+                 for d in sorted(_hub().store.decisions() + _hub().store.vouches(), key=lambda d: d["at"])
+                 if (d["table"], d["game"]) in numbers]
+    rounds = _hub().store.rounds()
     return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
-                           numbered=_hub().store.numbered_players(),
-                           rounds=_hub().store.rounds(), problems=_hub().store.problems(20),
-                           decisions=sorted(_hub().store.decisions() + _hub().store.vouches(), key=lambda d: d["at"]),
-                           games=sorted(SIZES),
-                           rule_choices=RULE_CHOICES, **_context(
-                               message=session.pop("message", None)))
+                           numbered=_hub().store.numbered_players(), rounds=rounds,
+                           problems=_hub().store.problems(20), decisions=decisions, games=sorted(SIZES),
+                           last_game=rounds[-1]["game"] if rounds else "chaud_devant",
+                           nights=_hub().store.nights(), rule_choices=RULE_CHOICES, **context)
 
 
 @board.post("/director/unlock")
@@ -230,23 +250,26 @@ def director_seat() -> WerkzeugResponse:
         session["message"] = ["rules", str(error)]
         return redirect(url_for("board.director_page"))
     try:
-        _hub().store.add_players(names)
         seated = _hub().seat_next_round(names, game, rules=rules)
-        session["message"] = ["seated", seated["round"], len(seated["tables"])]
-    except SeatingError as error:
-        session["message"] = ["refused", str(error)]
+    except SeatingError as error:  # refused: no name is added to the club's players
+        session["message"] = ["refused", error.kind, error.fields, str(error)]
+        return redirect(url_for("board.director_page"))
+    _hub().store.add_players(names)
+    session["message"] = ["seated", seated["round"], len(seated["tables"])]
     return redirect(url_for("board.director_page"))
 
 
-def _game_key() -> tuple[int, int]:
-    """The (table, game) a decision is about: one the hub has folded, else 400 (nothing journaled)."""
+def _night_game() -> dict[str, Any]:
+    """The game a decision is about, by its table and its number in the night at that table ("partie N" on
+    the console): one the hub has folded, else 400 (nothing journaled)."""
     try:
-        key = int(request.form["table"]), int(request.form["game"])
+        table, number = int(request.form["table"]), int(request.form["game"])
     except (KeyError, ValueError):
         abort(400)
-    if not _hub().knows_game(*key):
+    found = next((g for g in _hub().night_games() if (g["table"], g["number"]) == (table, number)), None)
+    if found is None:
         abort(400)
-    return key
+    return found
 
 
 def _who_why() -> tuple[str, str]:
@@ -258,19 +281,25 @@ def _who_why() -> tuple[str, str]:
 
 @board.post("/director/void")
 def director_void() -> WerkzeugResponse:
+    """Void a game (it then counts nowhere), once the director ticked that they mean it."""
     _director_post()
-    table, game = _game_key()
+    found = _night_game()
     who, why = _who_why()
+    if request.form.get("sure") != "yes":
+        session["message"] = ["not_voided"]
+        return redirect(url_for("board.director_page") + "#decide-title")
+    table, game = found["table"], found["game"]
     _hub().store.decide(table, game, "void", who, why)
-    _hub().tell_table(table, {"kind": "void", "game": game, "who": who, "why": why})
+    _hub().tell_table(table, {"kind": "void", "game": game, "number": found["number"], "who": who, "why": why})
     _hub().touch()
-    return redirect(url_for("board.director_page"))
+    return redirect(url_for("board.director_page") + "#decide-title")
 
 
 @board.post("/director/correct")
 def director_correct() -> WerkzeugResponse:
+    """Correct a player's stars or points in a game; refused, nothing journaled, for a name not in it."""
     _director_post()
-    table, game = _game_key()
+    found = _night_game()
     who, why = _who_why()
     player = str(request.form.get("player", "")).strip()
     try:
@@ -279,23 +308,49 @@ def director_correct() -> WerkzeugResponse:
         abort(400)
     if not player or not -1000 <= stars <= 1000:
         abort(400)
+    if player not in found["players"]:
+        session["message"] = ["not_a_player", player[:80], found["table"], found["number"],
+                              ", ".join(found["players"])]
+        return redirect(url_for("board.director_page") + "#decide-title")
+    table, game = found["table"], found["game"]
     _hub().store.decide(table, game, "correct", who, why, player=player, stars=stars)
-    _hub().tell_table(table, {"kind": "correct", "game": game, "player": player, "stars": stars, "who": who,
-                              "why": why})
+    _hub().tell_table(table, {"kind": "correct", "game": game, "number": found["number"], "player": player,
+                              "stars": stars, "who": who, "why": why})
     _hub().touch()
-    return redirect(url_for("board.director_page"))
+    return redirect(url_for("board.director_page") + "#decide-title")
 
 
 @board.post("/director/confirm")
 def director_confirm() -> WerkzeugResponse:
     """The director confirms a game's final scores (a table without phones, or after a dispute), with who
-    and why: on a confirming night the game then counts."""
+    and why: on a confirming night the game then counts, and its table is told."""
     _director_post()
-    table, game = _game_key()
+    found = _night_game()
     who, why = _who_why()
+    table, game = found["table"], found["game"]
     _hub().store.vouch(table, game, who, why)
+    _hub().tell_table(table, {"kind": "confirm", "game": game, "number": found["number"], "who": who, "why": why})
     _hub().touch()
-    return redirect(url_for("board.director_page"))
+    return redirect(url_for("board.director_page") + "#decide-title")
+
+
+@board.post("/director/withdraw")
+def director_withdraw() -> WerkzeugResponse:
+    """Withdraw one of the director's decisions or confirmations (kept, marked withdrawn); its table is told."""
+    _director_post()
+    kind = "vouch" if request.form.get("kind") == "confirm" else "decision"
+    try:
+        number = int(request.form["id"])
+    except (KeyError, ValueError):
+        abort(400)
+    standing = _hub().store.vouches() if kind == "vouch" else _hub().store.decisions()
+    decision = next((d for d in standing if d["id"] == number), None)
+    if decision is None or not _hub().store.withdraw(kind, number):
+        abort(400)
+    _hub().tell_table(decision["table"], {"kind": "withdrawn", "decision": decision["kind"],
+                                          "game": decision["game"], "who": decision["who"]})
+    _hub().touch()
+    return redirect(url_for("board.director_page") + "#decide-title")
 
 
 @board.post("/director/answer")

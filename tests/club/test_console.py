@@ -125,7 +125,7 @@ def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> N
     assert board["rule"] == "placement" and board["standings"][0]["player"] == player
     assert "Ranking: placement points" in visitor.get("/")[1]
     director.post("/director/void", {"csrf_token": token, "table": 1, "game": 1, "who": "Claire",
-                                     "why": "donne faussée"})
+                                     "why": "donne faussée", "sure": "yes"})
     assert json.loads(visitor.get("/api/board")[1])["standings"] == []
     status, csv_text = director.get("/director/night.csv")
     assert status == 200 and csv_text.count("\n") == 1 + len(stars)  # the game is listed, as not counted
@@ -175,6 +175,10 @@ def test_a_correction_is_announced_at_its_table(tmp_path: Path, hub: Hub) -> Non
         director.post("/director/correct", {"csrf_token": director.csrf(page), "table": 1, "game": 1,
                                             "player": "Bruno", "stars": 3, "who": "Claire", "why": "carte mal lue"})
         said = "L’arbitre (Claire) a corrigé un résultat : Bruno, 3. Motif : carte mal lue."
+        assert display.read_until(said.encode(), timeout=10), display.seen[-1500:]
+        director.post("/director/confirm", {"csrf_token": director.csrf(page), "table": 1, "game": 1,
+                                            "who": "Claire", "why": "recompté"})
+        said = "L’arbitre (Claire) a confirmé les scores finaux d’une partie de cette table. Motif : recompté."
         assert display.read_until(said.encode(), timeout=10), display.seen[-1500:]
     finally:
         if display is not None:

@@ -1,0 +1,140 @@
+"""The director's decisions on the console as an organiser makes them, against a real hub: games named by
+their number in the night ("partie N"), a correction only for a player of the game, a void only once
+ticked, any decision withdrawn, the director's confirmation shown as the director's; a refused seating adds
+no one and says why in the console's language."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from club.topics import ClubURL, Topics
+from companion.referee import Referee
+from marmite.games import GAMES
+from tests.club.helpers import Hub, game_events
+from tests.club.test_bad_input import Client
+from tests.club.test_console import Browser, director_page
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Hub]:
+    running = Hub(tmp_path / "hub", tables=2).start()
+    yield running
+    running.stop()
+
+
+def send(hub: Hub, table: int, games: list[list[dict[str, Any]]],
+         verdicts: tuple[tuple[str, str], ...] = ()) -> list[dict[str, int]]:
+    """Whole games one after the other in one table's journal, as its link publishes them, then seats'
+    verdicts on the last one; each game's final stars or points."""
+    url = ClubURL.parse(hub.urls[table])
+    client = Client(hub.port, url.user, url.password)
+    seq, results = 0, []
+    for events in games:
+        referee, game = Referee(GAMES), seq + 1
+        for event in events:
+            seq += 1
+            accepted = referee.apply(event).accepted
+            client.publish(Topics(url.club, table).events, message(table, seq, game, event, accepted, "api"))
+        state = referee.public_state
+        results.append({n: int(v) for n, v in (state.get("stars") or state.get("score")).items()})
+    for verdict, player in verdicts:
+        seq += 1
+        client.publish(Topics(url.club, table).events, message(
+            table, seq, game, {"type": "confirm", "verdict": verdict, "player": player}, True, "seat"))
+    client.close()
+    deadline = time.monotonic() + 10
+    while hub.held(table) < seq and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert hub.held(table) == seq
+    return results
+
+
+def message(table: int, seq: int, game: int, event: dict[str, Any], accepted: bool, source: str) -> dict[str, Any]:
+    return {"table": table, "seq": seq, "game": game, "received_at": "2026-01-01T20:00:00.000+00:00",
+            "event": event, "accepted": accepted, "reason": None if accepted else "refused", "source": source}
+
+
+def standings(hub: Hub) -> dict[str, int]:
+    board = json.loads(Browser(hub.web).get("/api/board")[1])
+    return {e["player"]: e["stars"] for e in board["standings"]}
+
+
+def alert(page: str) -> str:
+    found = re.search(r'<p role="alert">(.*?)</p>', page, re.S)
+    return html.unescape(found.group(1)) if found else ""
+
+
+def test_decisions_name_the_nights_game_number_and_only_its_players(hub: Hub) -> None:
+    first, second = send(hub, 1, [game_events(41), game_events(42)])
+    director = director_page(hub, "fr")
+    page = director.get("/director")[1]
+    token = director.csrf(page)
+    assert "partie 2" in page and "partie 1" not in page  # the console shows each table's current game number
+    decided = {"csrf_token": token, "table": 1, "who": "Claire", "why": "carte mal lue"}
+
+    status, page = director.post("/director/correct", {**decided, "game": 2, "player": "Zoé", "stars": 7})
+    assert status == 200 and alert(page).startswith("Pas de correction : Zoé ne joue pas la partie 2 de la table 1")
+    assert "Zoé" not in standings(hub)  # no phantom player, nothing journaled
+    assert director.post("/director/correct", {**decided, "game": 3, "player": "Ana", "stars": 7})[0] == 400
+
+    player = min(second, key=lambda name: second[name])
+    director.post("/director/correct", {**decided, "game": 2, "player": player, "stars": 50})
+    expected = {name: first.get(name, 0) + second.get(name, 0) for name in {*first, *second}}
+    assert standings(hub)[player] == expected[player] - second[player] + 50  # the second game, not seq 2's
+
+    status, page = director.post("/director/void", {**decided, "game": 1, "why": "donne faussée"})
+    assert alert(page).startswith("Partie non annulée") and standings(hub)[player] == expected[player] - \
+        second[player] + 50
+    director.post("/director/void", {**decided, "game": 1, "why": "donne faussée", "sure": "yes"})
+    assert standings(hub) == {**second, player: 50}
+
+    page = director.get("/director")[1]
+    withdraw = re.findall(r'name="kind" value="(\w+)"><input type="hidden" name="id" value="(\d+)"', page)
+    assert [kind for kind, _ in withdraw] == ["correct", "void"]
+    director.post("/director/withdraw", {"csrf_token": token, "kind": "void", "id": withdraw[1][1]})
+    assert standings(hub)[player] == expected[player] - second[player] + 50
+    director.post("/director/withdraw", {"csrf_token": token, "kind": "correct", "id": withdraw[0][1]})
+    assert standings(hub) == expected
+    assert director.post("/director/withdraw", {"csrf_token": token, "kind": "correct", "id": withdraw[0][1]})[0] \
+        == 400  # already withdrawn
+
+
+def test_the_directors_confirmation_after_a_dispute_is_the_directors(hub: Hub) -> None:
+    director = director_page(hub, "fr")
+    token = director.csrf(director.get("/director")[1])
+    director.post("/director/settings", {"csrf_token": token, "rule": "stars", "language": "fr", "confirm": "yes"})
+    events = game_events(5, kind="buffet", players=3)
+    names = events[0]["players"]
+    send(hub, 1, [events], verdicts=(("disputed", names[1]),))
+    page = director.get("/director")[1]
+    assert f"contesté par {names[1]}" in html.unescape(page)
+    director.post("/director/confirm", {"csrf_token": token, "table": 1, "game": 1, "who": "Claire",
+                                        "why": "recompté"})
+    page = html.unescape(director.get("/director")[1])
+    assert "confirmé par l’arbitre" in page and f"confirmé par {names[1]}" not in page
+    director.post("/director/void", {"csrf_token": token, "table": 1, "game": 1, "who": "Claire", "why": "x",
+                                     "sure": "yes"})
+    page = html.unescape(director.get("/director")[1])
+    assert "confirmé par" not in page.split('id="seat-title"')[0]  # a void is confirmed by no one
+
+
+def test_a_refused_seating_adds_no_one_and_says_why_in_french(hub: Hub) -> None:
+    director = director_page(hub, "fr")
+    token = director.csrf(director.get("/director")[1])
+    names = [f"Joueur {n}" for n in range(11)]  # Chaud Devant: 3 tables of at most 5, the club has 2
+    page = director.post("/director/seat", {"csrf_token": token, "players": "\n".join(names),
+                                            "game": "chaud_devant"})[1]
+    assert alert(page) == "Pas de placement : 11 joueurs demandent 3 tables et le club en a 2. Rien n’a été changé."
+    assert "Joueur 0" not in page  # not added to the club's players
+    page = director.post("/director/seat", {"csrf_token": token, "players": "Ana\nBen\nAna",
+                                            "game": "chaud_devant"})[1]
+    assert alert(page) == "Pas de placement : Ana est inscrit deux fois. Rien n’a été changé."
+    assert "Ben" not in page
