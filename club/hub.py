@@ -431,6 +431,19 @@ class ClubHub:
         self.touch()
         return {"round": number, **body}
 
+    def open_next_night(self) -> int:
+        """Close the night and open the next, empty: the games each table journals from now on are the new
+        night's (its standings and exports start empty); the seatings are cleared, here and at the tables."""
+        with self._lock:
+            after = {table: max(state.held, state.last_seq) for table, state in self.tables.items()}
+        seated = list(self.store.seatings())
+        number = self.store.open_next_night(after)
+        for table in seated:  # an empty retained message clears the table's seating at the broker
+            self.client.publish(Topics(self.url.club, table).seating, b"", qos=1, retain=True)
+        self.console(f"marmite club: night {number} opened")
+        self.touch()
+        return number
+
     # ------------------------------------------------------------------ confirming nights
 
     def set_confirm_night(self, on: bool) -> None:

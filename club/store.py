@@ -353,7 +353,8 @@ class Store:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 current = int(self._db.execute("SELECT COALESCE(MAX(night), 1) FROM nights").fetchone()[0])
-                self._db.execute("INSERT OR IGNORE INTO nights VALUES (?, ?, NULL)", (current, now))
+                self._db.execute("INSERT OR IGNORE INTO nights VALUES (?, COALESCE((SELECT MIN(stored_at) FROM rows),"
+                                 " ?), NULL)", (current, now))
                 self._db.execute("UPDATE nights SET closed_at = COALESCE(closed_at, ?) WHERE night = ?",
                                  (now, current))
                 number = current + 1

@@ -391,20 +391,39 @@ def director_close() -> WerkzeugResponse:
     return redirect(url_for("board.director_page"))
 
 
+@board.post("/director/next-night")
+def director_next_night() -> WerkzeugResponse:
+    """Open the next night, empty (the closed one stays exportable)."""
+    _director_post()
+    if _hub().store.setting("closed", "") != "yes":  # the night is closed first: its final standings shown
+        abort(400)
+    _hub().open_next_night()
+    return redirect(url_for("board.director_page"))
+
+
 @board.get("/director/night.<kind>")
 def director_export(kind: str) -> Response:
-    """The night as CSV (one row per player and game) or JSON (every table's games folded)."""
+    """A night (the current one, or `?night=N`) as CSV (one row per player and game), JSON (every table's
+    games folded and judged), a BG Stats file or the players' statistics."""
     if not _unlocked():
         abort(403)
     hub = _hub()
+    wanted = request.args.get("night")
+    number = None
+    if wanted is not None:
+        if not wanted.isascii() or not wanted.isdigit() or \
+                int(wanted) not in [n["night"] for n in hub.store.nights()]:
+            abort(404)
+        number = int(wanted)
+    name = f"night-{number or hub.store.night()}"
     if kind == "csv":
-        return Response(night_csv(hub.store, hub.games), mimetype="text/csv",
-                        headers={"Content-Disposition": "attachment; filename=night.csv"})
+        return Response(night_csv(hub.store, hub.games, number), mimetype="text/csv",
+                        headers={"Content-Disposition": f"attachment; filename={name}.csv"})
     made = {"json": night, "bgstats.json": bg_stats, "players.json": player_statistics}.get(kind)
     if made is None:
         abort(404)
-    return Response(json.dumps(made(hub.store, hub.games), ensure_ascii=False), mimetype="application/json",
-                    headers={"Content-Disposition": f"attachment; filename=night.{kind}"})
+    return Response(json.dumps(made(hub.store, hub.games, number), ensure_ascii=False),
+                    mimetype="application/json", headers={"Content-Disposition": f"attachment; filename={name}.{kind}"})
 
 
 def stop_board_streams(app: Flask) -> None:

@@ -138,3 +138,43 @@ def test_a_refused_seating_adds_no_one_and_says_why_in_french(hub: Hub) -> None:
                                             "game": "chaud_devant"})[1]
     assert alert(page) == "Pas de placement : Ana est inscrit deux fois. Rien n’a été changé."
     assert "Ben" not in page
+
+
+def test_the_next_night_opens_empty_and_the_closed_one_stays_exportable(hub: Hub) -> None:
+    from tests.club.helpers import marmite
+
+    first = send(hub, 1, [game_events(41)])[0]
+    director = director_page(hub, "fr")
+    token = director.csrf(director.get("/director")[1])
+    assert director.post("/director/next-night", {"csrf_token": token})[0] == 400  # close it first
+    director.post("/director/seat", {"csrf_token": token, "players": "Ana\nBen\nCléo", "game": "chaud_devant"})
+    director.post("/director/close", {"csrf_token": token})
+    assert json.loads(Browser(hub.web).get("/api/board")[1])["closed"]
+    page = director.post("/director/next-night", {"csrf_token": token})[1]
+    board = json.loads(Browser(hub.web).get("/api/board")[1])
+    assert (board["night"], board["closed"], board["standings"], board["games"]) == (2, False, [], [])
+    assert "Ana — " not in page and "Clore la soirée" in page  # no seating of the last night; open again
+    assert json.loads(director.get("/director/night.json")[1])["tables"]["1"]["games"] == {}
+    assert json.loads(director.get("/director/night.bgstats.json")[1])["plays"] == []
+    old = json.loads(director.get("/director/night.json?night=1")[1])
+    assert old["tables"]["1"]["games"]["1"]["points"] == first
+    assert director.get("/director/night.json?night=3")[0] == 404
+    assert "night=1" in director.get("/director")[1]  # the console links the earlier night's exports
+
+    url = ClubURL.parse(hub.urls[1])  # the table goes on with its journal: its next game is the new night's
+    client = Client(hub.port, url.user, url.password)
+    referee, start = Referee(GAMES), hub.held(1)
+    events = game_events(43)
+    for seq, event in enumerate(events, start=start + 1):
+        client.publish(Topics(url.club, 1).events, message(1, seq, start + 1, event, referee.apply(event).accepted,
+                                                           "api"))
+    client.close()
+    deadline = time.monotonic() + 10
+    while hub.held(1) < start + len(events) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    second = {n: int(v) for n, v in referee.public_state["stars"].items()}
+    assert standings(hub) == second
+    assert json.loads(marmite("club", "--data", str(hub.data), "export", "--night", "1"))["tables"]["1"]["games"][
+        "1"]["points"] == first  # --data given before the subcommand is honoured
+    tonight = json.loads(marmite("club", "--data", str(hub.data), "export"))
+    assert [g["points"] for g in tonight["tables"]["1"]["games"].values()] == [second]
