@@ -3,18 +3,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import secrets
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, redirect, render_template, request, session, url_for
 from flask_babel import Babel
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from club.broker import write_private
 from club.cards import CardError, masked
 from club.hub import ClubHub
 from club.results import SCORING_RULES, bg_stats, night, night_csv, player_statistics
@@ -33,11 +36,30 @@ board = Blueprint("board", __name__, template_folder="templates", static_folder=
                   static_url_path="/static/club")
 
 
-def create_club_app(hub: ClubHub, *, pin: str) -> Flask:
-    """The hub's Flask app; `pin` guards the director's console."""
+CONSOLE_DIR = "director"
+SECRET_FILE = "console-secret"
+
+
+def console_secret(data_dir: Path) -> str:
+    """The key that signs the director's session, kept (owner-only) in the hub's data dir: a hub restarted
+    mid-evening keeps the director's console unlocked."""
+    path = data_dir / CONSOLE_DIR / SECRET_FILE
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        kept = path.read_text(encoding="ascii").strip()
+        if len(kept) == 64:
+            return kept
+    path.parent.mkdir(parents=True, exist_ok=True)
+    made = secrets.token_hex(32)
+    write_private(path, made + "\n")
+    return made
+
+
+def create_club_app(hub: ClubHub, *, pin: str, secret_key: str | None = None) -> Flask:
+    """The hub's Flask app; `pin` guards the director's console, `secret_key` signs its session (a random
+    one when not given: the session then ends with the process)."""
     app = Flask(__name__, static_folder=None)
     # Its own cookie name: cookies ignore ports, and a table served by the same machine has its own session.
-    app.config.update(SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_NAME="marmite_club",
+    app.config.update(SECRET_KEY=secret_key or secrets.token_hex(32), SESSION_COOKIE_NAME="marmite_club",
                       SESSION_COOKIE_SAMESITE="Strict",
                       SESSION_COOKIE_HTTPONLY=True, BABEL_DEFAULT_LOCALE="fr",
                       BABEL_TRANSLATION_DIRECTORIES=str(LOCALE_DIR), MAX_CONTENT_LENGTH=64 * 1024,

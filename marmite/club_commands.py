@@ -192,12 +192,14 @@ def run_club(args: argparse.Namespace) -> int:
             broker.close()
         return 2
     hub = ClubHub(store, url, GAMES, tables=args.tables).start()
-    from club.web import create_club_app, stop_board_streams
+    from club.web import CONSOLE_DIR, console_secret, create_club_app, stop_board_streams
     from marmite.serve import print_banner, resolve_pin
     from web_ui.server import make_server
 
-    pin, _ = resolve_pin(args.pin or os.environ.get("MARMITE_CLUB_PIN"))
-    app = create_club_app(hub, pin=pin)
+    # The director's PIN and console session are kept in the hub's data dir (owner-only): a restart
+    # mid-evening keeps both, and the director need not find the hub's terminal.
+    pin, _ = resolve_pin(args.pin or os.environ.get("MARMITE_CLUB_PIN"), data_dir / CONSOLE_DIR)
+    app = create_club_app(hub, pin=pin, secret_key=console_secret(data_dir))
     try:
         server = make_server(app, args.host, args.port)
     except OSError as error:

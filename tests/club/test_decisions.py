@@ -178,3 +178,20 @@ def test_the_next_night_opens_empty_and_the_closed_one_stays_exportable(hub: Hub
         "1"]["points"] == first  # --data given before the subcommand is honoured
     tonight = json.loads(marmite("club", "--data", str(hub.data), "export"))
     assert [g["points"] for g in tonight["tables"]["1"]["games"].values()] == [second]
+
+
+def test_the_directors_pin_and_console_survive_a_hub_restart(hub: Hub) -> None:
+    from club.web import CONSOLE_DIR, SECRET_FILE, console_secret
+    from marmite.serve import resolve_pin
+
+    director = director_page(hub, "fr")
+    assert "seat-title" in director.get("/director")[1]
+    hub.stop()
+    hub.console_file.unlink()
+    hub.start()  # same data dir and ports: the director's tablet keeps its session
+    assert "seat-title" in director.get("/director")[1]
+    secret = hub.data / CONSOLE_DIR / SECRET_FILE
+    assert secret.stat().st_mode & 0o077 == 0 and console_secret(hub.data) == console_secret(hub.data)
+    pin, drawn = resolve_pin(None, hub.data / CONSOLE_DIR)  # no --pin: drawn once, then kept
+    assert drawn and resolve_pin(None, hub.data / CONSOLE_DIR) == (pin, False)
+    assert all(path.stat().st_mode & 0o077 == 0 for path in (hub.data / CONSOLE_DIR).iterdir())
