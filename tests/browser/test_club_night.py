@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import audit, shot
 from tests.club.helpers import Hub, Table, hub_and_table
 from tests.club.test_console import director_page
 
@@ -97,4 +98,62 @@ def test_a_fresh_tablet_joins_by_code_from_its_setup_page(page: Any, tmp_path: P
         assert "table 2 du club" in page.locator("#club-join [role=status]").inner_text()
     finally:
         table.stop()
+        hub.stop()
+
+
+def renamed(events: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """A game's events with its players renamed (each table of the night has its own people)."""
+    mapping = dict(zip(events[0]["players"], names, strict=False))
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, str):
+            return mapping.get(value, value)
+        if isinstance(value, list):
+            return [swap(item) for item in value]
+        if isinstance(value, dict):
+            return {key: swap(item) for key, item in value.items()}
+        return value
+
+    return [swap(event) for event in events]
+
+
+def in_view(page: Any, selector: str) -> list[bool]:
+    """For each element matched: shown and wholly inside the viewport."""
+    shown: list[bool] = page.evaluate("""(selector) => Array.from(document.querySelectorAll(selector)).map((e) => {
+        const box = e.getBoundingClientRect();
+        return !e.hidden && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight; })""", selector)
+    return shown
+
+
+def test_the_wall_board_fits_1024_by_768_and_pages_through_the_standings(page: Any, tmp_path: Path) -> None:
+    from tests.club.helpers import game_events
+    from tests.club.test_decisions import send
+
+    hub = Hub(tmp_path / "hub", tables=6).start()
+    try:
+        people = [f"Joueur {n:02d}" for n in range(30)]
+        for table in range(1, 7):
+            send(hub, table, [renamed(game_events(40 + table, players=5), people[5 * table - 5:5 * table])])
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.goto(f"{hub.web}/")
+        page.wait_for_function("() => document.querySelectorAll('table.standings tbody tr').length === 30")
+        assert all(in_view(page, "table.tables tbody tr")) and len(in_view(page, "table.tables tbody tr")) == 6
+        first = in_view(page, "table.standings tbody tr")
+        assert all(first[:12]), first  # at least the top 12 without scrolling
+        assert page.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight + 1")
+        assert "sur 30" in page.locator("#standings-pages").inner_text()
+        shown = first.index(False)
+        page.wait_for_function(f"() => !document.querySelectorAll('table.standings tbody tr')[{shown}].hidden",
+                               timeout=20000)  # the next rows come on their own
+        assert not in_view(page, "table.standings tbody tr")[0]
+        assert audit(page, "club-wall-board") == []
+        shot(page, "club-wall-board")
+
+        director = director_page(hub, "fr")
+        director.post("/director/close", {"csrf_token": director.csrf(director.get("/director")[1])})
+        page.wait_for_selector(".closed")
+        page.wait_for_function("() => !document.querySelector('table.standings tbody tr').hidden", timeout=20000)
+        assert in_view(page, ".closed") == [True] and in_view(page, "table.standings tbody tr")[0]
+        assert all(in_view(page, "table.standings tbody tr")[:12])  # the final standings, on the first screen
+    finally:
         hub.stop()
