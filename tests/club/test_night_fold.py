@@ -130,3 +130,25 @@ def test_bg_stats_follows_its_import_format(store: Store) -> None:
     events = game_events(21)
     assert board["games"][1]["lead"] == events[0]["players"][(events[0]["players"].index(events[0]["dealer"]) + 1)
                                                              % len(events[0]["players"])]
+
+
+def test_bg_stats_plays_are_unique_across_hubs_and_dated_in_local_time(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Europe/Paris")
+    time.tzset()
+    try:
+        made = []
+        for hub in ("a", "b"):
+            store = Store.open(tmp_path / hub)
+            store.add(rows_of(1, game_events(5, kind="buffet", players=3)))
+            made.append(bg_stats(store, GAMES))
+            assert bg_stats(store, GAMES)["plays"][0]["uuid"] == made[-1]["plays"][0]["uuid"]  # stable
+            store.close()
+        assert made[0]["plays"][0]["uuid"] != made[1]["plays"][0]["uuid"]
+        assert made[0]["games"][0]["uuid"] == made[1]["games"][0]["uuid"]  # one game, whichever hub
+        assert made[0]["plays"][0]["playDate"] == "2026-11-27 20:00:01"  # 19:00:01 UTC, in Paris in November
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
