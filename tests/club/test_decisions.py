@@ -78,6 +78,10 @@ def test_decisions_name_the_nights_game_number_and_only_its_players(hub: Hub) ->
     page = director.get("/director")[1]
     token = director.csrf(page)
     assert "partie 2" in page and "partie 1" not in page  # the console shows each table's current game number
+    tables = page.split('id="console-tables"')[1].split("</table>")[0]
+    assert "terminée" in tables and " · over" not in tables  # statuses in the console's language
+    assert "UTC" not in page
+    assert re.search(r'<option value="chaud_devant" selected>', page)  # not Sus au buffet ! by default
     decided = {"csrf_token": token, "table": 1, "who": "Claire", "why": "carte mal lue"}
 
     status, page = director.post("/director/correct", {**decided, "game": 2, "player": "Zoé", "stars": 7})
@@ -138,6 +142,10 @@ def test_a_refused_seating_adds_no_one_and_says_why_in_french(hub: Hub) -> None:
                                             "game": "chaud_devant"})[1]
     assert alert(page) == "Pas de placement : Ana est inscrit deux fois. Rien n’a été changé."
     assert "Ben" not in page
+    assert re.search(r'<option value="chaud_devant" selected>', page)
+    page = director.post("/director/seat", {"csrf_token": token, "players": "Ana\nBen\nCléo",
+                                            "game": "buffet"})[1]
+    assert re.search(r'<option value="buffet" selected>', page)  # the select opens on the game last seated
 
 
 def test_the_next_night_opens_empty_and_the_closed_one_stays_exportable(hub: Hub) -> None:
