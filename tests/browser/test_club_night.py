@@ -1,5 +1,7 @@
 """A club night as an organiser runs it, in the browser: a table starts the game the console seated by
-pressing start on its setup page (both games). Real hub (with its Mosquitto) and real tables."""
+pressing start on its setup page (both games), a fresh tablet joins by code, the wall board fits its screen,
+and a whole night from the first seating to the next night's empty board, every export equal to the board.
+Real hub (with its Mosquitto) and real tables."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -156,4 +159,152 @@ def test_the_wall_board_fits_1024_by_768_and_pages_through_the_standings(page: A
         assert in_view(page, ".closed") == [True] and in_view(page, "table.standings tbody tr")[0]
         assert all(in_view(page, "table.standings tbody tr")[:12])  # the final standings, on the first screen
     finally:
+        hub.stop()
+
+
+def seated_events(events: list[dict[str, Any]], seating: dict[str, Any]) -> list[dict[str, Any]]:
+    """A simulated whole game replayed for the seated players: names turned round so the seated dealer deals
+    (clockwise order kept), without its new_game (the table started the game from its setup page)."""
+    simulated, seated = events[0]["players"], seating["players"]
+    turn = seated.index(seating["dealer"]) - simulated.index(events[0].get("dealer") or events[0].get("first"))
+    names = [seated[(i + turn) % len(seated)] for i in range(len(simulated))]
+    return renamed(events, names)[1:]
+
+
+def open_console(page: Any, hub: Hub) -> None:
+    from tests.club.helpers import DIRECTOR_PIN
+
+    page.goto(f"{hub.web}/director")
+    if page.locator("#pin").count():
+        page.fill("#pin", DIRECTOR_PIN)
+        page.click("button[type=submit]")
+    page.wait_for_selector("#players")
+
+
+def fetch(page: Any, path: str) -> str:
+    """A console export as the director's browser downloads it (its session)."""
+    text: str = page.evaluate("(path) => fetch(path).then((r) => r.ok ? r.text() : 'HTTP ' + r.status)", path)
+    assert not text.startswith("HTTP "), (path, text)
+    return text
+
+
+def assert_exports_equal_the_board(page: Any, suffix: str = "", board: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every console export of the night equals the board's standings and counted games (the board now, or
+    the one given: an earlier night's)."""
+    import csv
+    import io
+
+    if board is None:
+        board = json.loads(fetch(page, "/api/board"))
+    assert board is not None
+    standings = {e["player"]: (e["games"], e["stars"]) for e in board["standings"]}
+    totals: dict[str, tuple[int, int]] = {}
+    for line in csv.DictReader(io.StringIO(fetch(page, f"/director/night.csv{suffix}"))):
+        if line["counted"] == "1":
+            games, points = totals.get(line["player"], (0, 0))
+            totals[line["player"]] = (games + 1, points + int(line["stars"]))
+    assert totals == standings
+    counted = {(g["table"], g["game"]): g["points"] for g in board["games"] if g["counted"]}
+    night = json.loads(fetch(page, f"/director/night.json{suffix}"))
+    assert {(int(t), int(g)): facts["points"] for t, table in night["tables"].items()
+            for g, facts in table["games"].items() if facts["counted"]} == counted
+    plays = json.loads(fetch(page, f"/director/night.bgstats.json{suffix}"))
+    names = {p["id"]: p["name"] for p in plays["players"]}
+    assert sorted(sorted((names[s["playerRefId"]], int(s["score"])) for s in play["playerScores"])
+                  for play in plays["plays"]) == sorted(sorted(points.items()) for points in counted.values())
+    statistics = json.loads(fetch(page, f"/director/night.players.json{suffix}"))
+    assert {e["player"]: (e["games"], round(e["average"] * e["games"])) for e in statistics} == standings
+    return board
+
+
+def test_a_whole_night_as_an_organiser_runs_it(page: Any, browser: Any, tmp_path: Path) -> None:
+    from tests.browser.conftest import SPEECH_SPY
+    from tests.club.helpers import game_events, play, wait_caught_up
+
+    hub = Hub(tmp_path / "hub", tables=2).start()
+    tables = [Table(tmp_path / f"table{n}", hub.urls[n], n).start() for n in (1, 2)]
+    phone_context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    phone_context.add_init_script(SPEECH_SPY)
+    try:
+        # The console: a confirming night, eight players seated at the two tables.
+        open_console(page, hub)
+        page.check("#confirm")
+        page.click("#settings-title ~ form button[type=submit]")
+        page.wait_for_selector("#confirm:checked")
+        page.fill("#players", "\n".join(["Ana", "Bruno", "Cléo", "Dan", "Élise", "Farid", "Gaëlle", "Hugo"]))
+        page.click("#seat-title ~ form button[type=submit]")
+        assert "Partie 1 placée ; tables : 2." in page.locator("main [role=status]").first.inner_text()
+
+        # Each table starts its seated game by pressing start on its setup page, and plays it to the end.
+        seatings = []
+        for table, seed in zip(tables, (61, 62), strict=True):
+            for _ in range(100):
+                seating = table.club_status()["seating"]
+                if seating and seating.get("confirm"):
+                    break
+                time.sleep(0.1)
+            seatings.append(seating)
+            start_seated(page, table, "chaud_devant")
+            play(table, seated_events(game_events(seed), seating))
+            wait_caught_up(hub, table)
+
+        # A phone at table 1 disputes the scores, a phone at table 2 confirms them.
+        for table, seating, button in zip(tables, seatings, ("#club-disputed", "#club-confirmed"), strict=True):
+            name = seating["players"][1]
+            unlock_table(page, table, "/setup")
+            link = page.locator(f"a[href*='/seat/{quote(name)}?k=']").first.get_attribute("href")
+            assert link is not None
+            phone = phone_context.new_page()
+            phone.goto(link if link.startswith("http") else f"http://127.0.0.1:{table.port}{link}")
+            phone.click(button)
+            phone.wait_for_function("() => document.getElementById('club-confirm-line').textContent"
+                                    f".includes('{name}')")
+            phone.close()
+
+        # The director: the dispute is on the console; confirms table 1, corrects it, voids table 2's game.
+        open_console(page, hub)
+        for _ in range(50):
+            if page.locator(f"text=contesté par {seatings[0]['players'][1]}").count():
+                break
+            page.wait_for_timeout(200)
+            page.reload()
+        for prefix, fields in (("k", {"table": "1", "game": "1", "who": "Claire", "why": "recompté"}),
+                               ("c", {"table": "1", "game": "1", "player": seatings[0]["players"][2], "stars": "9",
+                                      "who": "Claire", "why": "carte mal lue"}),
+                               ("v", {"table": "2", "game": "1", "who": "Claire", "why": "donne faussée"})):
+            for name, value in fields.items():
+                page.fill(f"#{prefix}-{name}", value)
+            if prefix == "v":
+                page.check("#v-sure")
+            page.click(f"form:has(#{prefix}-table) button[type=submit]")
+            page.wait_for_selector("#players")
+        rows = page.locator("section[aria-labelledby=console-tables] tbody tr")
+        one, two = rows.nth(0).inner_text(), rows.nth(1).inner_text()
+        assert "partie 1" in one and "confirmé par l’arbitre" in one  # the director's, not the disputing player's
+        assert "annulée" in two and "confirmé par" not in two  # a voided game is confirmed by no one
+        board = assert_exports_equal_the_board(page)
+        assert [g["status"] for g in board["games"]] == ["over", "void"]
+        assert {e["player"] for e in board["standings"]} == set(seatings[0]["players"])
+        assert {e["player"]: e["stars"] for e in board["standings"]}[seatings[0]["players"][2]] == 9
+
+        # The night is closed; the next one opens empty; the first stays exportable.
+        closed = board
+        page.click("form[action$='/director/close'] button")
+        page.wait_for_selector("form[action$='/director/next-night'] button")
+        page.goto(f"{hub.web}/")
+        page.wait_for_selector(".closed")
+        assert page.locator("table.standings tbody tr").first.is_visible()
+        open_console(page, hub)
+        page.click("form[action$='/director/next-night'] button")
+        page.wait_for_selector("form[action$='/director/close'] button")
+        board = assert_exports_equal_the_board(page)
+        assert (board["night"], board["standings"], board["games"], board["closed"]) == (2, [], [], False)
+        assert_exports_equal_the_board(page, "?night=1", board=closed)  # the closed night, as its board was
+        night_one = json.loads(fetch(page, "/director/night.json?night=1"))
+        assert sorted(g["status"] for t in night_one["tables"].values() for g in t["games"].values()) == \
+            ["over", "void"]
+    finally:
+        phone_context.close()
+        for table in tables:
+            table.stop()
         hub.stop()
