@@ -438,8 +438,8 @@ class ClubHub:
             after = {table: max(state.held, state.last_seq) for table, state in self.tables.items()}
         seated = list(self.store.seatings())
         number = self.store.open_next_night(after)
-        for table in seated:  # an empty retained message clears the table's seating at the broker
-            self.client.publish(Topics(self.url.club, table).seating, b"", qos=1, retain=True)
+        for table in seated:  # `{}`: no seating; a table's setup page then fills in nothing
+            self.client.publish(Topics(self.url.club, table).seating, b"{}", qos=1, retain=True)
         self.console(f"marmite club: night {number} opened")
         self.touch()
         return number

@@ -282,6 +282,8 @@ def test_a_whole_night_as_an_organiser_runs_it(page: Any, browser: Any, tmp_path
         one, two = rows.nth(0).inner_text(), rows.nth(1).inner_text()
         assert "partie 1" in one and "confirmé par l’arbitre" in one  # the director's, not the disputing player's
         assert "annulée" in two and "confirmé par" not in two  # a voided game is confirmed by no one
+        assert audit(page, "club-director-decided") == []
+        shot(page, "club-director-decided")
         board = assert_exports_equal_the_board(page)
         assert [g["status"] for g in board["games"]] == ["over", "void"]
         assert {e["player"] for e in board["standings"]} == set(seatings[0]["players"])
@@ -291,14 +293,22 @@ def test_a_whole_night_as_an_organiser_runs_it(page: Any, browser: Any, tmp_path
         closed = board
         page.click("form[action$='/director/close'] button")
         page.wait_for_selector("form[action$='/director/next-night'] button")
+        assert audit(page, "club-director-closed") == []
         page.goto(f"{hub.web}/")
         page.wait_for_selector(".closed")
         assert page.locator("table.standings tbody tr").first.is_visible()
+        assert audit(page, "club-board-closed") == []
         open_console(page, hub)
         page.click("form[action$='/director/next-night'] button")
         page.wait_for_selector("form[action$='/director/close'] button")
         board = assert_exports_equal_the_board(page)
         assert (board["night"], board["standings"], board["games"], board["closed"]) == (2, [], [], False)
+        for table in tables:  # the last night's seating is no longer offered at the tables
+            for _ in range(100):
+                if not table.club_status()["seating"]:
+                    break
+                time.sleep(0.1)
+            assert not table.club_status()["seating"]
         assert_exports_equal_the_board(page, "?night=1", board=closed)  # the closed night, as its board was
         night_one = json.loads(fetch(page, "/director/night.json?night=1"))
         assert sorted(g["status"] for t in night_one["tables"].values() for g in t["games"].values()) == \
