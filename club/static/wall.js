@@ -1,10 +1,11 @@
-// The wall screen does not scroll: the standings show as many rows as fit below their heading and turn
-// to the next rows on their own every few seconds (a line says which rows are shown). Re-done after each
-// live update of the board (board.js replaces its children).
+// The wall screen (800 px wide or more) does not scroll: the standings show as many rows as fit below
+// their heading and turn to the next rows on their own every few seconds (a line says which rows are
+// shown). Re-done after each live update of the board (board.js replaces its children).
 (function () {
   "use strict";
   var PAGE_MS = 8000;
   var page = 0;
+  var WIDE = window.matchMedia("(min-width: 800px)");
   function rowsPerPage(table, rows) {
     rows.forEach(function (row) { row.hidden = false; });
     var first = rows[0].getBoundingClientRect();
@@ -18,7 +19,8 @@
     if (!table) { if (line) line.textContent = ""; return; }
     var rows = Array.prototype.slice.call(table.tBodies[0].rows);
     if (!rows.length) return;
-    var per = rowsPerPage(table, rows);
+    // A narrow screen (a phone, a tablet upright) scrolls: every row shown, no paging.
+    var per = WIDE.matches ? rowsPerPage(table, rows) : rows.length;
     var pages = Math.ceil(rows.length / per);
     if (page >= pages) page = 0;
     rows.forEach(function (row, i) { row.hidden = Math.floor(i / per) !== page; });
