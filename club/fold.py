@@ -94,7 +94,7 @@ def judge(played: list[Played], decisions: Decisions, confirming: bool) -> list[
                        "corrected": bool(corrected), "disagrees": game.disagrees, "lead": game.lead,
                        "verdict": None if seat_verdict is None else seat_verdict[0],
                        "confirmed_by": None if seat_verdict is None else seat_verdict[1],
-                       "vouched": vouched and status == "over", "state": game.state})
+                       "vouched": vouched and status == "over", "seat_verdict": game.verdict, "state": game.state})
     return judged
 
 

@@ -342,7 +342,7 @@ class ClubHub:
         """What the wall screen and the director see: each table's state, the counted games, the standings."""
         rule = self.store.setting("scoring", "stars")
         judged = self.night_games()
-        games = [{k: v for k, v in g.items() if k != "state"} for g in judged]
+        games = [{k: v for k, v in g.items() if k not in ("state", "seat_verdict")} for g in judged]
         now = datetime.now(UTC)
         with self._lock:
             tables = []

@@ -88,7 +88,8 @@ def night(store: Store, games: Games, number: int | None = None) -> dict[str, An
             "started_at": g["started_at"], "game": g["kind"] or None, "players": g["players"],
             "number": g["number"], "state": g["state"], "status": g["status"], "points": g["points"],
             "winners": g["winners"], "corrected": g["corrected"],
-            "confirmation": None if g["verdict"] is None else {"verdict": g["verdict"], "player": g["confirmed_by"]},
+            "confirmation": None if g["seat_verdict"] is None else {"verdict": g["seat_verdict"][0],
+                                                                    "player": g["seat_verdict"][1]},
             "vouched": g["vouched"], "counted": g["counted"]}
     return {"night": store.night() if number is None else number, "tables": tables}
 
