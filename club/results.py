@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 from club.fold import Decisions, Played, judge, lead_of, night_of
 from club.store import Row, Store
@@ -213,3 +215,24 @@ def bg_stats(store: Store, games: Games, number: int | None = None, location: st
                        "noPoints": False, "usesTeams": False} for kind, ref in kinds.items()],
             "locations": [{"uuid": str(uuid.uuid5(hub, f"location/{location}")), "id": 1, "name": location}],
             "plays": plays}
+
+
+BG_STATS_PLAY_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
+"""BG Stats' one-play link: the app opens it and offers the play, filled in, to be saved."""
+
+
+def bg_stats_play_link(store: Store, game: dict[str, Any], location: str = "Club") -> str:
+    """One judged game as BG Stats' one-play link (its `data`: the play's source id, local date, game and
+    players with score, winner, start player and rank; the same uuids as the BG Stats file)."""
+    hub = hub_id(store)
+    kind = str(game["kind"])
+    data = {"sourceName": "Marmite", "sourcePlayId": str(uuid.uuid5(hub, f"play/{game['table']}/{game['game']}")),
+            "playDate": local_time(str(game["started_at"])), "location": location,
+            "game": {"name": GAME_NAMES.get(kind, kind), "sourceGameId": str(uuid.uuid5(BG_STATS_NAMESPACE,
+                                                                                          f"game/{kind}")),
+                     "highestWins": True, "noPoints": False},
+            "players": [{"name": name, "sourcePlayerId": str(uuid.uuid5(hub, f"player/{name}")),
+                         "score": game["points"].get(name, 0), "winner": name in game["winners"],
+                         "startPlayer": name == game["lead"], "rank": game["ranks"].get(name, 0)}
+                        for name in game["players"]]}
+    return BG_STATS_PLAY_LINK + quote(json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")

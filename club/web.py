@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import hmac
+import io
 import json
 import secrets
 import threading
@@ -20,7 +21,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from club.broker import write_private
 from club.cards import CardError, masked
 from club.hub import ClubHub
-from club.results import SCORING_RULES, bg_stats, night, night_csv, player_statistics
+from club.results import SCORING_RULES, bg_stats, bg_stats_play_link, night, night_csv, player_statistics
 from club.rules import RULE_CHOICES, RuleError, rules_from_form
 from club.seating import SIZES, SeatingError
 from companion.catalogs import LOCALE_DIR
@@ -209,7 +210,25 @@ def _player_context() -> dict[str, Any]:
     number = int(text)
     name = _hub().store.player(number)
     seat = _hub().next_seat(name) if name is not None else None
-    return {"number": number, "player": name, "seat": seat, "lang": _language()}
+    return {"number": number, "player": name, "seat": seat, "lang": _language(), "last": _last_game(name)}
+
+
+def _last_game(player: str | None) -> dict[str, Any] | None:
+    """A player's last counted game tonight, with its BG Stats one-play link and that link's QR code."""
+    import qrcode
+    import qrcode.image.svg
+
+    if player is None:
+        return None
+    game = next((g for g in reversed(_hub().night_games()) if g["counted"] and player in g["players"]), None)
+    if game is None:
+        return None
+    link = bg_stats_play_link(_hub().store, game)
+    out = io.BytesIO()
+    qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=4).save(out)
+    svg = out.getvalue().decode("utf-8")
+    return {"table": game["table"], "number": game["number"], "points": game["points"].get(player, 0),
+            "rank": game["ranks"].get(player, 0), "link": link, "svg": svg[svg.index("<svg"):]}
 
 
 @board.get("/player")

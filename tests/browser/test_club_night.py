@@ -22,6 +22,7 @@ from tests.club.test_console import director_page
 pytestmark = pytest.mark.browser
 
 NAMES = ["Ana", "Bruno", "Cléo", "Dan"]
+NIGHT = ["Ana", "Bruno", "Cléo", "Dan", "Élise", "Farid", "Gaëlle", "Hugo"]
 
 
 @pytest.fixture
@@ -231,7 +232,7 @@ def test_a_whole_night_as_an_organiser_runs_it(page: Any, browser: Any, tmp_path
         page.check("#confirm")
         page.click("#settings-title ~ form button[type=submit]")
         page.wait_for_selector("#confirm:checked")
-        page.fill("#players", "\n".join(["Ana", "Bruno", "Cléo", "Dan", "Élise", "Farid", "Gaëlle", "Hugo"]))
+        page.fill("#players", "\n".join(NIGHT))
         page.click("#seat-title ~ form button[type=submit]")
         assert "Partie 1 placée ; tables : 2." in page.locator("main [role=status]").first.inner_text()
 
@@ -288,6 +289,16 @@ def test_a_whole_night_as_an_organiser_runs_it(page: Any, browser: Any, tmp_path
         assert [g["status"] for g in board["games"]] == ["over", "void"]
         assert {e["player"] for e in board["standings"]} == set(seatings[0]["players"])
         assert {e["player"]: e["stars"] for e in board["standings"]}[seatings[0]["players"][2]] == 9
+
+        # A player of table 1 finds their game on their phone, ready for BG Stats.
+        phone = phone_context.new_page()
+        phone.goto(f"{hub.web}/player?number={NIGHT.index(seatings[0]['players'][0]) + 1}")
+        link = phone.locator("#bg-stats-link").get_attribute("href")
+        assert link is not None and link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+        assert phone.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+        assert audit(phone, "club-player-bg-stats") == []
+        shot(phone, "club-player-bg-stats")
+        phone.close()
 
         # The night is closed; the next one opens empty; the first stays exportable.
         closed = board

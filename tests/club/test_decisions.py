@@ -203,3 +203,28 @@ def test_the_directors_pin_and_console_survive_a_hub_restart(hub: Hub) -> None:
     pin, drawn = resolve_pin(None, hub.data / CONSOLE_DIR)  # no --pin: drawn once, then kept
     assert drawn and resolve_pin(None, hub.data / CONSOLE_DIR) == (pin, False)
     assert all(path.stat().st_mode & 0o077 == 0 for path in (hub.data / CONSOLE_DIR).iterdir())
+
+
+def test_a_players_phone_offers_their_last_game_to_bg_stats(hub: Hub) -> None:
+    import urllib.parse
+
+    director = director_page(hub, "fr")
+    token = director.csrf(director.get("/director")[1])
+    events = game_events(41)
+    names = events[0]["players"]
+    director.post("/director/seat", {"csrf_token": token, "players": "\n".join(names), "game": "chaud_devant"})
+    page = html.unescape(Browser(hub.web).get("/player?number=2")[1])
+    assert "BG Stats" not in page  # no game over yet
+    points = send(hub, 1, [events])[0]
+    page = html.unescape(Browser(hub.web).get("/player?number=2")[1])
+    found = re.search(r'id="bg-stats-link" class="big" href="([^"]+)"', page)
+    assert found is not None and "<svg" in page.split('id="last-game-title"')[1]
+    link = found.group(1)
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    data = json.loads(urllib.parse.unquote(link.split("?data=", 1)[1]))
+    assert {p["name"]: p["score"] for p in data["players"]} == points
+    file = json.loads(director.get("/director/night.bgstats.json")[1])
+    assert data["sourcePlayId"] == file["plays"][0]["uuid"] and data["game"]["name"] == "Chaud Devant !"
+    assert [p["name"] for p in data["players"] if p["startPlayer"]] == \
+        [names[(names.index(events[0]["dealer"]) + 1) % len(names)]]
+    assert sorted(p["rank"] for p in data["players"])[0] == 1
