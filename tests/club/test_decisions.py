@@ -77,8 +77,8 @@ def test_decisions_name_the_nights_game_number_and_only_its_players(hub: Hub) ->
     director = director_page(hub, "fr")
     page = director.get("/director")[1]
     token = director.csrf(page)
-    assert "partie 2" in page and "partie 1" not in page  # the console shows each table's current game number
     tables = page.split('id="console-tables"')[1].split("</table>")[0]
+    assert "partie 2" in tables and "partie 1" not in tables  # each table's current game, by its number
     assert "terminée" in tables and " · over" not in tables  # statuses in the console's language
     assert "UTC" not in page
     assert re.search(r'<option value="chaud_devant" selected>', page)  # not Sus au buffet ! by default
@@ -101,6 +101,8 @@ def test_decisions_name_the_nights_game_number_and_only_its_players(hub: Hub) ->
     assert standings(hub) == {**second, player: 50}
 
     page = director.get("/director")[1]
+    listed = html.unescape(page.split('class="night-games"')[1].split("</details>")[0])
+    assert "Table 1 · partie 1 · " in listed and "Table 1 · partie 2 · " in listed and "annulée" in listed
     withdraw = re.findall(r'name="kind" value="(\w+)"><input type="hidden" name="id" value="(\d+)"', page)
     assert [kind for kind, _ in withdraw] == ["correct", "void"]
     director.post("/director/withdraw", {"csrf_token": token, "kind": "void", "id": withdraw[1][1]})
