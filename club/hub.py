@@ -22,9 +22,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from club.cards import CardError, MemberCards
+from club.fold import Decisions, Played, judge, lead_of, night_of
 from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
-from club.results import confirm_night, director_confirmed, game_log, game_points, standings
+from club.results import confirm_night, game_log, standings
 from club.seating import History, SeatingError, seat_round
 from club.store import Row, Store
 from club.topics import (
@@ -63,6 +64,8 @@ class GameFold:
     kind: str = ""
     players: list[str] = field(default_factory=list)
     verdict: tuple[str, str] | None = None  # (confirmed or disputed, by whom) from a seat's phone, standing
+    started_at: str = ""
+    lead: str | None = None  # who leads the first trick or plate
 
     @property
     def state(self) -> dict[str, Any]:
@@ -271,9 +274,11 @@ class ClubHub:
         fold = self.folds.get(key)
         if fold is None:
             fold = self.folds[key] = GameFold(row.table, row.game, Referee(self.games))
+            fold.started_at = row.received_at
             if row.event.get("type") == "new_game":
                 fold.kind = str(row.event.get("game", self.games.default))
                 fold.players = [str(name) for name in row.event.get("players", [])]
+                fold.lead = lead_of(row.event)
             self.tables.setdefault(row.table, TableState()).games.append(row.game)
         fold.events += 1
         fold.last_at = row.received_at
@@ -323,32 +328,23 @@ class ClubHub:
             self._changed.wait_for(lambda: self.version > version, timeout=timeout)
             return self.version
 
+    def night_games(self) -> list[dict[str, Any]]:
+        """The current night's games as the hub folded them, judged with the director's decisions (the same
+        judgement as every export's, `club.fold.judge`)."""
+        night, starts = self.store.night(), self.store.night_starts()
+        with self._lock:
+            played = [Played(table, game, fold.kind, fold.players, fold.started_at, fold.state, fold.verdict,
+                             fold.disagrees, fold.lead)
+                      for (table, game), fold in sorted(self.folds.items()) if night_of(table, game, starts) == night]
+        return judge(played, Decisions.of(self.store), confirm_night(self.store))
+
     def board(self) -> dict[str, Any]:
         """What the wall screen and the director see: each table's state, the counted games, the standings."""
-        decisions = self.store.decisions()
-        voided = {(d["table"], d["game"]) for d in decisions if d["kind"] == "void"}
-        vouched = director_confirmed(self.store.vouches())
-        corrected: dict[tuple[int, int], dict[str, int]] = {}
-        for d in decisions:
-            if d["kind"] == "correct":
-                corrected.setdefault((d["table"], d["game"]), {})[d["player"]] = d["stars"]
         rule = self.store.setting("scoring", "stars")
-        confirming = confirm_night(self.store)
+        judged = self.night_games()
+        games = [{k: v for k, v in g.items() if k not in ("state", "seat_verdict")} for g in judged]
         now = datetime.now(UTC)
         with self._lock:
-            games = []
-            for (table, game), fold in sorted(self.folds.items()):
-                state = fold.state
-                points = {**game_points(state), **corrected.get((table, game), {})}
-                status = ("void" if (table, game) in voided else "disagrees" if fold.disagrees
-                          else "over" if state.get("phase") == "game_over" else "playing")
-                if status == "over" and confirming and (table, game) not in vouched and (
-                        fold.verdict is None or fold.verdict[0] != "confirmed"):
-                    status = "disputed" if fold.verdict is not None else "awaiting"  # not counted yet
-                games.append({"table": table, "game": game, "kind": fold.kind, "players": fold.players,
-                              "round": state.get("round"), "status": status, "points": points,
-                              "corrected": (table, game) in corrected, "disagrees": fold.disagrees,
-                              "confirmed_by": fold.verdict[1] if fold.verdict else None})
             tables = []
             for table, link in sorted(self.tables.items()):
                 current = next((g for g in reversed(games) if g["table"] == table), None)
@@ -362,9 +358,9 @@ class ClubHub:
                                "readers": list(link.readers) if link.online else [],
                                "current": current})
             version = self.version
-        counted = [g for g in games if g["status"] == "over"]
+        counted = [g for g in games if g["counted"]]
         return {"version": version, "rule": rule, "closed": self.store.setting("closed", "") == "yes",
-                "confirm": confirming,
+                "confirm": confirm_night(self.store), "night": self.store.night(),
                 "tables": tables, "games": games, "standings": standings(counted, rule)}
 
     def touch(self) -> None:
@@ -383,11 +379,6 @@ class ClubHub:
             if table in self.tables:
                 self.tables[table].called_at = None
         self.touch()
-
-    def knows_game(self, table: int, game: int) -> bool:
-        """True for a game a table has sent (the only games a director may void or correct)."""
-        with self._lock:
-            return (table, game) in self.folds
 
     def held_all(self) -> dict[str, int]:
         """Per table, the last row stored (what a board client reads from the stream)."""
@@ -430,7 +421,8 @@ class ClubHub:
         seated = seat_round(players, history, random.Random(seed), game=game)
         if self.table_count and len(seated.tables) > self.table_count:
             raise SeatingError(f"{len(players)} players need {len(seated.tables)} tables; the club has "
-                               f"{self.table_count}")
+                               f"{self.table_count}", "tables", players=len(players), needed=len(seated.tables),
+                               tables=self.table_count)
         body = {"game": game, "tables": seated.tables, "dealers": seated.dealers, "rules": rules or {}}
         number = self.store.add_round(body)
         for index, (table, dealer) in enumerate(zip(seated.tables, seated.dealers, strict=True), start=1):
@@ -438,6 +430,19 @@ class ClubHub:
                               "rules": rules or {}})
         self.touch()
         return {"round": number, **body}
+
+    def open_next_night(self) -> int:
+        """Close the night and open the next, empty: the games each table journals from now on are the new
+        night's (its standings and exports start empty); the seatings are cleared, here and at the tables."""
+        with self._lock:
+            after = {table: max(state.held, state.last_seq) for table, state in self.tables.items()}
+        seated = list(self.store.seatings())
+        number = self.store.open_next_night(after)
+        for table in seated:  # `{}`: no seating; a table's setup page then fills in nothing
+            self.client.publish(Topics(self.url.club, table).seating, b"{}", qos=1, retain=True)
+        self.console(f"marmite club: night {number} opened")
+        self.touch()
+        return number
 
     # ------------------------------------------------------------------ confirming nights
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
+from club.fold import Decisions, Played, judge, lead_of, night_of
 from club.store import Row, Store
 from companion.confirmation import CONFIRM, standing_verdict
 from companion.player_stats import count_menus
@@ -40,69 +45,76 @@ def confirm_night(store: Store) -> bool:
     return store.setting("confirm", "") == "yes"
 
 
-def counts(state: dict[str, Any], verdict: tuple[str, str] | None, needed: bool, vouched: bool = False) -> bool:
-    """A game counts once over, and on a confirming night once confirmed too (by a seat, or by the director
-    for a table without phones or after a dispute)."""
-    over = state.get("phase") == "game_over"
-    return over and (not needed or vouched or (verdict is not None and verdict[0] == "confirmed"))
+def played_games(store: Store, games: Games, night: int | None = None) -> list[Played]:
+    """A night's games (the current one by default), each replayed from the store as `marmite replay`
+    folds that table's `marmite export` of it."""
+    wanted = store.night() if night is None else night
+    starts = store.night_starts()
+    played = []
+    for table, game, all_rows in table_games(store):
+        if night_of(table, game, starts) != wanted:
+            continue
+        rows = game_log(all_rows)
+        if not rows:
+            continue
+        first = rows[0].event
+        disagrees = None
+        try:
+            state = replay(enumerate((row.event for row in rows), start=1), games)
+            refused = {entry["line"] for entry in state.get("refused", [])}
+            wrong = [line for line, row in enumerate(rows, start=1) if (line in refused) == row.accepted]
+            if wrong:
+                disagrees = f"row {rows[wrong[0] - 1].seq} does not fold as the table said"
+        except Exception as error:  # a malformed event inside a well-formed row: set aside, never a crash
+            state, disagrees = {}, f"does not fold: {error}"
+        is_new = first.get("type") == "new_game"
+        played.append(Played(table, game, str(first.get("game", games.default)) if is_new else "",
+                             [str(name) for name in first.get("players", [])] if is_new else [],
+                             rows[0].received_at, state, confirmation(all_rows), disagrees,
+                             lead_of(first) if is_new else None))
+    return played
 
 
-def director_confirmed(decisions: list[dict[str, Any]]) -> set[tuple[int, int]]:
-    """The (table, game) whose scores the director confirmed on the console."""
-    return {(d["table"], d["game"]) for d in decisions if d["kind"] == "confirm"}
+def night_games(store: Store, games: Games, night: int | None = None) -> list[dict[str, Any]]:
+    """A night's games judged with the director's decisions: what the board shows, for the exports."""
+    return judge(played_games(store, games, night), Decisions.of(store), confirm_night(store))
 
 
-def night(store: Store, games: Games) -> dict[str, Any]:
-    """The whole night as JSON: per table, the rows held and each game's folded state."""
+def night(store: Store, games: Games, number: int | None = None) -> dict[str, Any]:
+    """A night as JSON: per table, the rows held and each game's folded state, its points after the
+    director's corrections, its status and whether it counts."""
     tables: dict[str, Any] = {str(table): {"held": held, "games": {}}
                               for table, held in sorted(store.last_seqs().items())}
-    needed = confirm_night(store)
-    vouched = director_confirmed(store.vouches())
-    for table, game, all_rows in table_games(store):
-        rows = game_log(all_rows)
-        first = rows[0].event
-        state = replay(enumerate((row.event for row in rows), start=1), games)
-        verdict = confirmation(all_rows)
-        tables[str(table)]["games"][str(game)] = {
-            "started_at": rows[0].received_at,
-            "game": first.get("game", games.default) if first.get("type") == "new_game" else None,
-            "players": first.get("players", []),
-            "events": len(rows),
-            "state": state,
-            "confirmation": None if verdict is None else {"verdict": verdict[0], "player": verdict[1]},
-            "counted": counts(state, verdict, needed, (table, game) in vouched),
-        }
-    return {"tables": tables}
+    for g in night_games(store, games, number):
+        tables[str(g["table"])]["games"][str(g["game"])] = {
+            "started_at": g["started_at"], "game": g["kind"] or None, "players": g["players"],
+            "number": g["number"], "state": g["state"], "status": g["status"], "points": g["points"],
+            "winners": g["winners"], "corrected": g["corrected"],
+            "confirmation": None if g["seat_verdict"] is None else {"verdict": g["seat_verdict"][0],
+                                                                    "player": g["seat_verdict"][1]},
+            "vouched": g["vouched"], "counted": g["counted"]}
+    return {"night": store.night() if number is None else number, "tables": tables}
 
 
 CSV_FIELDS = ("table", "game", "started_at", "player", "seat", "stars", "winner", "phase", "counted")
 
 
-def night_csv(store: Store, games: Games) -> str:
-    """One row per player and game: table, game id, start, player, seat (1 = first listed), stars, won."""
+def night_csv(store: Store, games: Games, number: int | None = None) -> str:
+    """One row per player and game: table, game id, start, player, seat (1 = first listed), stars or points
+    after the director's corrections, won, and whether the game counts."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS)
-    for table, tables in night(store, games)["tables"].items():
-        for game, facts in tables["games"].items():
-            state = facts["state"]
-            stars = state.get("stars", {})
-            winners = state.get("winners") or []
-            for seat, player in enumerate(facts["players"], start=1):
-                writer.writerow((table, game, facts["started_at"], player, seat, stars.get(player, 0),
-                                 int(player in winners), state.get("phase", ""), int(facts["counted"])))
+    for g in night_games(store, games, number):
+        for seat, player in enumerate(g["players"], start=1):
+            writer.writerow((g["table"], g["game"], g["started_at"], player, seat, g["points"].get(player, 0),
+                             int(player in g["winners"]), g["state"].get("phase", ""), int(g["counted"])))
     return out.getvalue()
 
 
 SCORING_RULES = ("stars", "placement")
 """How the night ranks players: "stars" adds each game's stars (Chaud Devant) or points (Sus au buffet !);
 "placement" gives, at a table of n, n points to the first, n-1 to the next… (ties share the better place)."""
-
-
-def game_points(state: dict[str, Any]) -> dict[str, int]:
-    """A finished game's stars (Chaud Devant) or points (Sus au buffet !) per player."""
-    points = state.get("stars") or state.get("score") or {}
-    return {str(name): int(value) for name, value in points.items()}
 
 
 def placement(points: dict[str, int]) -> dict[str, int]:
@@ -128,55 +140,99 @@ def standings(games: list[dict[str, Any]], rule: str) -> list[dict[str, Any]]:
     return ranked
 
 
-def player_statistics(store: Store, games: Games) -> list[dict[str, Any]]:
-    """Per player over every night the hub holds: games finished, wins, average stars or points, and the
-    menus chosen with their success (Chaud Devant)."""
+def player_statistics(store: Store, games: Games, number: int | None = None) -> list[dict[str, Any]]:
+    """Per player over a night's counted games (the current night by default): games, wins, average stars
+    or points after the director's corrections, and the menus chosen with their success (Chaud Devant)."""
     totals: dict[str, dict[str, Any]] = {}
-    for tables in night(store, games)["tables"].values():
-        for facts in tables["games"].values():
-            state = facts["state"]
-            if not facts["counted"]:  # unfinished, or on a confirming night not confirmed
-                continue
-            points = game_points(state)
-            winners = set(state.get("winners") or [])
-            for name in facts["players"]:
-                entry = totals.setdefault(name, {"player": name, "games": 0, "wins": 0, "points": 0, "menus": {}})
-                entry["games"] += 1
-                entry["wins"] += int(name in winners)
-                entry["points"] += points.get(name, 0)
-            count_menus(state, totals)
+    for g in night_games(store, games, number):
+        if not g["counted"]:  # unfinished, voided, or on a confirming night not confirmed
+            continue
+        for name in g["players"]:
+            entry = totals.setdefault(name, {"player": name, "games": 0, "wins": 0, "points": 0, "menus": {}})
+            entry["games"] += 1
+            entry["wins"] += int(name in g["winners"])
+            entry["points"] += g["points"].get(name, 0)
+        count_menus(g["state"], totals)
     for entry in totals.values():
         entry["average"] = round(entry.pop("points") / entry["games"], 2)
     return sorted(totals.values(), key=lambda e: (-e["wins"], -e["average"], e["player"]))
 
 
 GAME_NAMES = {"chaud_devant": "Chaud Devant !", "buffet": "Sus au buffet !"}
+BG_STATS_NAMESPACE = uuid.UUID("6f1c2d4e-9a7b-5c3d-8e2f-4a6b8c0d1e2f")
+"""Marmite's namespace for BG Stats uuids: a game's uuid is the same from every hub (BG Stats then files
+plays of one game together); plays and players are named within the hub's own random id."""
 
 
-def bg_stats(store: Store, games: Games, location: str = "Club") -> dict[str, Any]:
-    """The finished games as a BG Stats import file (its JSON: games, players, locations, plays)."""
+def hub_id(store: Store) -> uuid.UUID:
+    """The hub's own random id, made once and kept: play uuids from two hubs never collide."""
+    kept = store.setting("hub_id", "")
+    if not kept:
+        kept = str(uuid.uuid4())
+        store.set_setting("hub_id", kept)
+    return uuid.UUID(kept)
+
+
+def local_time(at: str) -> str:
+    """An ISO time (UTC, from a table's journal) as the hub's local "YYYY-MM-DD HH:MM:SS", as BG Stats
+    reads playDate; the text as it is when it is not a time."""
+    try:
+        moment = datetime.fromisoformat(at)
+    except ValueError:
+        return at[:19].replace("T", " ")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def bg_stats(store: Store, games: Games, number: int | None = None, location: str = "Club") -> dict[str, Any]:
+    """A night's counted games as a BG Stats import file (its JSON: players, games, locations and plays,
+    each with a uuid; a play's scores after the director's corrections, its winners and ranks)."""
+    hub = hub_id(store)
     players: dict[str, int] = {}
     kinds: dict[str, int] = {}
     plays = []
-    for table, tables in night(store, games)["tables"].items():
-        for game, facts in tables["games"].items():
-            state = facts["state"]
-            if not facts["counted"]:  # unfinished, or on a confirming night not confirmed
-                continue
-            kind = str(facts["game"] or games.default)
-            points, winners = game_points(state), set(state.get("winners") or [])
-            scores = []
-            for seat, name in enumerate(facts["players"], start=1):
-                ref = players.setdefault(name, len(players) + 1)
-                scores.append({"playerRefId": ref, "score": str(points.get(name, 0)), "winner": name in winners,
-                               "newPlayer": False, "startPlayer": seat == 1, "seatOrder": seat, "rank": 0})
-            plays.append({"uuid": f"marmite-{store.path.stem}-{table}-{game}",
-                          "gameRefId": kinds.setdefault(kind, len(kinds) + 1), "locationRefId": 1,
-                          "playDate": str(facts["started_at"])[:19].replace("T", " "), "durationMin": 0,
-                          "ignored": False, "manualWinner": False, "rounds": int(state.get("round") or 0),
-                          "usesTeams": False, "board": f"table {table}", "playerScores": scores})
-    return {"about": "Marmite club night", "players": [{"id": ref, "name": name, "isAnonymous": False}
-                                                       for name, ref in players.items()],
-            "games": [{"id": ref, "name": GAME_NAMES.get(kind, kind), "highestWins": True, "cooperative": False,
-                       "noPoints": False} for kind, ref in kinds.items()],
-            "locations": [{"id": 1, "name": location}], "plays": plays}
+    for g in night_games(store, games, number):
+        if not g["counted"]:  # unfinished, voided, or on a confirming night not confirmed
+            continue
+        kind = str(g["kind"] or games.default)
+        scores = []
+        for seat, name in enumerate(g["players"], start=1):
+            ref = players.setdefault(name, len(players) + 1)
+            scores.append({"playerRefId": ref, "score": str(g["points"].get(name, 0)),
+                           "winner": name in g["winners"], "newPlayer": False, "startPlayer": name == g["lead"],
+                           "seatOrder": seat, "rank": g["ranks"].get(name, 0)})
+        plays.append({"uuid": str(uuid.uuid5(hub, f"play/{g['table']}/{g['game']}")),
+                      "gameRefId": kinds.setdefault(kind, len(kinds) + 1), "locationRefId": 1,
+                      "playDate": local_time(str(g["started_at"])), "durationMin": 0,
+                      "ignored": False, "manualWinner": False, "rounds": int(g["round"] or 0),
+                      "usesTeams": False, "board": f"table {g['table']}", "playerScores": scores})
+    return {"about": "Marmite club night: a file for Board Game Stats (import it with BG Stats).",
+            "players": [{"uuid": str(uuid.uuid5(hub, f"player/{name}")), "id": ref, "name": name,
+                         "isAnonymous": False} for name, ref in players.items()],
+            "games": [{"uuid": str(uuid.uuid5(BG_STATS_NAMESPACE, f"game/{kind}")), "id": ref,
+                       "name": GAME_NAMES.get(kind, kind), "highestWins": True, "cooperative": False,
+                       "noPoints": False, "usesTeams": False} for kind, ref in kinds.items()],
+            "locations": [{"uuid": str(uuid.uuid5(hub, f"location/{location}")), "id": 1, "name": location}],
+            "plays": plays}
+
+
+BG_STATS_PLAY_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
+"""BG Stats' one-play link: the app opens it and offers the play, filled in, to be saved."""
+
+
+def bg_stats_play_link(store: Store, game: dict[str, Any], location: str = "Club") -> str:
+    """One judged game as BG Stats' one-play link (its `data`: the play's source id, local date, game and
+    players with score, winner, start player and rank; the same uuids as the BG Stats file)."""
+    hub = hub_id(store)
+    kind = str(game["kind"])
+    data = {"sourceName": "Marmite", "sourcePlayId": str(uuid.uuid5(hub, f"play/{game['table']}/{game['game']}")),
+            "playDate": local_time(str(game["started_at"])), "location": location,
+            "game": {"name": GAME_NAMES.get(kind, kind), "sourceGameId": str(uuid.uuid5(BG_STATS_NAMESPACE,
+                                                                                          f"game/{kind}")),
+                     "highestWins": True, "noPoints": False},
+            "players": [{"name": name, "sourcePlayerId": str(uuid.uuid5(hub, f"player/{name}")),
+                         "score": game["points"].get(name, 0), "winner": name in game["winners"],
+                         "startPlayer": name == game["lead"], "rank": game["ranks"].get(name, 0)}
+                        for name in game["players"]]}
+    return BG_STATS_PLAY_LINK + quote(json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")

@@ -22,18 +22,25 @@ SWAPS_PER_PLAYER = 400
 
 
 class SeatingError(ValueError):
-    """The players cannot be seated (too few, or a name given twice)."""
+    """The players cannot be seated (too few, or a name given twice): `kind` and `fields` let the console
+    say it in its own language."""
+
+    def __init__(self, message: str, kind: str = "", **fields: object) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.fields = fields
 
 
 def table_sizes(players: int, low: int, high: int) -> list[int]:
     """As few tables as the largest size allows, sizes as even as possible (largest first)."""
     if players < low:
-        raise SeatingError(f"{players} players: a table needs at least {low}")
+        raise SeatingError(f"{players} players: a table needs at least {low}", "too_few", players=players, low=low)
     tables = math.ceil(players / high)
     base, extra = divmod(players, tables)
     sizes = [base + 1] * extra + [base] * (tables - extra)
     if sizes[-1] < low:
-        raise SeatingError(f"{players} players cannot sit at tables of {low} to {high}")
+        raise SeatingError(f"{players} players cannot sit at tables of {low} to {high}", "sizes", players=players,
+                           low=low, high=high)
     return sizes
 
 
@@ -83,7 +90,8 @@ def seat_round(players: Sequence[str], history: History, rng: random.Random, *, 
     """The next round's tables for the players present, fewest repeated pairs first, then dealers that have
     dealt least (SeatingError for a name given twice or too few players)."""
     if len(set(players)) != len(players):
-        raise SeatingError("a player is listed twice")
+        twice = next(name for name in players if players.count(name) > 1)
+        raise SeatingError(f"a player is listed twice ({twice})", "twice", player=twice)
     low, high = SIZES[game]
     sizes = table_sizes(len(players), low, high)
     order = list(players)

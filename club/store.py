@@ -66,6 +66,29 @@ CREATE TABLE IF NOT EXISTS seatings (
     table_no    INTEGER PRIMARY KEY,
     body        TEXT NOT NULL         -- the retained seating message
 );
+CREATE TABLE IF NOT EXISTS withdrawn (
+    kind        TEXT NOT NULL CHECK (kind IN ('decision', 'vouch')),
+    id          INTEGER NOT NULL,     -- a decision's or a vouch's id: withdrawn, never deleted
+    at          TEXT NOT NULL,
+    PRIMARY KEY (kind, id)
+);
+CREATE TABLE IF NOT EXISTS nights (
+    night       INTEGER PRIMARY KEY,  -- 1, 2, ...: the hub reused week after week
+    opened_at   TEXT NOT NULL,
+    closed_at   TEXT                  -- "Clore la soirée"; the next night opens when the director asks
+);
+CREATE TABLE IF NOT EXISTS night_starts (
+    night       INTEGER NOT NULL,
+    table_no    INTEGER NOT NULL,
+    after_seq   INTEGER NOT NULL,     -- the night holds this table's games started after this seq
+    PRIMARY KEY (night, table_no)
+);
+CREATE TABLE IF NOT EXISTS past_rounds (
+    night       INTEGER NOT NULL,     -- an earlier night's seatings, moved out of `rounds` at its end
+    round       INTEGER NOT NULL,
+    body        TEXT NOT NULL,
+    PRIMARY KEY (night, round)
+);
 CREATE TABLE IF NOT EXISTS vouches (
     id          INTEGER PRIMARY KEY,  -- the director confirmed a game's final scores (a confirming night)
     at          TEXT NOT NULL,
@@ -264,11 +287,24 @@ class Store:
                              " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (now, table, game, kind, player, stars, who, why))
 
     def decisions(self) -> list[dict[str, Any]]:
+        """The director's voids and corrections still standing (withdrawn ones left out), oldest first."""
         with self._lock:
-            fetched = self._db.execute("SELECT at, table_no, game, kind, player, stars, who, why FROM decisions"
+            fetched = self._db.execute("SELECT id, at, table_no, game, kind, player, stars, who, why FROM decisions"
+                                       " WHERE id NOT IN (SELECT id FROM withdrawn WHERE kind = 'decision')"
                                        " ORDER BY id").fetchall()
-        keys = ("at", "table", "game", "kind", "player", "stars", "who", "why")
+        keys = ("id", "at", "table", "game", "kind", "player", "stars", "who", "why")
         return [dict(zip(keys, row, strict=True)) for row in fetched]
+
+    def withdraw(self, kind: str, number: int) -> bool:
+        """Withdraw a standing decision ("decision") or director's confirmation ("vouch"); False when there is
+        none standing with that id (nothing changed)."""
+        table = {"decision": "decisions", "vouch": "vouches"}[kind]
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+        with self._lock:
+            if self._db.execute(f"SELECT 1 FROM {table} WHERE id = ?", (number,)).fetchone() is None:
+                return False
+            return self._db.execute("INSERT OR IGNORE INTO withdrawn VALUES (?, ?, ?)",
+                                    (kind, number, now)).rowcount == 1
 
     def vouch(self, table: int, game: int, who: str, why: str) -> None:
         """Journal that the director confirmed a game's final scores, with who and why (never deleted)."""
@@ -280,9 +316,61 @@ class Store:
     def vouches(self) -> list[dict[str, Any]]:
         """The director's confirmations, as decisions of kind "confirm" (oldest first)."""
         with self._lock:
-            fetched = self._db.execute("SELECT at, table_no, game, who, why FROM vouches ORDER BY id").fetchall()
-        return [{"at": at, "table": table, "game": game, "kind": "confirm", "player": None, "stars": None,
-                 "who": who, "why": why} for at, table, game, who, why in fetched]
+            fetched = self._db.execute("SELECT id, at, table_no, game, who, why FROM vouches WHERE id NOT IN"
+                                       " (SELECT id FROM withdrawn WHERE kind = 'vouch') ORDER BY id").fetchall()
+        return [{"id": number, "at": at, "table": table, "game": game, "kind": "confirm", "player": None,
+                 "stars": None, "who": who, "why": why} for number, at, table, game, who, why in fetched]
+
+    # ---------------------------------------------------------------- nights
+
+    def night(self) -> int:
+        """The current night's number (1 for a hub that never opened a next one)."""
+        with self._lock:
+            return int(self._db.execute("SELECT COALESCE(MAX(night), 1) FROM nights").fetchone()[0])
+
+    def nights(self) -> list[dict[str, Any]]:
+        """Every night the hub held, oldest first: number, opened_at, closed_at (None while open)."""
+        with self._lock:
+            fetched = self._db.execute("SELECT night, opened_at, closed_at FROM nights ORDER BY night").fetchall()
+        if not fetched:
+            return [{"night": 1, "opened_at": None, "closed_at": None}]
+        return [{"night": n, "opened_at": opened, "closed_at": closed} for n, opened, closed in fetched]
+
+    def night_starts(self) -> dict[int, dict[int, int]]:
+        """Per night (from 2), per table, the seq after which that night's games start."""
+        with self._lock:
+            fetched = self._db.execute("SELECT night, table_no, after_seq FROM night_starts").fetchall()
+        starts: dict[int, dict[int, int]] = {}
+        for night, table, after in fetched:
+            starts.setdefault(int(night), {})[int(table)] = int(after)
+        return starts
+
+    def open_next_night(self, after: dict[int, int]) -> int:
+        """Close the current night and open the next, empty: its games are each table's after `after[table]`
+        (what the table has journaled so far); the night's seatings move to `past_rounds`. Its number."""
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                current = int(self._db.execute("SELECT COALESCE(MAX(night), 1) FROM nights").fetchone()[0])
+                self._db.execute("INSERT OR IGNORE INTO nights VALUES (?, COALESCE((SELECT MIN(stored_at) FROM rows),"
+                                 " ?), NULL)", (current, now))
+                self._db.execute("UPDATE nights SET closed_at = COALESCE(closed_at, ?) WHERE night = ?",
+                                 (now, current))
+                number = current + 1
+                self._db.execute("INSERT INTO nights VALUES (?, ?, NULL)", (number, now))
+                self._db.executemany("INSERT INTO night_starts VALUES (?, ?, ?)",
+                                     [(number, table, seq) for table, seq in sorted(after.items())])
+                self._db.execute("INSERT INTO past_rounds SELECT ?, round, body FROM rounds", (current,))
+                self._db.execute("DELETE FROM rounds")
+                self._db.execute("DELETE FROM seatings")
+                self._db.execute("DELETE FROM settings WHERE key = 'closed'")
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                raise StoreError(f"{self.path}: cannot open the next night: {error}") from error
+            return number
 
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):

@@ -3,20 +3,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import hmac
+import io
 import json
 import secrets
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, redirect, render_template, request, session, url_for
 from flask_babel import Babel
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from club.broker import write_private
 from club.cards import CardError, masked
 from club.hub import ClubHub
-from club.results import SCORING_RULES, bg_stats, night, night_csv, player_statistics
+from club.results import SCORING_RULES, bg_stats, bg_stats_play_link, night, night_csv, player_statistics
 from club.rules import RULE_CHOICES, RuleError, rules_from_form
 from club.seating import SIZES, SeatingError
 from companion.catalogs import LOCALE_DIR
@@ -32,11 +37,30 @@ board = Blueprint("board", __name__, template_folder="templates", static_folder=
                   static_url_path="/static/club")
 
 
-def create_club_app(hub: ClubHub, *, pin: str) -> Flask:
-    """The hub's Flask app; `pin` guards the director's console."""
+CONSOLE_DIR = "director"
+SECRET_FILE = "console-secret"
+
+
+def console_secret(data_dir: Path) -> str:
+    """The key that signs the director's session, kept (owner-only) in the hub's data dir: a hub restarted
+    mid-evening keeps the director's console unlocked."""
+    path = data_dir / CONSOLE_DIR / SECRET_FILE
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        kept = path.read_text(encoding="ascii").strip()
+        if len(kept) == 64:
+            return kept
+    path.parent.mkdir(parents=True, exist_ok=True)
+    made = secrets.token_hex(32)
+    write_private(path, made + "\n")
+    return made
+
+
+def create_club_app(hub: ClubHub, *, pin: str, secret_key: str | None = None) -> Flask:
+    """The hub's Flask app; `pin` guards the director's console, `secret_key` signs its session (a random
+    one when not given: the session then ends with the process)."""
     app = Flask(__name__, static_folder=None)
     # Its own cookie name: cookies ignore ports, and a table served by the same machine has its own session.
-    app.config.update(SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_NAME="marmite_club",
+    app.config.update(SECRET_KEY=secret_key or secrets.token_hex(32), SESSION_COOKIE_NAME="marmite_club",
                       SESSION_COOKIE_SAMESITE="Strict",
                       SESSION_COOKIE_HTTPONLY=True, BABEL_DEFAULT_LOCALE="fr",
                       BABEL_TRANSLATION_DIRECTORIES=str(LOCALE_DIR), MAX_CONTENT_LENGTH=64 * 1024,
@@ -48,9 +72,24 @@ def create_club_app(hub: ClubHub, *, pin: str) -> Flask:
     app.extensions["club.unlock_rate"] = RateLimit(burst=5, every=6.0)
     Babel(app, locale_selector=lambda: _language())
     app.register_blueprint(board)
+    app.add_template_filter(local_time, "local_time")
     app.register_error_handler(TooMany, _too_many)
     app.after_request(_security_headers)
     return app
+
+
+def local_time(at: str | None) -> str:
+    """A stored UTC time as the hub's local "YYYY-MM-DD HH:MM" (today's as "HH:MM"): the director reads
+    the clock of the room."""
+    if not at:
+        return ""
+    try:
+        moment = datetime.fromisoformat(at)
+    except ValueError:
+        return at
+    local = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
+    today = datetime.now(UTC).astimezone().date()
+    return local.strftime("%H:%M") if local.date() == today else local.strftime("%Y-%m-%d %H:%M")
 
 
 def _hub() -> ClubHub:
@@ -171,7 +210,25 @@ def _player_context() -> dict[str, Any]:
     number = int(text)
     name = _hub().store.player(number)
     seat = _hub().next_seat(name) if name is not None else None
-    return {"number": number, "player": name, "seat": seat, "lang": _language()}
+    return {"number": number, "player": name, "seat": seat, "lang": _language(), "last": _last_game(name)}
+
+
+def _last_game(player: str | None) -> dict[str, Any] | None:
+    """A player's last counted game tonight, with its BG Stats one-play link and that link's QR code."""
+    import qrcode
+    import qrcode.image.svg
+
+    if player is None:
+        return None
+    game = next((g for g in reversed(_hub().night_games()) if g["counted"] and player in g["players"]), None)
+    if game is None:
+        return None
+    link = bg_stats_play_link(_hub().store, game)
+    out = io.BytesIO()
+    qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=4).save(out)
+    svg = out.getvalue().decode("utf-8")
+    return {"table": game["table"], "number": game["number"], "points": game["points"].get(player, 0),
+            "rank": game["ranks"].get(player, 0), "link": link, "svg": svg[svg.index("<svg"):]}
 
 
 @board.get("/player")
@@ -191,13 +248,17 @@ def director_page() -> str:
     """The director's console (or its unlock form)."""
     if not _unlocked():
         return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=False)
+    context = _context(message=session.pop("message", None))
+    numbers = {(g["table"], g["game"]): g["number"] for g in context["board"]["games"]}
+    decisions = [{**d, "number": numbers[(d["table"], d["game"])]}  # the night's, numbered as the console shows
+                 for d in sorted(_hub().store.decisions() + _hub().store.vouches(), key=lambda d: d["at"])
+                 if (d["table"], d["game"]) in numbers]
+    rounds = _hub().store.rounds()
     return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
-                           numbered=_hub().store.numbered_players(),
-                           rounds=_hub().store.rounds(), problems=_hub().store.problems(20),
-                           decisions=sorted(_hub().store.decisions() + _hub().store.vouches(), key=lambda d: d["at"]),
-                           games=sorted(SIZES),
-                           rule_choices=RULE_CHOICES, **_context(
-                               message=session.pop("message", None)))
+                           numbered=_hub().store.numbered_players(), rounds=rounds,
+                           problems=_hub().store.problems(20), decisions=decisions, games=sorted(SIZES),
+                           last_game=rounds[-1]["game"] if rounds else "chaud_devant",
+                           nights=_hub().store.nights(), rule_choices=RULE_CHOICES, **context)
 
 
 @board.post("/director/unlock")
@@ -230,23 +291,26 @@ def director_seat() -> WerkzeugResponse:
         session["message"] = ["rules", str(error)]
         return redirect(url_for("board.director_page"))
     try:
-        _hub().store.add_players(names)
         seated = _hub().seat_next_round(names, game, rules=rules)
-        session["message"] = ["seated", seated["round"], len(seated["tables"])]
-    except SeatingError as error:
-        session["message"] = ["refused", str(error)]
+    except SeatingError as error:  # refused: no name is added to the club's players
+        session["message"] = ["refused", error.kind, error.fields, str(error)]
+        return redirect(url_for("board.director_page"))
+    _hub().store.add_players(names)
+    session["message"] = ["seated", seated["round"], len(seated["tables"])]
     return redirect(url_for("board.director_page"))
 
 
-def _game_key() -> tuple[int, int]:
-    """The (table, game) a decision is about: one the hub has folded, else 400 (nothing journaled)."""
+def _night_game() -> dict[str, Any]:
+    """The game a decision is about, by its table and its number in the night at that table ("partie N" on
+    the console): one the hub has folded, else 400 (nothing journaled)."""
     try:
-        key = int(request.form["table"]), int(request.form["game"])
+        table, number = int(request.form["table"]), int(request.form["game"])
     except (KeyError, ValueError):
         abort(400)
-    if not _hub().knows_game(*key):
+    found = next((g for g in _hub().night_games() if (g["table"], g["number"]) == (table, number)), None)
+    if found is None:
         abort(400)
-    return key
+    return found
 
 
 def _who_why() -> tuple[str, str]:
@@ -258,19 +322,25 @@ def _who_why() -> tuple[str, str]:
 
 @board.post("/director/void")
 def director_void() -> WerkzeugResponse:
+    """Void a game (it then counts nowhere), once the director ticked that they mean it."""
     _director_post()
-    table, game = _game_key()
+    found = _night_game()
     who, why = _who_why()
+    if request.form.get("sure") != "yes":
+        session["message"] = ["not_voided"]
+        return redirect(url_for("board.director_page") + "#decide-title")
+    table, game = found["table"], found["game"]
     _hub().store.decide(table, game, "void", who, why)
-    _hub().tell_table(table, {"kind": "void", "game": game, "who": who, "why": why})
+    _hub().tell_table(table, {"kind": "void", "game": game, "number": found["number"], "who": who, "why": why})
     _hub().touch()
-    return redirect(url_for("board.director_page"))
+    return redirect(url_for("board.director_page") + "#decide-title")
 
 
 @board.post("/director/correct")
 def director_correct() -> WerkzeugResponse:
+    """Correct a player's stars or points in a game; refused, nothing journaled, for a name not in it."""
     _director_post()
-    table, game = _game_key()
+    found = _night_game()
     who, why = _who_why()
     player = str(request.form.get("player", "")).strip()
     try:
@@ -279,23 +349,49 @@ def director_correct() -> WerkzeugResponse:
         abort(400)
     if not player or not -1000 <= stars <= 1000:
         abort(400)
+    if player not in found["players"]:
+        session["message"] = ["not_a_player", player[:80], found["table"], found["number"],
+                              ", ".join(found["players"])]
+        return redirect(url_for("board.director_page") + "#decide-title")
+    table, game = found["table"], found["game"]
     _hub().store.decide(table, game, "correct", who, why, player=player, stars=stars)
-    _hub().tell_table(table, {"kind": "correct", "game": game, "player": player, "stars": stars, "who": who,
-                              "why": why})
+    _hub().tell_table(table, {"kind": "correct", "game": game, "number": found["number"], "player": player,
+                              "stars": stars, "who": who, "why": why})
     _hub().touch()
-    return redirect(url_for("board.director_page"))
+    return redirect(url_for("board.director_page") + "#decide-title")
 
 
 @board.post("/director/confirm")
 def director_confirm() -> WerkzeugResponse:
     """The director confirms a game's final scores (a table without phones, or after a dispute), with who
-    and why: on a confirming night the game then counts."""
+    and why: on a confirming night the game then counts, and its table is told."""
     _director_post()
-    table, game = _game_key()
+    found = _night_game()
     who, why = _who_why()
+    table, game = found["table"], found["game"]
     _hub().store.vouch(table, game, who, why)
+    _hub().tell_table(table, {"kind": "confirm", "game": game, "number": found["number"], "who": who, "why": why})
     _hub().touch()
-    return redirect(url_for("board.director_page"))
+    return redirect(url_for("board.director_page") + "#decide-title")
+
+
+@board.post("/director/withdraw")
+def director_withdraw() -> WerkzeugResponse:
+    """Withdraw one of the director's decisions or confirmations (kept, marked withdrawn); its table is told."""
+    _director_post()
+    kind = "vouch" if request.form.get("kind") == "confirm" else "decision"
+    try:
+        number = int(request.form["id"])
+    except (KeyError, ValueError):
+        abort(400)
+    standing = _hub().store.vouches() if kind == "vouch" else _hub().store.decisions()
+    decision = next((d for d in standing if d["id"] == number), None)
+    if decision is None or not _hub().store.withdraw(kind, number):
+        abort(400)
+    _hub().tell_table(decision["table"], {"kind": "withdrawn", "decision": decision["kind"],
+                                          "game": decision["game"], "who": decision["who"]})
+    _hub().touch()
+    return redirect(url_for("board.director_page") + "#decide-title")
 
 
 @board.post("/director/answer")
@@ -336,20 +432,39 @@ def director_close() -> WerkzeugResponse:
     return redirect(url_for("board.director_page"))
 
 
+@board.post("/director/next-night")
+def director_next_night() -> WerkzeugResponse:
+    """Open the next night, empty (the closed one stays exportable)."""
+    _director_post()
+    if _hub().store.setting("closed", "") != "yes":  # the night is closed first: its final standings shown
+        abort(400)
+    _hub().open_next_night()
+    return redirect(url_for("board.director_page"))
+
+
 @board.get("/director/night.<kind>")
 def director_export(kind: str) -> Response:
-    """The night as CSV (one row per player and game) or JSON (every table's games folded)."""
+    """A night (the current one, or `?night=N`) as CSV (one row per player and game), JSON (every table's
+    games folded and judged), a BG Stats file or the players' statistics."""
     if not _unlocked():
         abort(403)
     hub = _hub()
+    wanted = request.args.get("night")
+    number = None
+    if wanted is not None:
+        if not wanted.isascii() or not wanted.isdigit() or \
+                int(wanted) not in [n["night"] for n in hub.store.nights()]:
+            abort(404)
+        number = int(wanted)
+    name = f"night-{number or hub.store.night()}"
     if kind == "csv":
-        return Response(night_csv(hub.store, hub.games), mimetype="text/csv",
-                        headers={"Content-Disposition": "attachment; filename=night.csv"})
+        return Response(night_csv(hub.store, hub.games, number), mimetype="text/csv",
+                        headers={"Content-Disposition": f"attachment; filename={name}.csv"})
     made = {"json": night, "bgstats.json": bg_stats, "players.json": player_statistics}.get(kind)
     if made is None:
         abort(404)
-    return Response(json.dumps(made(hub.store, hub.games), ensure_ascii=False), mimetype="application/json",
-                    headers={"Content-Disposition": f"attachment; filename=night.{kind}"})
+    return Response(json.dumps(made(hub.store, hub.games, number), ensure_ascii=False),
+                    mimetype="application/json", headers={"Content-Disposition": f"attachment; filename={name}.{kind}"})
 
 
 def stop_board_streams(app: Flask) -> None:

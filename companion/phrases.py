@@ -42,6 +42,9 @@ SAID = Phrasebook(
     said("table.club_sent", "Results sent to the club."),
     said("table.club_corrected", "The director ({who}) corrected a result: {player}, {stars}. Reason: {why}."),
     said("table.club_voided", "The director ({who}) voided a game of this table. Reason: {why}."),
+    said("table.club_confirmed", "The director ({who}) confirmed the final scores of a game of this table."
+                                 " Reason: {why}."),
+    said("table.club_withdrawn", "The director ({who}) withdrew a decision about a game of this table."),
     said("table.scores_confirmed", "{player} confirms the final scores."),
     said("table.scores_disputed", "{player} disputes the final scores: the director is called."),
     said("table.confirm_not_over", "{player} cannot confirm yet: the game is not over."),

@@ -42,15 +42,17 @@ def add_commands(sub: Any) -> None:
     p.set_defaults(handler=run_club)
     inner = p.add_subparsers(dest="club_command", metavar="[export | demo]")
     e = inner.add_parser("export", help="write the night's results held by the hub (JSON, CSV, BG Stats, players)")
-    e.add_argument("--data", type=Path, default=None, help="the hub's data dir")
+    # SUPPRESS: `marmite club --data HUB export` keeps the HUB given before the subcommand
+    e.add_argument("--data", type=Path, default=argparse.SUPPRESS, help="the hub's data dir")
     e.add_argument("--format", choices=("json", "csv", "bgstats", "players"), default="json",
                    help="json (default), csv (one row per player and game), bgstats (a BG Stats import file)"
-                        " or players (per-player statistics over every night)")
+                        " or players (per-player statistics over the night)")
+    e.add_argument("--night", type=int, default=None, help="which night (1, 2, ...; default: the current one)")
     e.set_defaults(handler=run_export)
     d = inner.add_parser("demo", help="a hub and N simulated tables playing at speed on this machine")
     d.add_argument("--tables", type=int, default=4, help="simulated tables (default 4)")
     d.add_argument("--pace", type=float, default=0.5, help="seconds between a table's events (default 0.5)")
-    d.add_argument("--data", type=Path, default=None, help="where the hub and the tables keep their data"
+    d.add_argument("--data", type=Path, default=argparse.SUPPRESS, help="where the hub and the tables keep their data"
                                                             " (default: a new temporary dir)")
     d.add_argument("--port", type=int, default=DEFAULT_WEB_PORT, help=f"the board's port (default {DEFAULT_WEB_PORT})")
     d.set_defaults(handler=run_demo)
@@ -102,14 +104,20 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"marmite club export: {error}", file=sys.stderr)
         return 1
     try:
+        known = [entry["night"] for entry in store.nights()]
+        if args.night is not None and args.night not in known:
+            print(f"marmite club export: no night {args.night} (the hub holds nights {known[0]} to {known[-1]})",
+                  file=sys.stderr)
+            return 1
         if args.format == "csv":
-            sys.stdout.write(night_csv(store, GAMES))
+            sys.stdout.write(night_csv(store, GAMES, args.night))
         elif args.format in ("bgstats", "players"):
-            made = bg_stats(store, GAMES) if args.format == "bgstats" else player_statistics(store, GAMES)
+            made = (bg_stats(store, GAMES, args.night) if args.format == "bgstats"
+                    else player_statistics(store, GAMES, args.night))
             json.dump(made, sys.stdout, ensure_ascii=False, indent=1)
             sys.stdout.write("\n")
         else:
-            json.dump(night(store, GAMES), sys.stdout, ensure_ascii=False, indent=1)
+            json.dump(night(store, GAMES, args.night), sys.stdout, ensure_ascii=False, indent=1)
             sys.stdout.write("\n")
     finally:
         store.close()
@@ -188,12 +196,14 @@ def run_club(args: argparse.Namespace) -> int:
             broker.close()
         return 2
     hub = ClubHub(store, url, GAMES, tables=args.tables).start()
-    from club.web import create_club_app, stop_board_streams
+    from club.web import CONSOLE_DIR, console_secret, create_club_app, stop_board_streams
     from marmite.serve import print_banner, resolve_pin
     from web_ui.server import make_server
 
-    pin, _ = resolve_pin(args.pin or os.environ.get("MARMITE_CLUB_PIN"))
-    app = create_club_app(hub, pin=pin)
+    # The director's PIN and console session are kept in the hub's data dir (owner-only): a restart
+    # mid-evening keeps both, and the director need not find the hub's terminal.
+    pin, _ = resolve_pin(args.pin or os.environ.get("MARMITE_CLUB_PIN"), data_dir / CONSOLE_DIR)
+    app = create_club_app(hub, pin=pin, secret_key=console_secret(data_dir))
     try:
         server = make_server(app, args.host, args.port)
     except OSError as error:

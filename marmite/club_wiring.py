@@ -161,6 +161,10 @@ def announce_decision(service: TableService, notice: dict[str, Any]) -> None:
                        who=who, why=why)
     elif notice.get("kind") == "void":
         service.notice("club_voided", who=who, why=why)
+    elif notice.get("kind") == "confirm":
+        service.notice("club_confirmed", who=who, why=why)
+    elif notice.get("kind") == "withdrawn":
+        service.notice("club_withdrawn", who=who)
 
 
 SETTLE_SECONDS = 3.0

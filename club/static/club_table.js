@@ -5,6 +5,13 @@
   "use strict";
   var script = document.currentScript;
   function byId(id) { return document.getElementById(id); }
+  // A value set as the host would type it: the form's own scripts hear it (the dealer's options follow
+  // the names typed), so the seated game starts at the first press of the start button.
+  function setValue(input, value) {
+    input.value = value;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
   function fill(seating) {
     var buffetForm = byId("new-buffet-game");
     var form = buffetForm || byId("new-game");
@@ -13,17 +20,17 @@
     var prefix = buffetForm ? "buffet-player-" : "player-";
     seating.players.forEach(function (name, i) {
       var input = byId(prefix + i);
-      if (input && !input.value) input.value = String(name);
+      if (input && !input.value) setValue(input, String(name));
     });
     var first = seating.players.indexOf(seating.dealer);
     if (first >= 0) {
-      if (buffetForm) byId("buffet-first").value = String(first + 1);
-      else byId("dealer").value = String(first);
+      if (buffetForm) setValue(byId("buffet-first"), String(first + 1));
+      else setValue(byId("dealer"), String(first));
     }
     var rules = seating.rules || {};
     ["edition", "menu_reveal"].forEach(function (name) {
       var select = byId(name);
-      if (select && rules[name]) select.value = String(rules[name]);
+      if (select && rules[name]) setValue(select, String(rules[name]));
     });
     var note = document.createElement("p");
     note.id = "club-seating";
@@ -50,7 +57,7 @@
     }
     var lines = confirmed.map(function (taken) {
       var input = byId(prefix + (taken.seat - 1));
-      if (input && !input.value) input.value = String(taken.player);
+      if (input && !input.value) setValue(input, String(taken.player));
       return script.dataset.cardSeat.replace("%(player)s", String(taken.player))
         .replace("%(seat)s", String(taken.seat));
     });

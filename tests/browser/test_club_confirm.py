@@ -72,6 +72,10 @@ def test_the_director_asks_for_confirmation_and_a_players_phone_gives_it(page: A
         phone.goto(link if link.startswith("http") else tablet + link)
         phone.wait_for_selector("#club-confirmed:visible")
         assert phone.locator("#club-confirm-line").inner_text() == "Les scores finaux sont-ils justes ?"
+        yes, no = phone.locator("#club-confirmed").bounding_box(), phone.locator("#club-disputed").bounding_box()
+        assert yes is not None and no is not None
+        apart = max(no["x"] - (yes["x"] + yes["width"]), no["y"] - (yes["y"] + yes["height"]))
+        assert apart >= 8, (yes, no)  # the buttons do not touch
         assert audit(phone, "club-seat-confirm") == []
         phone.click("#club-confirmed")
         phone.wait_for_function("() => document.getElementById('club-confirm-line').textContent"

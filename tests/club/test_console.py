@@ -104,6 +104,15 @@ def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> N
         assert director.post("/director/correct", {**bad, "player": "Ana", "stars": 3})[0] == 400
     assert "x — y" not in director.get("/director")[1]  # refused, and nothing journaled
 
+    status, raw = director.get("/director/night.bgstats.json")
+    bgstats = json.loads(raw)
+    assert status == 200 and len(bgstats["plays"]) == 1
+    names = {p["id"]: p["name"] for p in bgstats["players"]}
+    assert {names[s["playerRefId"]]: int(s["score"]) for s in bgstats["plays"][0]["playerScores"]} == stars
+    statistics = json.loads(director.get("/director/night.players.json")[1])
+    assert {e["player"]: (e["games"], e["average"]) for e in statistics} == {n: (1, v) for n, v in stars.items()}
+    assert {e["player"]: e["menus"] for e in statistics} == table_menus(41)
+
     player = max(stars, key=lambda name: stars[name])
     director.post("/director/correct", {"csrf_token": token, "table": 1, "game": 1, "player": player,
                                         "stars": stars[player] + 5, "who": "Claire", "why": "carte mal lue"})
@@ -116,18 +125,13 @@ def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> N
     assert board["rule"] == "placement" and board["standings"][0]["player"] == player
     assert "Ranking: placement points" in visitor.get("/")[1]
     director.post("/director/void", {"csrf_token": token, "table": 1, "game": 1, "who": "Claire",
-                                     "why": "donne faussée"})
+                                     "why": "donne faussée", "sure": "yes"})
     assert json.loads(visitor.get("/api/board")[1])["standings"] == []
     status, csv_text = director.get("/director/night.csv")
-    assert status == 200 and csv_text.count("\n") == 1 + len(stars)
+    assert status == 200 and csv_text.count("\n") == 1 + len(stars)  # the game is listed, as not counted
     status, raw = director.get("/director/night.bgstats.json")
-    bgstats = json.loads(raw)
-    assert status == 200 and len(bgstats["plays"]) == 1  # exports tell what the tables played; voids are the board's
-    names = {p["id"]: p["name"] for p in bgstats["players"]}
-    assert {names[s["playerRefId"]]: int(s["score"]) for s in bgstats["plays"][0]["playerScores"]} == stars
-    statistics = json.loads(director.get("/director/night.players.json")[1])
-    assert {e["player"]: (e["games"], e["average"]) for e in statistics} == {n: (1, v) for n, v in stars.items()}
-    assert {e["player"]: e["menus"] for e in statistics} == table_menus(41)
+    assert status == 200 and json.loads(raw)["plays"] == []  # a voided game counts in no export
+    assert json.loads(director.get("/director/night.players.json")[1]) == []
     director.post("/director/close", {"csrf_token": token})
     assert "The night is closed" in visitor.get("/")[1]
 
@@ -171,6 +175,10 @@ def test_a_correction_is_announced_at_its_table(tmp_path: Path, hub: Hub) -> Non
         director.post("/director/correct", {"csrf_token": director.csrf(page), "table": 1, "game": 1,
                                             "player": "Bruno", "stars": 3, "who": "Claire", "why": "carte mal lue"})
         said = "L’arbitre (Claire) a corrigé un résultat : Bruno, 3. Motif : carte mal lue."
+        assert display.read_until(said.encode(), timeout=10), display.seen[-1500:]
+        director.post("/director/confirm", {"csrf_token": director.csrf(page), "table": 1, "game": 1,
+                                            "who": "Claire", "why": "recompté"})
+        said = "L’arbitre (Claire) a confirmé les scores finaux d’une partie de cette table. Motif : recompté."
         assert display.read_until(said.encode(), timeout=10), display.seen[-1500:]
     finally:
         if display is not None:
