@@ -17,11 +17,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from club.store import MAX_ROW_BYTES
 from club.topics import HUB_USER, ROOT, Topics, hub_status, table_user
 
 log = logging.getLogger(__name__)
 
 CREDENTIALS_FILE = "credentials.json"
+MAX_PACKET_BYTES = MAX_ROW_BYTES + 1024  # a row plus its topic and MQTT header
+INFLIGHT = 20  # QoS 1 messages on their way to a client before it acknowledges (Mosquitto's default)
 RESTART_SECONDS = 0.5
 
 
@@ -110,12 +113,17 @@ def config_text(directory: Path, host: str, port: int, *, tls: tuple[Path, Path]
         "log_dest stderr",
         "log_type error",
         "log_type warning",
+        f"max_packet_size {MAX_PACKET_BYTES}",  # a larger packet (a row beyond MAX_ROW_BYTES): disconnected
+        f"max_inflight_messages {INFLIGHT}",
         f"listener {port} {host}" if host not in ("", "0.0.0.0") else f"listener {port}",
+        # Per listener (only after its `listener` line): a client's id is its user name, so no table can take
+        # over the hub's session or another table's by reusing its client id.
+        "use_username_as_clientid true",
     ]
     if tls is not None:
         lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
         if local_port is not None:
-            lines.append(f"listener {local_port} 127.0.0.1")
+            lines += [f"listener {local_port} 127.0.0.1", "use_username_as_clientid true"]
     if os.geteuid() == 0:  # mosquitto run as root would switch to the user "mosquitto", who cannot read our dir
         lines.append(f"user {pwd.getpwuid(os.geteuid()).pw_name}")
     return "\n".join(lines) + "\n"

@@ -26,7 +26,7 @@ from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
 from club.results import confirm_night, director_confirmed, game_log, game_points, standings
 from club.seating import History, SeatingError, seat_round
-from club.store import Row, Store
+from club.store import Row, Store, parse_row
 from club.topics import (
     ClubURL,
     Topics,
@@ -39,6 +39,7 @@ from club.topics import (
 )
 from companion.confirmation import CONFIRM, NOT_ACTIONS
 from companion.decks import is_uid
+from companion.events import EventShapes
 from companion.referee import Referee
 from companion.replay import replay
 from companion.seam import Games
@@ -47,6 +48,8 @@ log = logging.getLogger(__name__)
 
 BATCH = 500
 BATCH_WAIT_SECONDS = 0.02
+STORE_RETRY_MAX_SECONDS = 2.0
+LOUD_DETAIL_CHARS = 300
 
 
 @dataclass
@@ -79,6 +82,7 @@ class TableState:
     called_at: str | None = None  # when the table last called the director (UTC), until answered
     last_stored: float = 0.0  # monotonic time of the newest row stored
     gap_reported: bool = False
+    twice_reported: bool = False  # the console was told that two tables seem to share this table's join line
     duplicates: int = 0
     refused_messages: int = 0
     games: list[int] = field(default_factory=list)
@@ -93,6 +97,7 @@ class ClubHub:
         self.store = store
         self.url = url
         self.games = games
+        self.shapes = EventShapes(games)
         self.console = console
         self.table_count = tables
         self.tables: dict[int, TableState] = {}
@@ -164,21 +169,20 @@ class ClubHub:
                     self._queue.put(None)
                     break
                 batch.append(item)
-            try:
-                self._handle(batch)
-            except Exception as error:  # the store refused: nothing acked, the broker redelivers after restart
-                self.loud(None, "store", f"rows not stored: {error}")
-                time.sleep(1)
-                continue
-            for message in batch:
+            if not self._handle(batch):
+                return  # the hub stops with rows unstored: none acknowledged, the broker delivers them again
+            for message in batch:  # each one stored, or refused for good: never before its batch is committed
                 if message.qos > 0:
                     with contextlib.suppress(Exception):
                         self.client.ack(message.mid, message.qos)
 
-    def _handle(self, batch: list[mqtt.MQTTMessage]) -> None:
-        """Check, store (one transaction), fold and acknowledge a batch of messages."""
+    def _handle(self, batch: list[mqtt.MQTTMessage]) -> bool:
+        """Check each message on its own (a bad one is refused, naming its table), store the rows in one
+        transaction (retried until stored), then move each table's head and acknowledge it to the table.
+        False when the hub stops before the rows could be stored (nothing acknowledged)."""
         new: list[Row] = []
         resend: set[int] = set()
+        heads: dict[int, int] = {}  # each table's head once this batch is stored
         called = False
         with self._lock:
             pending: dict[tuple[int, int], Row] = {}
@@ -187,25 +191,36 @@ class ClubHub:
                 if table is None:
                     continue
                 state = self.tables.setdefault(table, TableState())
-                if message.topic.endswith("/status"):
-                    self._presence(state, bytes(message.payload))
-                    called = True  # the console shows presence, unsent rows and reader health
-                    continue
-                if message.topic.endswith("/call"):
-                    state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
-                    self.console(f"marmite club: table {table}: the director is called")
-                    called = True
-                    continue
-                row = self._check(table, state, bytes(message.payload), pending)
+                try:
+                    if message.topic.endswith("/status"):
+                        self._presence(table, state, bytes(message.payload))
+                        called = True  # the console shows presence, unsent rows and reader health
+                        continue
+                    if message.topic.endswith("/call"):
+                        state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
+                        self.console(f"marmite club: table {table}: the director is called")
+                        called = True
+                        continue
+                    row = self._check(table, state, heads.get(table, state.held), bytes(message.payload), pending)
+                except Exception as error:  # anything one message can raise is that message's refusal alone
+                    row = None
+                    self._refuse(table, state, f"message refused: {type(error).__name__}: {error}")
                 if row is None:
+                    if message.retain and message.payload:
+                        # A retained message came back at the hub's subscription: cleared, so it never returns.
+                        self.client.publish(message.topic, b"", qos=1, retain=True)
                     if state.gap_reported:
                         resend.add(table)
                     continue
                 pending[(table, row.seq)] = row
                 new.append(row)
-                state.held = row.seq
-            self.store.add(new)
+                heads[table] = row.seq
+        if new and not self._store(new):
+            return False
+        with self._lock:
             now = time.monotonic()
+            for table, head in heads.items():
+                self.tables[table].held = head
             for row in new:
                 self.tables[row.table].last_stored = now
                 self.tables[row.table].gap_reported = False
@@ -218,9 +233,33 @@ class ClubHub:
             self.touch()
             for listener in list(self._listeners):
                 listener(self.version)
+        return True
 
-    @staticmethod
-    def _presence(state: TableState, payload: bytes) -> None:
+    def _store(self, rows: list[Row]) -> bool:
+        """Store `rows` in one transaction, retried while the store refuses (a full disk): nothing is
+        acknowledged meanwhile. False if the hub stops first."""
+        delay = 0.2
+        failed = False
+        while True:
+            try:
+                self.store.add(rows)
+            except Exception as error:
+                if not failed:
+                    failed = True
+                    self.loud(None, "store", f"rows not stored, none acknowledged; trying again: {error}")
+                if self._stopped.wait(delay):
+                    return False
+                delay = min(2 * delay, STORE_RETRY_MAX_SECONDS)
+                continue
+            if failed:
+                self.console("marmite club: hub: store: rows stored again")
+            return True
+
+    def _refuse(self, table: int, state: TableState, detail: str) -> None:
+        state.refused_messages += 1
+        self.loud(table, "malformed", detail)
+
+    def _presence(self, table: int, state: TableState, payload: bytes) -> None:
         """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}."""
         try:
             body: Any = json.loads(payload) if payload.startswith(b"{") else {"state": payload.decode()}
@@ -232,35 +271,36 @@ class ClubHub:
         last_seq = body.get("last_seq")
         if type(last_seq) is int:
             state.last_seq = last_seq
+            if last_seq < state.held and not state.twice_reported:
+                state.twice_reported = True  # said once; a table whose journal is shorter than its rows here
+                self.loud(table, "twice", f"the table says its journal has {last_seq} rows but the hub holds "
+                                          f"{state.held} of table {table}'s: two tables use table {table}'s join"
+                                          " line (or its data was replaced)")
         readers = body.get("readers")
         if isinstance(readers, list):
             state.readers = [reader_summary(r) for r in readers[:MAX_READERS] if isinstance(r, dict)]
 
-    def _check(self, table: int, state: TableState, payload: bytes,
+    def _check(self, table: int, state: TableState, held: int, payload: bytes,
                pending: dict[tuple[int, int], Row]) -> Row | None:
-        """The row to store next, or None: a replay (ignored), a gap, a forgery or a malformed message (loud)."""
+        """The row to store next, or None: a replay (ignored), a gap, a forgery or a malformed message (loud).
+        `held` is the table's head counting the rows checked before in this batch."""
         try:
-            message = json.loads(payload)
-            if not isinstance(message, dict):
-                raise ValueError("not a JSON object")
-            row = Row.from_message(table, message)
-        except (ValueError, UnicodeDecodeError) as error:
-            state.refused_messages += 1
-            self.loud(table, "malformed", f"message refused: {error}")
+            row = parse_row(table, payload, self.shapes)
+        except ValueError as error:
+            self._refuse(table, state, f"message refused: {error}")
             return None
-        if row.seq <= state.held:
-            held = pending.get((table, row.seq)) or self.store.row(table, row.seq)
-            if held is not None and held.same_as(row):
+        if row.seq <= held:
+            stored = pending.get((table, row.seq)) or self.store.row(table, row.seq)
+            if stored is not None and stored.same_as(row):
                 state.duplicates += 1  # a redelivery or a resend after a rewind: already counted once
             else:
                 state.refused_messages += 1
                 self.loud(table, "forged", f"row {row.seq} differs from the one stored: refused")
             return None
-        if row.seq > state.held + 1:
+        if row.seq > held + 1:
             if not state.gap_reported:
                 state.gap_reported = True
-                self.loud(table, "gap", f"row {row.seq} after {state.held}: asked the table to resend from "
-                                        f"{state.held + 1}")
+                self.loud(table, "gap", f"row {row.seq} after {held}: asked the table to resend from {held + 1}")
             return None
         return row
 
@@ -307,7 +347,9 @@ class ClubHub:
     # ------------------------------------------------------------------ reading
 
     def loud(self, table: int | None, kind: str, detail: str) -> None:
-        """A problem the director must see: on the console, in the log and in the store."""
+        """A problem the director must see: on the console, in the log and in the store (the detail cut short
+        and made printable: it may quote what a hostile table sent)."""
+        detail = detail[:LOUD_DETAIL_CHARS].encode("utf-8", "backslashreplace").decode("utf-8")
         where = "hub" if table is None else f"table {table}"
         self.console(f"marmite club: {where}: {kind}: {detail}")
         log.warning("%s: %s: %s", where, kind, detail)

@@ -18,7 +18,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from club.mqtt import connect_in_background, make_client
-from club.store import Row
+from club.store import MAX_ROW_BYTES, Row
 from club.topics import ClubURL, Topics, hub_status
 from companion.journal import Journal
 
@@ -49,6 +49,7 @@ class LinkStatus:
     acked: int
     last_seq: int
     seating: dict[str, Any] | None
+    conflict: bool = False  # the hub holds rows of this table's that this journal never had
 
     @property
     def pending(self) -> int:
@@ -56,7 +57,7 @@ class LinkStatus:
 
     @property
     def sent(self) -> bool:
-        return self.pending == 0
+        return self.pending == 0 and not self.conflict
 
     @property
     def reachable(self) -> bool:
@@ -66,7 +67,7 @@ class LinkStatus:
     def as_json(self) -> dict[str, Any]:
         return {"connected": self.connected, "hub_online": self.hub_online, "acked": self.acked,
                 "pending": self.pending, "sent": self.sent, "reachable": self.reachable,
-                "seating": self.seating}
+                "seating": self.seating, "conflict": self.conflict}
 
 
 class TableLink:
@@ -90,6 +91,7 @@ class TableLink:
         self._acked = 0
         self._sent = 0  # rows up to here were handed to paho since the last rewind
         self._have_ack = False  # nothing is sent before the hub's ack says where to start
+        self._conflict = False  # the hub acknowledged rows this journal never had: two tables on one join line
         self._seating: dict[str, Any] | None = None
         self._hub_online = False
         self._told_seq = -1
@@ -151,6 +153,13 @@ class TableLink:
         if message.topic == self.topics.ack and isinstance(body, dict) and type(body.get("seq")) is int:
             with self._lock:
                 self._acked = body["seq"]
+                if self._acked > self.journal.last_seq and not self._conflict:
+                    # The hub holds more of this table's rows than its journal has: another table uses this
+                    # join line (or this table's data was replaced). Never "all sent", and nothing more sent.
+                    self._conflict = True
+                    log.error("club link: the hub holds %d rows of table %d but this journal has %d: another "
+                              "table uses this join line; nothing more is sent", self._acked, self.table,
+                              self.journal.last_seq)
                 if body.get("resend") or not self._have_ack or self._sent < self._acked:
                     self._sent = self._acked  # resume right after what the hub holds
                 self._have_ack = True
@@ -194,7 +203,7 @@ class TableLink:
     def _send_some(self) -> bool:
         """Hand the next rows to paho; True when there may be more to send now."""
         with self._lock:
-            if not (self._connected and self._have_ack):
+            if not (self._connected and self._have_ack) or self._conflict:
                 return False
             start, limit = self._sent, min(BATCH, self._acked + WINDOW - self._sent)
         if limit <= 0 or start >= self.journal.last_seq:
@@ -203,8 +212,11 @@ class TableLink:
         for record in records:
             row = Row(self.table, record.seq, record.game, record.received_at, record.body, record.accepted,
                       record.reason, record.source)
-            info = self.client.publish(self.topics.events, json.dumps(row.as_message(), ensure_ascii=False),
-                                       qos=1)
+            message = row.encoded()
+            if len(message) > MAX_ROW_BYTES:  # the hub and the broker refuse it: said here, where it is fixed
+                log.error("club link: row %d is %d bytes, more than the hub takes (%d)", record.seq, len(message),
+                          MAX_ROW_BYTES)
+            info = self.client.publish(self.topics.events, message, qos=1)
             if info.rc != mqtt.MQTT_ERR_SUCCESS and info.rc != mqtt.MQTT_ERR_NO_CONN:
                 log.warning("club link: cannot publish row %d: %s", record.seq, mqtt.error_string(info.rc))
                 return False
@@ -220,7 +232,7 @@ class TableLink:
     def status(self) -> LinkStatus:
         with self._lock:
             return LinkStatus(self._connected, self._connected and self._hub_online, self._acked,
-                              self.journal.last_seq, self._seating)
+                              self.journal.last_seq, self._seating, self._conflict)
 
     def _changed(self) -> None:
         status = self.status()
