@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from club.broker import MAX_PACKET_BYTES
 from club.store import MAX_ROW_BYTES
 from companion.events import MAX_EVENT_BYTES
+from tests.club.inproc import WAIT_SECONDS as WAIT
 from tests.club.inproc import Broker, TableClient, WatchedHub, card_row, row
 
 POISONS: dict[str, bytes] = {
@@ -325,3 +326,38 @@ def _duplicate(hub: WatchedHub, payload: bytes) -> bool:
         stored = hub.hub.store.row(3, int(body["seq"]))
         return stored is not None and stored.as_message() == body
     return False
+
+
+def test_two_tables_on_one_join_line_are_said_on_the_console_and_the_second_never_says_sent(
+        tmp_path: Path, broker: Broker) -> None:
+    from club.link import TableLink
+    from companion.journal import Journal
+
+    with watched(broker, tmp_path / "hub") as hub:
+        first = TableClient(broker, 1)  # the first table of the pair has sent 5 rows
+        for seq in range(1, 6):
+            assert first.publish(card_row(1, seq))
+        hub.wait_held(1, 5)
+        first.close()
+        with Journal.open(tmp_path / "second") as journal:
+            journal.append({"type": "new_game", "players": ["Zoé", "Yann", "Xavier"]}, True, None)
+            journal.append({"type": "undo"}, True, None)
+            link = TableLink(journal, broker.url(1), 1).start()
+            try:
+                deadline = time.monotonic() + WAIT
+                while not link.status().conflict and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                status = link.status()
+                assert status.conflict and not status.sent
+                journal.append({"type": "undo"}, True, None)
+                journal.append({"type": "undo"}, True, None)
+                journal.append({"type": "undo"}, True, None)
+                journal.append({"type": "undo"}, True, None)  # row 6: never sent as the first table's
+                link.journal_changed()
+                while not any("table 1: twice" in line for line in hub.lines) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                time.sleep(1.5)
+            finally:
+                link.close()
+        assert any("two tables use table 1's join line" in line for line in hub.lines), hub.lines
+        assert hub.hub.held(1) == 5
