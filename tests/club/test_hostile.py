@@ -361,3 +361,23 @@ def test_two_tables_on_one_join_line_are_said_on_the_console_and_the_second_neve
                 link.close()
         assert any("two tables use table 1's join line" in line for line in hub.lines), hub.lines
         assert hub.hub.held(1) == 5
+
+
+def test_a_table_whose_join_code_another_table_uses_says_so_instead_of_sent() -> None:
+    from club.link import LinkStatus
+    from marmite.club_wiring import LinkAnnouncer
+
+    said: list[str] = []
+
+    class Service:
+        def notice(self, key: str, **fields: Any) -> None:
+            said.append(key)
+
+    announcer = LinkAnnouncer(Service(), settle=0.0)  # type: ignore[arg-type]
+    announcer.said = "waiting"
+    announcer.changed(LinkStatus(True, True, acked=5, last_seq=2, seating=None, conflict=True))
+    deadline = time.monotonic() + 5
+    while not said and time.monotonic() < deadline:
+        time.sleep(0.01)
+    announcer.close()
+    assert said == ["club_twice"]
