@@ -443,7 +443,8 @@ class ClubHub:
 
     def result(self, table: int, game: int) -> dict[str, Any]:
         """A table's game as `marmite replay` folds that table's export of it."""
-        rows = game_log([row for row in self.store.rows(table) if row.game == game])
+        rows = game_log([row for row in self.store.rows(table) if row.game == game and
+                         row.event.get("type") in self.shapes.types])  # an older hub kept any type
         return replay(enumerate((row.event for row in rows), start=1), self.games)
 
     def seat(self, table: int, seating: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from club.store import Row, Store
 from companion.confirmation import CONFIRM, standing_verdict
+from companion.events import EventShapes
 from companion.player_stats import count_menus
 from companion.replay import replay
 from companion.seam import Games
@@ -58,8 +59,11 @@ def night(store: Store, games: Games) -> dict[str, Any]:
                               for table, held in sorted(store.last_seqs().items())}
     needed = confirm_night(store)
     vouched = director_confirmed(store.vouches())
+    known = EventShapes(games).types
     for table, game, all_rows in table_games(store):
-        rows = game_log(all_rows)
+        rows = [row for row in game_log(all_rows) if row.event.get("type") in known]  # an older hub kept any
+        if not rows:
+            continue
         first = rows[0].event
         state = replay(enumerate((row.event for row in rows), start=1), games)
         verdict = confirmation(all_rows)

@@ -381,3 +381,22 @@ def test_a_table_whose_join_code_another_table_uses_says_so_instead_of_sent() ->
         time.sleep(0.01)
     announcer.close()
     assert said == ["club_twice"]
+
+
+@pytest.mark.parametrize("form", ["json", "csv", "bgstats", "players"])
+def test_the_exports_never_crash_on_rows_an_older_hub_stored(tmp_path: Path, form: str) -> None:
+    from club.store import Row, Store
+    from tests.club.helpers import game_events, marmite
+
+    at = "2026-01-01T20:00:00.000+00:00"
+    store = Store.open(tmp_path)
+    events = game_events(3)
+    rows = [Row(1, seq, 1, at, event, True, None, "api") for seq, event in enumerate(events[:30], start=1)]
+    rows += [Row(1, 31, 1, at, {"type": "drop_table"}, True, None, "api"),  # a type no game knows
+             Row(1, 32, 32, at, {"type": "drop_table"}, True, None, "api"),  # a game that starts with one
+             Row(1, 33, 33, at, {"type": "confirm", "player": "A", "verdict": "confirmed"}, True, None, "seat"),
+             Row(1, 34, 34, at, {"type": "new_game", "game": "no-such-game", "players": ["A"]}, True, None, "api")]
+    store.add(rows)
+    store.close()
+    out = marmite("club", "export", "--data", str(tmp_path), "--format", form)
+    assert out.strip()
