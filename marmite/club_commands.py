@@ -163,6 +163,9 @@ def run_club(args: argparse.Namespace) -> int:
 
     data_dir = hub_data_dir(args.data)
     broker = None
+    # Everything the hub and its Mosquitto write (the store: hands, member cards and their secret; the broker's
+    # config and persistence) is the owner's alone.
+    os.umask(0o077)
     try:
         check_club_name(args.name)
         data_dir.mkdir(parents=True, exist_ok=True)
