@@ -86,11 +86,18 @@ def _unlocked() -> bool:
     return session.get("director") == _pin_tag()
 
 
-def _loopback(address: str) -> bool:
-    """True for this machine's own address (the hub's own screen)."""
+def is_loopback(address: str) -> bool:
+    """True for this machine's own address (the hub's own screen; "localhost" too)."""
+    if address == "localhost":
+        return True
     with contextlib.suppress(ValueError):
         return ipaddress.ip_address(address).is_loopback
     return False
+
+
+def _in_clear() -> bool:
+    """True when a PIN typed here crosses the network unencrypted (plain HTTP from another device)."""
+    return request.scheme != "https" and not is_loopback(request.remote_addr or "")
 
 
 def _pin_tag() -> str:
@@ -145,7 +152,7 @@ def board_stream() -> Response:
     """Server-sent events: one message (the hub's version) after each change, a comment as heartbeat."""
     gate: StreamGate = current_app.extensions["club.streams"]
     client = request.remote_addr or "?"
-    reserved = gate.enter(client, trusted=_unlocked() or _loopback(client))
+    reserved = gate.enter(client, trusted=_unlocked() or is_loopback(client))
     hub = _hub()
     stop: threading.Event = current_app.extensions["club.stop"]
 
@@ -201,7 +208,7 @@ def player_part() -> str:
 def director_page() -> str:
     """The director's console (or its unlock form)."""
     if not _unlocked():
-        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=False)
+        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=False, clear=_in_clear())
     return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
                            numbered=_hub().store.numbered_players(),
                            rounds=_hub().store.rounds(), problems=_hub().store.problems(20),
@@ -223,7 +230,7 @@ def director_unlock() -> str | WerkzeugResponse:
     if not hmac.compare_digest(given.encode(), current_app.config["CLUB_PIN"].encode()):
         if guesses.wrong():
             _hub().loud(None, "pin", "someone is trying to guess the director's PIN")
-        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=True)
+        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=True, clear=_in_clear())
     session["director"] = _pin_tag()
     return redirect(url_for("board.director_page"))
 

@@ -72,3 +72,11 @@ def test_phones_cannot_take_the_wall_boards_stream_places(app: Flask) -> None:
     director = device(app, "192.168.1.10")
     assert unlock(director, PIN) == 302
     assert director.get("/api/board/stream", buffered=False).status_code == 200
+
+
+def test_the_unlock_page_warns_when_the_pin_would_cross_the_network_in_clear(app: Flask) -> None:
+    warning = "n’est pas chiffrée"
+    assert warning in device(app, "192.168.1.10").get("/director").get_data(as_text=True)
+    assert warning not in device(app, "127.0.0.1").get("/director").get_data(as_text=True)  # the hub's own screen
+    behind_tls = device(app, "192.168.1.10")  # through a TLS proxy (--trusted-proxy): the request is HTTPS
+    assert warning not in behind_tls.get("/director", base_url="https://hub.local").get_data(as_text=True)
