@@ -50,6 +50,7 @@ BATCH = 500
 BATCH_WAIT_SECONDS = 0.02
 STORE_RETRY_MAX_SECONDS = 2.0
 LOUD_DETAIL_CHARS = 300
+LOGIN_REPORT_SECONDS = 60.0
 
 
 @dataclass
@@ -121,6 +122,8 @@ class ClubHub:
         self.client.message_callback_add(tap_wildcard(url.club), self._on_tap)
         self._writer = threading.Thread(target=self._write_loop, name="club-writer", daemon=True)
         self._stopped = threading.Event()
+        self._refused_logins = 0
+        self._refused_said_at = float("-inf")
 
     def start(self) -> ClubHub:
         self._writer.start()
@@ -354,6 +357,18 @@ class ClubHub:
         self.console(f"marmite club: {where}: {kind}: {detail}")
         log.warning("%s: %s: %s", where, kind, detail)
         self.store.problem(table, kind, detail)
+
+    def login_refused(self) -> None:
+        """The broker refused a login (a wrong user or password): said on the console at most once a minute,
+        with how many since (a guesser must not flood the console or the store)."""
+        now = time.monotonic()
+        with self._lock:
+            self._refused_logins += 1
+            if now - self._refused_said_at < LOGIN_REPORT_SECONDS:
+                return
+            count, self._refused_logins, self._refused_said_at = self._refused_logins, 0, now
+        self.loud(None, "login", f"the broker refused {count} login(s): a wrong user name or password")
+        self.touch()
 
     def add_listener(self, listener: Callable[[int], None]) -> None:
         """Call `listener(version)` after each stored batch (on the writer thread; it must not block)."""

@@ -218,6 +218,7 @@ def run_club(args: argparse.Namespace) -> int:
     print_banner(f"http://{web_host}:{server.effective_port}/", pin)
     print(f"Club : {args.name} — MQTT {public_host}:{port}" + (" (TLS)" if tls else ""), flush=True)
     if broker is not None:
+        broker.on_refused_login = hub.login_refused  # its own Mosquitto's refused logins reach the console
         print(f"Mosquitto : pid {broker.pid}, {data_dir / 'mosquitto'}", flush=True)
     else:
         print(f"Broker : {url.text(hide_password=True)} — add the tables' users ({files / 'passwd'}) to its"

@@ -173,3 +173,13 @@ def test_a_hub_restored_from_an_older_backup_is_repaired_from_the_table(tmp_path
         assert_copied_exactly(hub, table)
     finally:
         table.stop()
+
+
+def test_a_refused_login_reaches_the_hubs_console(shared_hub: Hub) -> None:
+    from club.mqtt import probe
+
+    url = ClubURL.parse(shared_hub.urls[1])
+    assert probe(ClubURL(url.host, url.port, url.user, "not-the-password", url.club)) == "refused"
+    wait_console(shared_hub, "hub: login: the broker refused")
+    with contextlib.closing(shared_hub.db()) as db:
+        assert db.execute("SELECT COUNT(*) FROM problems WHERE kind = 'login'").fetchone()[0] >= 1
