@@ -51,6 +51,8 @@ BATCH_WAIT_SECONDS = 0.02
 STORE_RETRY_MAX_SECONDS = 2.0
 LOUD_DETAIL_CHARS = 300
 LOGIN_REPORT_SECONDS = 60.0
+REFUSALS_SAID = 20  # per table and window: a flooding table is named, not echoed
+REFUSAL_WINDOW_SECONDS = 10.0
 
 
 @dataclass
@@ -86,6 +88,9 @@ class TableState:
     twice_reported: bool = False  # the console was told that two tables seem to share this table's join line
     duplicates: int = 0
     refused_messages: int = 0
+    refusal_window_at: float = float("-inf")  # when the window of refusals said on the console began
+    refusals_said: int = 0
+    refusals_unsaid: int = 0
     games: list[int] = field(default_factory=list)
     readers: list[dict[str, Any]] = field(default_factory=list)  # the table's reader health, as it last said
 
@@ -259,8 +264,19 @@ class ClubHub:
             return True
 
     def _refuse(self, table: int, state: TableState, detail: str) -> None:
+        """A message refused: said naming the table, at most REFUSALS_SAID times a window (a flooding table
+        must not flood the console or the store), then how many more once the window has passed."""
         state.refused_messages += 1
-        self.loud(table, "malformed", detail)
+        now = time.monotonic()
+        if now - state.refusal_window_at >= REFUSAL_WINDOW_SECONDS:
+            if state.refusals_unsaid:
+                self.loud(table, "malformed", f"{state.refusals_unsaid} more messages refused")
+            state.refusal_window_at, state.refusals_said, state.refusals_unsaid = now, 0, 0
+        if state.refusals_said < REFUSALS_SAID:
+            state.refusals_said += 1
+            self.loud(table, "malformed", detail)
+        else:
+            state.refusals_unsaid += 1
 
     def _presence(self, table: int, state: TableState, payload: bytes) -> None:
         """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}."""
