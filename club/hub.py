@@ -47,6 +47,7 @@ from companion.seam import Games
 log = logging.getLogger(__name__)
 
 BATCH = 500
+QUEUE_MESSAGES = 2 * BATCH  # messages received and not yet stored: at most MAX_ROW_BYTES each
 BATCH_WAIT_SECONDS = 0.02
 STORE_RETRY_MAX_SECONDS = 2.0
 LOUD_DETAIL_CHARS = 300
@@ -109,7 +110,9 @@ class ClubHub:
         self.tables: dict[int, TableState] = {}
         self.folds: dict[tuple[int, int], GameFold] = {}
         self._lock = threading.RLock()
-        self._queue: queue.Queue[mqtt.MQTTMessage | None] = queue.Queue()
+        # Bounded: a table flooding the hub stalls paho's reading (the broker keeps the rest), never the hub's
+        # memory. (Mosquitto 2.0.11's in-flight window lets far more than 20 through once acks flow.)
+        self._queue: queue.Queue[mqtt.MQTTMessage | None] = queue.Queue(maxsize=QUEUE_MESSAGES)
         self._listeners: list[Callable[[int], None]] = []
         self._changed = threading.Condition()
         self.version = 0
@@ -527,7 +530,8 @@ class ClubHub:
         if self._stopped.is_set():
             return
         self._stopped.set()
-        self._queue.put(None)
+        with contextlib.suppress(queue.Full):  # a writer stopped on a store that refuses takes no more
+            self._queue.put(None, timeout=5)
         self._writer.join(timeout=5)
         self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
