@@ -4,7 +4,7 @@ update (the event posted to the table's API until the board's live stream says t
 CPU and memory, the catch-up after the hub is SIGKILLed and started again while the tables play on, and the
 hub's memory while one table's credentials flood it with the largest messages the broker lets through.
 
-Usage: nice -n 10 python benchmarks/bench_club_tables.py [--tables 20] [--seconds 30] [--pace 1.0]
+Usage: nice -n 10 .venv/bin/python benchmarks/bench_club_tables.py [--tables 20] [--seconds 30] [--pace 1.0]
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.bench_club import BoardClient, cpu_seconds, memory_mb, percentile
 from benchmarks.loopback_clients import Running
