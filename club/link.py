@@ -158,8 +158,11 @@ class TableLink:
                     # join line (or this table's data was replaced). Never "all sent", and nothing more sent.
                     self._conflict = True
                     log.error("club link: the hub holds %d rows of table %d but this journal has %d: another "
-                              "table uses this join line; nothing more is sent", self._acked, self.table,
-                              self.journal.last_seq)
+                              "table uses this join line; this table leaves the broker to it", self._acked,
+                              self.table, self.journal.last_seq)
+                    # Off the broker for good (a client id is its user there): the two would push each other
+                    # off every second, and the other table's results would stall too.
+                    client.disconnect()
                 if body.get("resend") or not self._have_ack or self._sent < self._acked:
                     self._sent = self._acked  # resume right after what the hub holds
                 self._have_ack = True
