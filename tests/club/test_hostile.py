@@ -432,3 +432,15 @@ def test_a_flooding_table_is_named_on_the_console_not_echoed(tmp_path: Path, bro
         assert len([line for line in hub.lines if line.startswith("marmite club: table 3: malformed")]) == REFUSALS_SAID
         honest.close()
         hostile.close()
+
+
+def test_a_row_the_store_cannot_take_leaves_no_transaction_open(tmp_path: Path) -> None:
+    from club.store import Row, Store, StoreError
+
+    at = "2026-01-01T20:00:00.000+00:00"
+    store = Store.open(tmp_path)
+    with pytest.raises(StoreError):
+        store.add([Row(1, 1, 1, at, {"type": "undo"}, True, None, "api\ud800")])  # refused inside the INSERT
+    store.add([Row(1, 1, 1, at, {"type": "undo"}, True, None, "api")])  # the next batch is stored
+    assert [row.seq for row in store.rows(1)] == [1]
+    store.close()
