@@ -180,7 +180,12 @@ class ClubHub:
                     self._queue.put(None)
                     break
                 batch.append(item)
-            if not self._handle(batch):
+            try:
+                handled = self._handle(batch)
+            except Exception as error:  # a bug, never a table's message: said, nothing acknowledged
+                self.loud(None, "hub", f"a batch could not be handled: {type(error).__name__}: {error}")
+                continue
+            if not handled:
                 return  # the hub stops with rows unstored: none acknowledged, the broker delivers them again
             for message in batch:  # each one stored, or refused for good: never before its batch is committed
                 if message.qos > 0:
@@ -266,7 +271,7 @@ class ClubHub:
                 self.console("marmite club: hub: store: rows stored again")
             return True
 
-    def _refuse(self, table: int, state: TableState, detail: str) -> None:
+    def _refuse(self, table: int, state: TableState, detail: str, *, kind: str = "malformed") -> None:
         """A message refused: said naming the table, at most REFUSALS_SAID times a window (a flooding table
         must not flood the console or the store), then how many more once the window has passed."""
         state.refused_messages += 1
@@ -277,7 +282,7 @@ class ClubHub:
             state.refusal_window_at, state.refusals_said, state.refusals_unsaid = now, 0, 0
         if state.refusals_said < REFUSALS_SAID:
             state.refusals_said += 1
-            self.loud(table, "malformed", detail)
+            self.loud(table, kind, detail)
         else:
             state.refusals_unsaid += 1
 
@@ -316,8 +321,7 @@ class ClubHub:
             if stored is not None and stored.same_as(row):
                 state.duplicates += 1  # a redelivery or a resend after a rewind: already counted once
             else:
-                state.refused_messages += 1
-                self.loud(table, "forged", f"row {row.seq} differs from the one stored: refused")
+                self._refuse(table, state, f"row {row.seq} differs from the one stored: refused", kind="forged")
             return None
         if row.seq > held + 1:
             if not state.gap_reported:
@@ -335,7 +339,8 @@ class ClubHub:
             fold = self.folds[key] = GameFold(row.table, row.game, Referee(self.games))
             if row.event.get("type") == "new_game":
                 fold.kind = str(row.event.get("game", self.games.default))
-                fold.players = [str(name) for name in row.event.get("players", [])]
+                players = row.event.get("players")
+                fold.players = [str(name) for name in players] if isinstance(players, list) else []
             self.tables.setdefault(row.table, TableState()).games.append(row.game)
         fold.events += 1
         fold.last_at = row.received_at

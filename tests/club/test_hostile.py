@@ -444,3 +444,17 @@ def test_a_row_the_store_cannot_take_leaves_no_transaction_open(tmp_path: Path) 
     store.add([Row(1, 1, 1, at, {"type": "undo"}, True, None, "api")])  # the next batch is stored
     assert [row.seq for row in store.rows(1)] == [1]
     store.close()
+
+
+def test_a_row_of_a_known_type_that_does_not_fold_is_set_aside_and_the_hub_carries_on(tmp_path: Path,
+                                                                                       broker: Broker) -> None:
+    with watched(broker, tmp_path / "hub") as hub:
+        hostile, honest = TableClient(broker, 3), TableClient(broker, 1)
+        assert hostile.publish(json.dumps(row(3, 1, {"type": "new_game", "players": 5})).encode())
+        hub.wait_held(3, 1)  # a table may journal such a row: stored, its game left out of the standings
+        assert honest.publish(card_row(1, 1))
+        hub.wait_held(1, 1)
+        assert hub.hub.board()["games"][-1]["status"] == "disagrees"
+        assert hub.violations == []
+        honest.close()
+        hostile.close()
