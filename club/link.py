@@ -6,6 +6,7 @@ The table never waits for the link: its journal is the source of truth and the l
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -156,13 +157,10 @@ class TableLink:
                 if self._acked > self.journal.last_seq and not self._conflict:
                     # The hub holds more of this table's rows than its journal has: another table uses this
                     # join line (or this table's data was replaced). Never "all sent", and nothing more sent.
-                    self._conflict = True
+                    self._conflict = True  # the pump says this table's length, then leaves the broker
                     log.error("club link: the hub holds %d rows of table %d but this journal has %d: another "
                               "table uses this join line; this table leaves the broker to it", self._acked,
                               self.table, self.journal.last_seq)
-                    # Off the broker for good (a client id is its user there): the two would push each other
-                    # off every second, and the other table's results would stall too.
-                    client.disconnect()
                 if body.get("resend") or not self._have_ack or self._sent < self._acked:
                     self._sent = self._acked  # resume right after what the hub holds
                 self._have_ack = True
@@ -175,14 +173,14 @@ class TableLink:
                 self._seating = body
         self._changed()
 
-    def _publish_presence(self) -> None:
+    def _publish_presence(self) -> mqtt.MQTTMessageInfo:
         """Online, and how long the journal is (the director's console shows what is still unsent)."""
         self._told_seq = self.journal.last_seq
         self._told_at = time.monotonic()
         self._told_readers = self._reader_report()
         body = json.dumps({"state": "online", "last_seq": self._told_seq, "readers": self._told_readers},
                           ensure_ascii=False)
-        self.client.publish(self.topics.status, body, qos=1, retain=True)
+        return self.client.publish(self.topics.status, body, qos=1, retain=True)
 
     def _reader_report(self) -> list[dict[str, Any]]:
         """The table's reader health as the console shows it (name, ok, state, detail), bounded."""
@@ -196,6 +194,9 @@ class TableLink:
         while not self._stop.is_set():
             self._wake.wait(IDLE_SECONDS)
             self._wake.clear()
+            if self._conflict:
+                self._leave()
+                return
             while not self._stop.is_set() and self._send_some():
                 pass
             if self._connected and ((self.journal.last_seq != self._told_seq and
@@ -229,6 +230,14 @@ class TableLink:
                 self._sent = start = record.seq
         self._changed()
         return bool(records)
+
+    def _leave(self) -> None:
+        """Another table uses this join line: say this journal's length (the hub's console names the table),
+        then leave the broker for good. A client id is its user there: the two would push each other off
+        every second, and the other table's results would stall too."""
+        with contextlib.suppress(Exception):
+            self._publish_presence().wait_for_publish(PRESENCE_SECONDS)
+        self.client.disconnect()
 
     # ------------------------------------------------------------------ status
 

@@ -357,6 +357,8 @@ def test_two_tables_on_one_join_line_are_said_on_the_console_and_the_second_neve
                     time.sleep(0.02)
                 status = link.status()
                 assert status.conflict and not status.sent
+                while link._thread.is_alive() and time.monotonic() < deadline:  # it has left the broker
+                    time.sleep(0.02)
                 first = TableClient(broker, 1)  # the first table back: not pushed off by the second any more
                 dropped: list[Any] = []
                 first.client.on_disconnect = lambda *args: dropped.append(args)
