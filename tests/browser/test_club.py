@@ -140,7 +140,7 @@ def test_a_players_phone_follows_their_seat_live_and_reads_it_aloud(page: Any, t
 def test_the_wall_board_reconnects_after_its_stream_was_refused(page: Any, tmp_path: Path) -> None:
     import http.client
 
-    from club.web import STREAMS_PER_CLIENT
+    from club.web import HEARTBEAT_SECONDS, STREAMS_PER_CLIENT
 
     hub = Hub(tmp_path / "hub", tables=1).start()
     held: list[http.client.HTTPConnection] = []
@@ -156,7 +156,9 @@ def test_the_wall_board_reconnects_after_its_stream_was_refused(page: Any, tmp_p
         for connection in held:
             connection.close()
         # It tries again on its own, and follows the hub once more (its first message re-renders the board).
-        page.wait_for_selector("#board[data-version]", state="attached", timeout=15_000)
+        # The hub frees a closed stream's place when it next writes to it: at the latest at its heartbeat.
+        page.wait_for_selector("#board[data-version]", state="attached",
+                               timeout=(HEARTBEAT_SECONDS + 15) * 1000)
     finally:
         for connection in held:
             connection.close()
