@@ -460,3 +460,13 @@ def test_a_row_of_a_known_type_that_does_not_fold_is_set_aside_and_the_hub_carri
         assert hub.violations == []
         honest.close()
         hostile.close()
+
+
+def test_every_listener_binds_client_ids_to_users_and_the_packet_limit_is_global(tmp_path: Path) -> None:
+    from club.broker import MAX_PACKET_BYTES, config_text
+
+    text = config_text(tmp_path, "0.0.0.0", 8883, tls=(tmp_path / "cert.pem", tmp_path / "key.pem"), local_port=1884)
+    sections = text.split("\nlistener ")
+    assert len(sections) == 3  # the general settings, then the TLS listener and the hub's own on loopback
+    assert f"max_packet_size {MAX_PACKET_BYTES}" in sections[0]
+    assert all("use_username_as_clientid true" in section for section in sections[1:])  # after its own line
