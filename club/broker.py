@@ -12,16 +12,21 @@ import secrets
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from club.store import MAX_ROW_BYTES
 from club.topics import HUB_USER, ROOT, Topics, hub_status, table_user
 
 log = logging.getLogger(__name__)
 
 CREDENTIALS_FILE = "credentials.json"
+MAX_PACKET_BYTES = MAX_ROW_BYTES + 1024  # a row plus its topic and MQTT header
+INFLIGHT = 20  # QoS 1 messages on their way to a client before it acknowledges (Mosquitto's default)
 RESTART_SECONDS = 0.5
 
 
@@ -110,12 +115,18 @@ def config_text(directory: Path, host: str, port: int, *, tls: tuple[Path, Path]
         "log_dest stderr",
         "log_type error",
         "log_type warning",
+        "log_type notice",  # read by the hub: a refused login reaches the console; the rest is dropped
+        f"max_packet_size {MAX_PACKET_BYTES}",  # a larger packet (a row beyond MAX_ROW_BYTES): disconnected
+        f"max_inflight_messages {INFLIGHT}",
         f"listener {port} {host}" if host not in ("", "0.0.0.0") else f"listener {port}",
+        # Per listener (only after its `listener` line): a client's id is its user name, so no table can take
+        # over the hub's session or another table's by reusing its client id.
+        "use_username_as_clientid true",
     ]
     if tls is not None:
         lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
         if local_port is not None:
-            lines.append(f"listener {local_port} 127.0.0.1")
+            lines += [f"listener {local_port} 127.0.0.1", "use_username_as_clientid true"]
     if os.geteuid() == 0:  # mosquitto run as root would switch to the user "mosquitto", who cannot read our dir
         lines.append(f"user {pwd.getpwuid(os.geteuid()).pw_name}")
     return "\n".join(lines) + "\n"
@@ -176,6 +187,7 @@ class Mosquitto:
         self.host = "127.0.0.1" if host in ("", "0.0.0.0") else host
         self.port = port
         self.restarts = 0
+        self.on_refused_login: Callable[[], None] | None = None  # a client's user or password was refused
         self._process: subprocess.Popen[bytes] | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -224,7 +236,22 @@ class Mosquitto:
                 return
             # Its own session: a Ctrl-C at the hub's terminal is the hub's to handle; the hub stops it last.
             self._process = subprocess.Popen([self._binary, "-c", str(self.config)], start_new_session=True,
-                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.PIPE)
+            threading.Thread(target=self._read_log, args=(self._process,), name="mosquitto-log", daemon=True).start()
+
+    def _read_log(self, process: subprocess.Popen[bytes]) -> None:
+        """Mosquitto's log: a refused login goes to `on_refused_login`, warnings and errors to our stderr,
+        the notices (every connection) nowhere."""
+        assert process.stderr is not None
+        for raw in process.stderr:
+            line = raw.decode("utf-8", "replace").rstrip()
+            if line.endswith("disconnected, not authorised."):
+                if self.on_refused_login is not None:
+                    with contextlib.suppress(Exception):
+                        self.on_refused_login()
+            elif ": Warning: " in line or ": Error: " in line:
+                print(line, file=sys.stderr, flush=True)
 
     def wait_listening(self, timeout: float) -> bool:
         """True once the broker accepts TCP connections."""

@@ -22,6 +22,7 @@ class Played:
     verdict: tuple[str, str] | None = None  # a seat's standing (confirmed or disputed, by whom)
     disagrees: str | None = None  # why the hub's referee does not fold it as the table did
     lead: str | None = None  # who leads the first trick or plate
+    events: int = 0  # the rows of its log the hub holds
 
 
 @dataclass(frozen=True)
@@ -94,14 +95,16 @@ def judge(played: list[Played], decisions: Decisions, confirming: bool) -> list[
                        "corrected": bool(corrected), "disagrees": game.disagrees, "lead": game.lead,
                        "verdict": None if seat_verdict is None else seat_verdict[0],
                        "confirmed_by": None if seat_verdict is None else seat_verdict[1],
-                       "vouched": vouched and status == "over", "seat_verdict": game.verdict, "state": game.state})
+                       "vouched": vouched and status == "over", "seat_verdict": game.verdict, "state": game.state,
+                       "events": game.events})
     return judged
 
 
 def lead_of(first_event: dict[str, Any]) -> str | None:
     """Who leads a game's first trick or plate, from its new_game event: Sus au buffet !'s first player,
     Chaud Devant's player after the dealer."""
-    players = [str(name) for name in first_event.get("players") or []]
+    given = first_event.get("players")
+    players = [str(name) for name in given] if isinstance(given, list) else []  # a table may send anything
     if isinstance(first_event.get("first"), str):
         return str(first_event["first"])
     dealer = first_event.get("dealer")

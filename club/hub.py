@@ -27,7 +27,7 @@ from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
 from club.results import confirm_night, game_log, standings
 from club.seating import History, SeatingError, seat_round
-from club.store import Row, Store
+from club.store import Row, Store, parse_row
 from club.topics import (
     ClubURL,
     Topics,
@@ -40,6 +40,7 @@ from club.topics import (
 )
 from companion.confirmation import CONFIRM, NOT_ACTIONS
 from companion.decks import is_uid
+from companion.events import EventShapes
 from companion.referee import Referee
 from companion.replay import replay
 from companion.seam import Games
@@ -47,7 +48,13 @@ from companion.seam import Games
 log = logging.getLogger(__name__)
 
 BATCH = 500
+QUEUE_MESSAGES = 2 * BATCH  # messages received and not yet stored: at most MAX_ROW_BYTES each
 BATCH_WAIT_SECONDS = 0.02
+STORE_RETRY_MAX_SECONDS = 2.0
+LOUD_DETAIL_CHARS = 300
+LOGIN_REPORT_SECONDS = 60.0
+REFUSALS_SAID = 20  # per table and window: a flooding table is named, not echoed
+REFUSAL_WINDOW_SECONDS = 10.0
 
 
 @dataclass
@@ -82,8 +89,12 @@ class TableState:
     called_at: str | None = None  # when the table last called the director (UTC), until answered
     last_stored: float = 0.0  # monotonic time of the newest row stored
     gap_reported: bool = False
+    twice_reported: bool = False  # the console was told that two tables seem to share this table's join line
     duplicates: int = 0
     refused_messages: int = 0
+    refusal_window_at: float = float("-inf")  # when the window of refusals said on the console began
+    refusals_said: int = 0
+    refusals_unsaid: int = 0
     games: list[int] = field(default_factory=list)
     readers: list[dict[str, Any]] = field(default_factory=list)  # the table's reader health, as it last said
 
@@ -96,12 +107,15 @@ class ClubHub:
         self.store = store
         self.url = url
         self.games = games
+        self.shapes = EventShapes(games)
         self.console = console
         self.table_count = tables
         self.tables: dict[int, TableState] = {}
         self.folds: dict[tuple[int, int], GameFold] = {}
         self._lock = threading.RLock()
-        self._queue: queue.Queue[mqtt.MQTTMessage | None] = queue.Queue()
+        # Bounded: a table flooding the hub stalls paho's reading (the broker keeps the rest), never the hub's
+        # memory. (Mosquitto 2.0.11's in-flight window lets far more than 20 through once acks flow.)
+        self._queue: queue.Queue[mqtt.MQTTMessage | None] = queue.Queue(maxsize=QUEUE_MESSAGES)
         self._listeners: list[Callable[[int], None]] = []
         self._changed = threading.Condition()
         self.version = 0
@@ -119,6 +133,8 @@ class ClubHub:
         self.client.message_callback_add(tap_wildcard(url.club), self._on_tap)
         self._writer = threading.Thread(target=self._write_loop, name="club-writer", daemon=True)
         self._stopped = threading.Event()
+        self._refused_logins = 0
+        self._refused_said_at = float("-inf")
 
     def start(self) -> ClubHub:
         self._writer.start()
@@ -168,20 +184,24 @@ class ClubHub:
                     break
                 batch.append(item)
             try:
-                self._handle(batch)
-            except Exception as error:  # the store refused: nothing acked, the broker redelivers after restart
-                self.loud(None, "store", f"rows not stored: {error}")
-                time.sleep(1)
+                handled = self._handle(batch)
+            except Exception as error:  # a bug, never a table's message: said, nothing acknowledged
+                self.loud(None, "hub", f"a batch could not be handled: {type(error).__name__}: {error}")
                 continue
-            for message in batch:
+            if not handled:
+                return  # the hub stops with rows unstored: none acknowledged, the broker delivers them again
+            for message in batch:  # each one stored, or refused for good: never before its batch is committed
                 if message.qos > 0:
                     with contextlib.suppress(Exception):
                         self.client.ack(message.mid, message.qos)
 
-    def _handle(self, batch: list[mqtt.MQTTMessage]) -> None:
-        """Check, store (one transaction), fold and acknowledge a batch of messages."""
+    def _handle(self, batch: list[mqtt.MQTTMessage]) -> bool:
+        """Check each message on its own (a bad one is refused, naming its table), store the rows in one
+        transaction (retried until stored), then move each table's head and acknowledge it to the table.
+        False when the hub stops before the rows could be stored (nothing acknowledged)."""
         new: list[Row] = []
         resend: set[int] = set()
+        heads: dict[int, int] = {}  # each table's head once this batch is stored
         called = False
         with self._lock:
             pending: dict[tuple[int, int], Row] = {}
@@ -190,25 +210,36 @@ class ClubHub:
                 if table is None:
                     continue
                 state = self.tables.setdefault(table, TableState())
-                if message.topic.endswith("/status"):
-                    self._presence(state, bytes(message.payload))
-                    called = True  # the console shows presence, unsent rows and reader health
-                    continue
-                if message.topic.endswith("/call"):
-                    state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
-                    self.console(f"marmite club: table {table}: the director is called")
-                    called = True
-                    continue
-                row = self._check(table, state, bytes(message.payload), pending)
+                try:
+                    if message.topic.endswith("/status"):
+                        self._presence(table, state, bytes(message.payload))
+                        called = True  # the console shows presence, unsent rows and reader health
+                        continue
+                    if message.topic.endswith("/call"):
+                        state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
+                        self.console(f"marmite club: table {table}: the director is called")
+                        called = True
+                        continue
+                    row = self._check(table, state, heads.get(table, state.held), bytes(message.payload), pending)
+                except Exception as error:  # anything one message can raise is that message's refusal alone
+                    row = None
+                    self._refuse(table, state, f"message refused: {type(error).__name__}: {error}")
                 if row is None:
+                    if message.retain and message.payload:
+                        # A retained message came back at the hub's subscription: cleared, so it never returns.
+                        self.client.publish(message.topic, b"", qos=1, retain=True)
                     if state.gap_reported:
                         resend.add(table)
                     continue
                 pending[(table, row.seq)] = row
                 new.append(row)
-                state.held = row.seq
-            self.store.add(new)
+                heads[table] = row.seq
+        if new and not self._store(new):
+            return False
+        with self._lock:
             now = time.monotonic()
+            for table, head in heads.items():
+                self.tables[table].held = head
             for row in new:
                 self.tables[row.table].last_stored = now
                 self.tables[row.table].gap_reported = False
@@ -221,9 +252,44 @@ class ClubHub:
             self.touch()
             for listener in list(self._listeners):
                 listener(self.version)
+        return True
 
-    @staticmethod
-    def _presence(state: TableState, payload: bytes) -> None:
+    def _store(self, rows: list[Row]) -> bool:
+        """Store `rows` in one transaction, retried while the store refuses (a full disk): nothing is
+        acknowledged meanwhile. False if the hub stops first."""
+        delay = 0.2
+        failed = False
+        while True:
+            try:
+                self.store.add(rows)
+            except Exception as error:
+                if not failed:
+                    failed = True
+                    self.loud(None, "store", f"rows not stored, none acknowledged; trying again: {error}")
+                if self._stopped.wait(delay):
+                    return False
+                delay = min(2 * delay, STORE_RETRY_MAX_SECONDS)
+                continue
+            if failed:
+                self.console("marmite club: hub: store: rows stored again")
+            return True
+
+    def _refuse(self, table: int, state: TableState, detail: str, *, kind: str = "malformed") -> None:
+        """A message refused: said naming the table, at most REFUSALS_SAID times a window (a flooding table
+        must not flood the console or the store), then how many more once the window has passed."""
+        state.refused_messages += 1
+        now = time.monotonic()
+        if now - state.refusal_window_at >= REFUSAL_WINDOW_SECONDS:
+            if state.refusals_unsaid:
+                self.loud(table, "malformed", f"{state.refusals_unsaid} more messages refused")
+            state.refusal_window_at, state.refusals_said, state.refusals_unsaid = now, 0, 0
+        if state.refusals_said < REFUSALS_SAID:
+            state.refusals_said += 1
+            self.loud(table, kind, detail)
+        else:
+            state.refusals_unsaid += 1
+
+    def _presence(self, table: int, state: TableState, payload: bytes) -> None:
         """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}."""
         try:
             body: Any = json.loads(payload) if payload.startswith(b"{") else {"state": payload.decode()}
@@ -235,35 +301,35 @@ class ClubHub:
         last_seq = body.get("last_seq")
         if type(last_seq) is int:
             state.last_seq = last_seq
+            if last_seq < state.held and not state.twice_reported:
+                state.twice_reported = True  # said once; a table whose journal is shorter than its rows here
+                self.loud(table, "twice", f"the table says its journal has {last_seq} rows but the hub holds "
+                                          f"{state.held} of table {table}'s: two tables use table {table}'s join"
+                                          " line (or its data was replaced)")
         readers = body.get("readers")
         if isinstance(readers, list):
             state.readers = [reader_summary(r) for r in readers[:MAX_READERS] if isinstance(r, dict)]
 
-    def _check(self, table: int, state: TableState, payload: bytes,
+    def _check(self, table: int, state: TableState, held: int, payload: bytes,
                pending: dict[tuple[int, int], Row]) -> Row | None:
-        """The row to store next, or None: a replay (ignored), a gap, a forgery or a malformed message (loud)."""
+        """The row to store next, or None: a replay (ignored), a gap, a forgery or a malformed message (loud).
+        `held` is the table's head counting the rows checked before in this batch."""
         try:
-            message = json.loads(payload)
-            if not isinstance(message, dict):
-                raise ValueError("not a JSON object")
-            row = Row.from_message(table, message)
-        except (ValueError, UnicodeDecodeError) as error:
-            state.refused_messages += 1
-            self.loud(table, "malformed", f"message refused: {error}")
+            row = parse_row(table, payload, self.shapes)
+        except ValueError as error:
+            self._refuse(table, state, f"message refused: {error}")
             return None
-        if row.seq <= state.held:
-            held = pending.get((table, row.seq)) or self.store.row(table, row.seq)
-            if held is not None and held.same_as(row):
+        if row.seq <= held:
+            stored = pending.get((table, row.seq)) or self.store.row(table, row.seq)
+            if stored is not None and stored.same_as(row):
                 state.duplicates += 1  # a redelivery or a resend after a rewind: already counted once
             else:
-                state.refused_messages += 1
-                self.loud(table, "forged", f"row {row.seq} differs from the one stored: refused")
+                self._refuse(table, state, f"row {row.seq} differs from the one stored: refused", kind="forged")
             return None
-        if row.seq > state.held + 1:
+        if row.seq > held + 1:
             if not state.gap_reported:
                 state.gap_reported = True
-                self.loud(table, "gap", f"row {row.seq} after {state.held}: asked the table to resend from "
-                                        f"{state.held + 1}")
+                self.loud(table, "gap", f"row {row.seq} after {held}: asked the table to resend from {held + 1}")
             return None
         return row
 
@@ -277,7 +343,8 @@ class ClubHub:
             fold.started_at = row.received_at
             if row.event.get("type") == "new_game":
                 fold.kind = str(row.event.get("game", self.games.default))
-                fold.players = [str(name) for name in row.event.get("players", [])]
+                players = row.event.get("players")
+                fold.players = [str(name) for name in players] if isinstance(players, list) else []
                 fold.lead = lead_of(row.event)
             self.tables.setdefault(row.table, TableState()).games.append(row.game)
         fold.events += 1
@@ -312,11 +379,25 @@ class ClubHub:
     # ------------------------------------------------------------------ reading
 
     def loud(self, table: int | None, kind: str, detail: str) -> None:
-        """A problem the director must see: on the console, in the log and in the store."""
+        """A problem the director must see: on the console, in the log and in the store (the detail cut short
+        and made printable: it may quote what a hostile table sent)."""
+        detail = detail[:LOUD_DETAIL_CHARS].encode("utf-8", "backslashreplace").decode("utf-8")
         where = "hub" if table is None else f"table {table}"
         self.console(f"marmite club: {where}: {kind}: {detail}")
         log.warning("%s: %s: %s", where, kind, detail)
         self.store.problem(table, kind, detail)
+
+    def login_refused(self) -> None:
+        """The broker refused a login (a wrong user or password): said on the console at most once a minute,
+        with how many since (a guesser must not flood the console or the store)."""
+        now = time.monotonic()
+        with self._lock:
+            self._refused_logins += 1
+            if now - self._refused_said_at < LOGIN_REPORT_SECONDS:
+                return
+            count, self._refused_logins, self._refused_said_at = self._refused_logins, 0, now
+        self.loud(None, "login", f"the broker refused {count} login(s): a wrong user name or password")
+        self.touch()
 
     def add_listener(self, listener: Callable[[int], None]) -> None:
         """Call `listener(version)` after each stored batch (on the writer thread; it must not block)."""
@@ -392,7 +473,8 @@ class ClubHub:
 
     def result(self, table: int, game: int) -> dict[str, Any]:
         """A table's game as `marmite replay` folds that table's export of it."""
-        rows = game_log([row for row in self.store.rows(table) if row.game == game])
+        rows = game_log([row for row in self.store.rows(table) if row.game == game and
+                         row.event.get("type") in self.shapes.types])  # an older hub kept any type
         return replay(enumerate((row.event for row in rows), start=1), self.games)
 
     def seat(self, table: int, seating: dict[str, Any]) -> None:
@@ -458,7 +540,8 @@ class ClubHub:
         if self._stopped.is_set():
             return
         self._stopped.set()
-        self._queue.put(None)
+        with contextlib.suppress(queue.Full):  # a writer stopped on a store that refuses takes no more
+            self._queue.put(None, timeout=5)
         self._writer.join(timeout=5)
         self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()

@@ -6,6 +6,7 @@ The table never waits for the link: its journal is the source of truth and the l
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -18,7 +19,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from club.mqtt import connect_in_background, make_client
-from club.store import Row
+from club.store import MAX_ROW_BYTES, Row
 from club.topics import ClubURL, Topics, hub_status
 from companion.journal import Journal
 
@@ -49,6 +50,7 @@ class LinkStatus:
     acked: int
     last_seq: int
     seating: dict[str, Any] | None
+    conflict: bool = False  # the hub holds rows of this table's that this journal never had
 
     @property
     def pending(self) -> int:
@@ -56,7 +58,7 @@ class LinkStatus:
 
     @property
     def sent(self) -> bool:
-        return self.pending == 0
+        return self.pending == 0 and not self.conflict
 
     @property
     def reachable(self) -> bool:
@@ -66,7 +68,7 @@ class LinkStatus:
     def as_json(self) -> dict[str, Any]:
         return {"connected": self.connected, "hub_online": self.hub_online, "acked": self.acked,
                 "pending": self.pending, "sent": self.sent, "reachable": self.reachable,
-                "seating": self.seating}
+                "seating": self.seating, "conflict": self.conflict}
 
 
 class TableLink:
@@ -90,6 +92,7 @@ class TableLink:
         self._acked = 0
         self._sent = 0  # rows up to here were handed to paho since the last rewind
         self._have_ack = False  # nothing is sent before the hub's ack says where to start
+        self._conflict = False  # the hub acknowledged rows this journal never had: two tables on one join line
         self._seating: dict[str, Any] | None = None
         self._hub_online = False
         self._told_seq = -1
@@ -151,6 +154,13 @@ class TableLink:
         if message.topic == self.topics.ack and isinstance(body, dict) and type(body.get("seq")) is int:
             with self._lock:
                 self._acked = body["seq"]
+                if self._acked > self.journal.last_seq and not self._conflict:
+                    # The hub holds more of this table's rows than its journal has: another table uses this
+                    # join line (or this table's data was replaced). Never "all sent", and nothing more sent.
+                    self._conflict = True  # the pump says this table's length, then leaves the broker
+                    log.error("club link: the hub holds %d rows of table %d but this journal has %d: another "
+                              "table uses this join line; this table leaves the broker to it", self._acked,
+                              self.table, self.journal.last_seq)
                 if body.get("resend") or not self._have_ack or self._sent < self._acked:
                     self._sent = self._acked  # resume right after what the hub holds
                 self._have_ack = True
@@ -163,14 +173,14 @@ class TableLink:
                 self._seating = body
         self._changed()
 
-    def _publish_presence(self) -> None:
+    def _publish_presence(self) -> mqtt.MQTTMessageInfo:
         """Online, and how long the journal is (the director's console shows what is still unsent)."""
         self._told_seq = self.journal.last_seq
         self._told_at = time.monotonic()
         self._told_readers = self._reader_report()
         body = json.dumps({"state": "online", "last_seq": self._told_seq, "readers": self._told_readers},
                           ensure_ascii=False)
-        self.client.publish(self.topics.status, body, qos=1, retain=True)
+        return self.client.publish(self.topics.status, body, qos=1, retain=True)
 
     def _reader_report(self) -> list[dict[str, Any]]:
         """The table's reader health as the console shows it (name, ok, state, detail), bounded."""
@@ -184,6 +194,9 @@ class TableLink:
         while not self._stop.is_set():
             self._wake.wait(IDLE_SECONDS)
             self._wake.clear()
+            if self._conflict:
+                self._leave()
+                return
             while not self._stop.is_set() and self._send_some():
                 pass
             if self._connected and ((self.journal.last_seq != self._told_seq and
@@ -194,7 +207,7 @@ class TableLink:
     def _send_some(self) -> bool:
         """Hand the next rows to paho; True when there may be more to send now."""
         with self._lock:
-            if not (self._connected and self._have_ack):
+            if not (self._connected and self._have_ack) or self._conflict:
                 return False
             start, limit = self._sent, min(BATCH, self._acked + WINDOW - self._sent)
         if limit <= 0 or start >= self.journal.last_seq:
@@ -203,8 +216,11 @@ class TableLink:
         for record in records:
             row = Row(self.table, record.seq, record.game, record.received_at, record.body, record.accepted,
                       record.reason, record.source)
-            info = self.client.publish(self.topics.events, json.dumps(row.as_message(), ensure_ascii=False),
-                                       qos=1)
+            message = row.encoded()
+            if len(message) > MAX_ROW_BYTES:  # the hub and the broker refuse it: said here, where it is fixed
+                log.error("club link: row %d is %d bytes, more than the hub takes (%d)", record.seq, len(message),
+                          MAX_ROW_BYTES)
+            info = self.client.publish(self.topics.events, message, qos=1)
             if info.rc != mqtt.MQTT_ERR_SUCCESS and info.rc != mqtt.MQTT_ERR_NO_CONN:
                 log.warning("club link: cannot publish row %d: %s", record.seq, mqtt.error_string(info.rc))
                 return False
@@ -215,12 +231,20 @@ class TableLink:
         self._changed()
         return bool(records)
 
+    def _leave(self) -> None:
+        """Another table uses this join line: say this journal's length (the hub's console names the table),
+        then leave the broker for good. A client id is its user there: the two would push each other off
+        every second, and the other table's results would stall too."""
+        with contextlib.suppress(Exception):
+            self._publish_presence().wait_for_publish(PRESENCE_SECONDS)
+        self.client.disconnect()
+
     # ------------------------------------------------------------------ status
 
     def status(self) -> LinkStatus:
         with self._lock:
             return LinkStatus(self._connected, self._connected and self._hub_online, self._acked,
-                              self.journal.last_seq, self._seating)
+                              self.journal.last_seq, self._seating, self._conflict)
 
     def _changed(self) -> None:
         status = self.status()

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from club.fold import Decisions, Played, judge, lead_of, night_of
 from club.store import Row, Store
 from companion.confirmation import CONFIRM, standing_verdict
+from companion.events import EventShapes
 from companion.player_stats import count_menus
 from companion.replay import replay
 from companion.seam import Games
@@ -51,10 +52,11 @@ def played_games(store: Store, games: Games, night: int | None = None) -> list[P
     wanted = store.night() if night is None else night
     starts = store.night_starts()
     played = []
+    known = EventShapes(games).types
     for table, game, all_rows in table_games(store):
         if night_of(table, game, starts) != wanted:
             continue
-        rows = game_log(all_rows)
+        rows = [row for row in game_log(all_rows) if row.event.get("type") in known]  # an older hub kept any
         if not rows:
             continue
         first = rows[0].event
@@ -67,11 +69,11 @@ def played_games(store: Store, games: Games, night: int | None = None) -> list[P
                 disagrees = f"row {rows[wrong[0] - 1].seq} does not fold as the table said"
         except Exception as error:  # a malformed event inside a well-formed row: set aside, never a crash
             state, disagrees = {}, f"does not fold: {error}"
-        is_new = first.get("type") == "new_game"
+        is_new, players = first.get("type") == "new_game", first.get("players")
         played.append(Played(table, game, str(first.get("game", games.default)) if is_new else "",
-                             [str(name) for name in first.get("players", [])] if is_new else [],
+                             [str(name) for name in players] if is_new and isinstance(players, list) else [],
                              rows[0].received_at, state, confirmation(all_rows), disagrees,
-                             lead_of(first) if is_new else None))
+                             lead_of(first) if is_new else None, events=len(rows)))
     return played
 
 
@@ -88,7 +90,8 @@ def night(store: Store, games: Games, number: int | None = None) -> dict[str, An
     for g in night_games(store, games, number):
         tables[str(g["table"])]["games"][str(g["game"])] = {
             "started_at": g["started_at"], "game": g["kind"] or None, "players": g["players"],
-            "number": g["number"], "state": g["state"], "status": g["status"], "points": g["points"],
+            "number": g["number"], "events": g["events"], "state": g["state"], "status": g["status"],
+            "points": g["points"],
             "winners": g["winners"], "corrected": g["corrected"],
             "confirmation": None if g["seat_verdict"] is None else {"verdict": g["seat_verdict"][0],
                                                                     "player": g["seat_verdict"][1]},

@@ -17,7 +17,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.events import MAX_EVENT_BYTES, MAX_EVENT_DEPTH, EventShapes, check_storable
+
 STORE_FILE = "club.sqlite3"
+ROW_ENVELOPE_BYTES = 4 * 1024  # a row's fields beside its event: numbers, a time, a source, a refusal's reason
+MAX_ROW_BYTES = MAX_EVENT_BYTES + ROW_ENVELOPE_BYTES  # the largest row message: table, hub and broker agree
+MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rows (
@@ -127,7 +132,7 @@ class Row:
             raise ValueError(f"missing field {error}") from None
         if message.get("table") != table:
             raise ValueError(f"says table {message.get('table')!r} on table {table}'s topic")
-        if type(row.seq) is not int or row.seq < 1:
+        if type(row.seq) is not int or not 1 <= row.seq <= MAX_SEQ:
             raise ValueError(f"seq {row.seq!r} is not a positive integer")
         if row.game is not None and (type(row.game) is not int or not 1 <= row.game <= row.seq):
             raise ValueError(f"game {row.game!r} is not a seq at or before {row.seq}")
@@ -138,6 +143,11 @@ class Row:
             raise ValueError("accepted, received_at, reason or source has the wrong type")
         return row
 
+    def encoded(self) -> bytes:
+        """The message a table publishes for this row: compact UTF-8 JSON (at most MAX_ROW_BYTES for any
+        event the table accepts)."""
+        return _encode(self.as_message()).encode("utf-8")
+
     def as_message(self) -> dict[str, Any]:
         """The JSON object a table publishes for this row."""
         return {"table": self.table, "seq": self.seq, "game": self.game, "received_at": self.received_at,
@@ -145,6 +155,37 @@ class Row:
 
     def same_as(self, other: Row) -> bool:
         return self.as_message() == other.as_message()
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_row(table: int, payload: bytes, shapes: EventShapes) -> Row:
+    """The row in a message on table `table`'s topic, strictly; ValueError saying why when it is not one the
+    hub may store: too large, not UTF-8 JSON, NaN, too deep, a lone surrogate, an event the games do not know."""
+    if len(payload) > MAX_ROW_BYTES:
+        raise ValueError(f"{len(payload)} bytes, more than a row's {MAX_ROW_BYTES}")
+    try:
+        message = json.loads(payload.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8") from None
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+    except ValueError as error:
+        raise ValueError(f"not JSON: {error}") from None
+    if not isinstance(message, dict):
+        raise ValueError("not a JSON object")
+    row = Row.from_message(table, message)
+    check_storable(row.event)  # finite, valid Unicode, at most MAX_EVENT_DEPTH deep and MAX_EVENT_BYTES
+    shapes.event_type(row.event)
+    try:
+        _encode(row.as_message()).encode("utf-8")
+    except (ValueError, RecursionError):
+        raise ValueError(f"its fields are not plain JSON (nested more than {MAX_EVENT_DEPTH} deep?)") from None
+    except UnicodeEncodeError:
+        raise ValueError("a field holds a lone surrogate (not valid Unicode)") from None
+    return row
 
 
 def _encode(value: Any) -> str:
@@ -192,7 +233,7 @@ class Store:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
                 self._db.execute("COMMIT")
-            except sqlite3.Error as error:
+            except Exception as error:  # a full disk, or any row it cannot take: the transaction is left clean
                 with contextlib.suppress(sqlite3.Error):
                     self._db.execute("ROLLBACK")
                 raise StoreError(f"{self.path}: cannot store rows: {error}") from error

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import hmac
 import io
+import ipaddress
 import json
 import secrets
 import threading
@@ -26,9 +27,10 @@ from club.rules import RULE_CHOICES, RuleError, rules_from_form
 from club.seating import SIZES, SeatingError
 from companion.catalogs import LOCALE_DIR
 from web_ui.app import CONTENT_SECURITY_POLICY
-from web_ui.limits import GuessWindow, RateLimit, StreamGate, TooMany
+from web_ui.limits import GuessWindow, GuessWindows, RateLimit, StreamGate, TooMany
 
 MAX_STREAMS = 64
+RESERVED_STREAMS = 8  # kept for the wall board: the hub's own screen, or a browser where the console was unlocked
 STREAMS_PER_CLIENT = 4
 HEARTBEAT_SECONDS = 15.0
 LANGUAGES = ("fr", "en", "nl")
@@ -67,8 +69,9 @@ def create_club_app(hub: ClubHub, *, pin: str, secret_key: str | None = None) ->
                       MARMITE_MAX_STREAMS=MAX_STREAMS, CLUB_PIN=pin)
     app.extensions["club.hub"] = hub
     app.extensions["club.stop"] = threading.Event()
-    app.extensions["club.streams"] = StreamGate(MAX_STREAMS, STREAMS_PER_CLIENT)
-    app.extensions["club.guesses"] = GuessWindow(10, 60.0)
+    app.extensions["club.streams"] = StreamGate(MAX_STREAMS - RESERVED_STREAMS, STREAMS_PER_CLIENT,
+                                                reserved=RESERVED_STREAMS)
+    app.extensions["club.guesses"] = GuessWindows(10, 60.0)  # per address: a guesser never locks the director out
     app.extensions["club.unlock_rate"] = RateLimit(burst=5, every=6.0)
     Babel(app, locale_selector=lambda: _language())
     app.register_blueprint(board)
@@ -119,6 +122,20 @@ def _too_many(error: TooMany) -> Response:
 
 def _unlocked() -> bool:
     return session.get("director") == _pin_tag()
+
+
+def is_loopback(address: str) -> bool:
+    """True for this machine's own address (the hub's own screen; "localhost" too)."""
+    if address == "localhost":
+        return True
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(address).is_loopback
+    return False
+
+
+def _in_clear() -> bool:
+    """True when a PIN typed here crosses the network unencrypted (plain HTTP from another device)."""
+    return request.scheme != "https" and not is_loopback(request.remote_addr or "")
 
 
 def _pin_tag() -> str:
@@ -173,7 +190,7 @@ def board_stream() -> Response:
     """Server-sent events: one message (the hub's version) after each change, a comment as heartbeat."""
     gate: StreamGate = current_app.extensions["club.streams"]
     client = request.remote_addr or "?"
-    gate.enter(client)
+    reserved = gate.enter(client, trusted=_unlocked() or is_loopback(client))
     hub = _hub()
     stop: threading.Event = current_app.extensions["club.stop"]
 
@@ -191,7 +208,7 @@ def board_stream() -> Response:
                 version = now
                 yield f"id: {version}\ndata: {json.dumps(hub.held_all())}\n\n"
         finally:
-            gate.leave(client)
+            gate.leave(client, reserved=reserved)
 
     return Response(events(), mimetype="text/event-stream", headers={"Cache-Control": "no-store",
                                                                       "X-Accel-Buffering": "no"})
@@ -247,7 +264,7 @@ def player_part() -> str:
 def director_page() -> str:
     """The director's console (or its unlock form)."""
     if not _unlocked():
-        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=False)
+        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=False, clear=_in_clear())
     context = _context(message=session.pop("message", None))
     numbers = {(g["table"], g["game"]): g["number"] for g in context["board"]["games"]}
     decisions = [{**d, "number": numbers[(d["table"], d["game"])]}  # the night's, numbered as the console shows
@@ -265,7 +282,7 @@ def director_page() -> str:
 def director_unlock() -> str | WerkzeugResponse:
     rate: RateLimit = current_app.extensions["club.unlock_rate"]
     rate.take(request.remote_addr or "?", "too many PIN attempts from this device")
-    guesses: GuessWindow = current_app.extensions["club.guesses"]
+    guesses: GuessWindow = current_app.extensions["club.guesses"].of(request.remote_addr or "?")
     given = str(request.form.get("pin", ""))
     if not hmac.compare_digest(str(request.form.get("csrf_token", "")), _csrf()):
         abort(403)
@@ -273,7 +290,7 @@ def director_unlock() -> str | WerkzeugResponse:
     if not hmac.compare_digest(given.encode(), current_app.config["CLUB_PIN"].encode()):
         if guesses.wrong():
             _hub().loud(None, "pin", "someone is trying to guess the director's PIN")
-        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=True)
+        return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=True, clear=_in_clear())
     session["director"] = _pin_tag()
     return redirect(url_for("board.director_page"))
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from companion.seam import Games
@@ -102,8 +103,8 @@ def check_storable(event: object) -> None:
             stack.extend((item, depth + 1) for item in value)
             size += len(value) + 2
         elif isinstance(value, str):
-            try:
-                size += len(value.encode("utf-8")) + 2
+            try:  # as JSON encodes it: quotes and escapes counted, so the limit holds for the encoded event
+                size += len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
             except UnicodeEncodeError:
                 raise MalformedEvent("a string in the event holds a lone surrogate (not valid Unicode)") from None
         elif isinstance(value, bool) or value is None:
@@ -126,8 +127,6 @@ def _no_constant(name: str) -> object:
 
 def parse_event_json(data: bytes) -> object:
     """One JSON value from a request body, strictly: UTF-8, no NaN/Infinity, then `check_storable`."""
-    import json
-
     if len(data) > MAX_EVENT_BYTES:
         raise MalformedEvent(f"an event may be at most {MAX_EVENT_BYTES // 1024} KiB long")
     try:

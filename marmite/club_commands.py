@@ -34,6 +34,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--port", type=int, default=DEFAULT_WEB_PORT,
                    help=f"port of the board and the director's console (default {DEFAULT_WEB_PORT})")
     p.add_argument("--pin", default=None, help="the director's PIN (default: $MARMITE_CLUB_PIN, else a random one)")
+    p.add_argument("--trusted-proxy", default=None, metavar="ADDRESS",
+                   help="a TLS reverse proxy's address (e.g. 127.0.0.1) serving the board and console over HTTPS:"
+                        " its X-Forwarded-For names the device")
     p.add_argument("--qr", action="store_true",
                    help="also print each table's join URL as a QR code (it holds that table's password)")
     p.add_argument("--broker", default=None, metavar="URL",
@@ -158,6 +161,16 @@ def print_join(join: Any, table: int, *, qr: bool) -> None:
         print_qr(join.text())
 
 
+def warn_if_in_clear(args: argparse.Namespace) -> None:
+    """Say loudly when the console is served to the network without TLS: the PIN would cross it in clear."""
+    from club.web import is_loopback
+
+    if not getattr(args, "trusted_proxy", None) and not is_loopback(args.host):
+        print("marmite club: WARNING: the console is plain HTTP: the director's PIN crosses the network in clear."
+              " Put a TLS proxy in front (--trusted-proxy, see the guide) or serve it on --host 127.0.0.1.",
+              file=sys.stderr, flush=True)
+
+
 def run_club(args: argparse.Namespace) -> int:
     """Start the broker and the hub; print each table's join URL; run until Ctrl-C or SIGTERM."""
     import os
@@ -175,6 +188,9 @@ def run_club(args: argparse.Namespace) -> int:
 
     data_dir = hub_data_dir(args.data)
     broker = None
+    # Everything the hub and its Mosquitto write (the store: hands, member cards and their secret; the broker's
+    # config and persistence) is the owner's alone.
+    os.umask(0o077)
     try:
         check_club_name(args.name)
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -205,7 +221,7 @@ def run_club(args: argparse.Namespace) -> int:
     pin, _ = resolve_pin(args.pin or os.environ.get("MARMITE_CLUB_PIN"), data_dir / CONSOLE_DIR)
     app = create_club_app(hub, pin=pin, secret_key=console_secret(data_dir))
     try:
-        server = make_server(app, args.host, args.port)
+        server = make_server(app, args.host, args.port, trusted_proxy=getattr(args, "trusted_proxy", None))
     except OSError as error:
         print(f"marmite club: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
         hub.close()
@@ -216,12 +232,14 @@ def run_club(args: argparse.Namespace) -> int:
     print_banner(f"http://{web_host}:{server.effective_port}/", pin)
     print(f"Club : {args.name} — MQTT {public_host}:{port}" + (" (TLS)" if tls else ""), flush=True)
     if broker is not None:
+        broker.on_refused_login = hub.login_refused  # its own Mosquitto's refused logins reach the console
         print(f"Mosquitto : pid {broker.pid}, {data_dir / 'mosquitto'}", flush=True)
     else:
         print(f"Broker : {url.text(hide_password=True)} — add the tables' users ({files / 'passwd'}) to its"
               f" password file and the club's access list ({files / 'acl'}) to its ACL, then reload it"
               " (SIGHUP)", flush=True)
     print(f"Data : {data_dir}", flush=True)
+    warn_if_in_clear(args)
     for table, password in credentials.tables.items():
         print_join(ClubURL(public_host, port, table_user(table), password, args.name, tls), table,
                    qr=getattr(args, "qr", False))

@@ -197,7 +197,11 @@ class LinkAnnouncer:
             status = self._status
         if status is None:
             return
-        if not status.reachable and self.said != "waiting":
+        if status.conflict:
+            if self.said != "twice":
+                self.said = "twice"
+                self.service.notice("club_twice")
+        elif not status.reachable and self.said != "waiting":
             self.said = "waiting"
             self.service.notice("club_waiting", count=status.pending)
         elif status.reachable and status.sent and self.said != "sent":

@@ -139,3 +139,35 @@ class GuessWindow:
                 return False
             self._warned = now
             return True
+
+
+class GuessWindows:
+    """A GuessWindow per client address: one device guessing at its allowed rate never keeps another (the
+    director, with the right PIN) out. At most `max_clients` addresses are remembered (the quiet ones go)."""
+
+    def __init__(self, limit: int = 10, window: float = 60.0, *, clock: Clock = time.monotonic,
+                 max_clients: int = 4096) -> None:
+        self.limit = limit
+        self.window = window
+        self._clock = clock
+        self._max = max_clients
+        self._lock = threading.Lock()
+        self._windows: dict[str, GuessWindow] = {}
+
+    def of(self, client: str) -> GuessWindow:
+        with self._lock:
+            window = self._windows.get(client)
+            if window is None:
+                if len(self._windows) >= self._max:
+                    self._forget_one()
+                window = self._windows[client] = GuessWindow(self.limit, self.window, clock=self._clock)
+            return window
+
+    def _forget_one(self) -> None:
+        now = self._clock()
+        for client, window in self._windows.items():
+            window._expire(now)
+            if not window._wrong:
+                del self._windows[client]
+                return
+        del self._windows[next(iter(self._windows))]

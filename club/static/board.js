@@ -5,6 +5,7 @@
   "use strict";
   var lastHtml = null;
   var speakLive = false;
+  var RETRY_MS = 3000;
   function speak(button) {
     var text = document.getElementById(button.dataset.text || "standings-spoken");
     if (!text || !("speechSynthesis" in window)) return;
@@ -35,7 +36,17 @@
       speak(button);
     });
     if (!board || !("EventSource" in window)) return;
+    listen(board, button);
+  });
+  // The browser reconnects a stream on its own after a network error, but gives up on an HTTP error (the hub
+  // restarting behind a proxy, every place taken): then try again a little later, for as long as the page is up.
+  function listen(board, button) {
     var stream = new EventSource(board.dataset.stream);
     stream.onmessage = function () { refresh(board, button); };
-  });
+    stream.onerror = function () {
+      if (stream.readyState !== EventSource.CLOSED) return;
+      stream.close();
+      window.setTimeout(function () { listen(board, button); }, RETRY_MS);
+    };
+  }
 })();

@@ -135,3 +135,31 @@ def test_a_players_phone_follows_their_seat_live_and_reads_it_aloud(page: Any, t
         assert audit(page, "club-player-live") == []
     finally:
         hub.stop()
+
+
+def test_the_wall_board_reconnects_after_its_stream_was_refused(page: Any, tmp_path: Path) -> None:
+    import http.client
+
+    from club.web import HEARTBEAT_SECONDS, STREAMS_PER_CLIENT
+
+    hub = Hub(tmp_path / "hub", tables=1).start()
+    held: list[http.client.HTTPConnection] = []
+    try:
+        for _ in range(STREAMS_PER_CLIENT):  # this device's every stream place taken: the board's is refused
+            connection = http.client.HTTPConnection("127.0.0.1", hub.web_port, timeout=10)
+            connection.request("GET", "/api/board/stream")
+            assert connection.getresponse().status == 200
+            held.append(connection)
+        page.goto(f"{hub.web}/")
+        page.wait_for_timeout(1500)
+        assert page.evaluate("document.getElementById('board').dataset.version || ''") == ""
+        for connection in held:
+            connection.close()
+        # It tries again on its own, and follows the hub once more (its first message re-renders the board).
+        # The hub frees a closed stream's place when it next writes to it: at the latest at its heartbeat.
+        page.wait_for_selector("#board[data-version]", state="attached",
+                               timeout=(HEARTBEAT_SECONDS + 15) * 1000)
+    finally:
+        for connection in held:
+            connection.close()
+        hub.stop()

@@ -103,7 +103,8 @@ def test_strangers_and_wrong_credentials_are_refused_and_a_table_keeps_to_its_ow
     table_one.publish(other.seating, {"players": ["Mallory"]}, retain=True)
     time.sleep(0.5)
     assert hub.count(2) == 0
-    hub_view = Client(hub.port, "hub", json.loads((hub.data / "credentials.json").read_text())["hub"])
+    table_two = ClubURL.parse(hub.urls[2])  # the hub's own credentials are the hub's alone (its client id)
+    hub_view = Client(hub.port, table_two.user, table_two.password)
     hub_view.client.subscribe(other.ack, 1)
     time.sleep(0.5)
     assert all(json.loads(payload)["seq"] == 0 for _, payload in hub_view.received), hub_view.received
@@ -170,5 +171,40 @@ def test_a_hub_restored_from_an_older_backup_is_repaired_from_the_table(tmp_path
         hub.start()
         wait_caught_up(hub, table)
         assert_copied_exactly(hub, table)
+    finally:
+        table.stop()
+
+
+def test_a_refused_login_reaches_the_hubs_console(shared_hub: Hub) -> None:
+    from club.mqtt import probe
+
+    url = ClubURL.parse(shared_hub.urls[1])
+    assert probe(ClubURL(url.host, url.port, url.user, "not-the-password", url.club)) == "refused"
+    wait_console(shared_hub, "hub: login: the broker refused")
+    with contextlib.closing(shared_hub.db()) as db:
+        assert db.execute("SELECT COUNT(*) FROM problems WHERE kind = 'login'").fetchone()[0] >= 1
+
+
+def test_the_largest_event_a_real_table_accepts_reaches_the_hub_through_its_broker(tmp_path: Path, hub: Hub) -> None:
+    from companion.events import MAX_EVENT_BYTES
+
+    table = Table(tmp_path / "table1", hub.urls[1], 1).start()
+    try:
+        filler, note, accepted = "é\"\x01", "", None
+        step = 4096
+        while step:  # the longest note the table's API takes (its body and its encoded event within 16 KiB)
+            body = json.dumps({"type": "undo", "note": note + filler * step}, ensure_ascii=False,
+                              separators=(",", ":")).encode()  # as compact as a tablet may send it
+            status, _, _ = table.request("POST", "/api/events", body, {"X-Table-Pin": table.pin})
+            if status == 200:
+                note, accepted = note + filler * step, note + filler * step
+            else:
+                step //= 2
+        assert accepted is not None
+        encoded = json.dumps({"type": "undo", "note": accepted}, ensure_ascii=False, separators=(",", ":"))
+        assert MAX_EVENT_BYTES - 64 < len(encoded.encode()) <= MAX_EVENT_BYTES
+        wait_caught_up(hub, table)
+        assert_copied_exactly(hub, table)
+        assert not any("table 1: malformed" in line for line in hub.console().splitlines())
     finally:
         table.stop()

@@ -125,7 +125,7 @@ def test_the_hub_answers_every_kind_of_tap(tmp_path: Path) -> None:
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[tuple[Hub, Table, Table]]:
-    hub = Hub(tmp_path / "hub", tables=2).start()
+    hub = Hub(tmp_path / "hub", tables=3).start()  # table 3's credentials are the test's own (client id = user)
     tables = [Table(tmp_path / f"table{n}", hub.urls[n], n).start() for n in (1, 2)]
     yield hub, tables[0], tables[1]
     for table in tables:
@@ -183,11 +183,11 @@ def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club:
     # Tapped at a table for Bruno: a forged tap with the other table's credentials never reaches the hub.
     page = console(director, "/director/card/tap", player="Bruno", table=1)
     assert "Table 1 : carte attendue pour Bruno." in page
-    url_two = ClubURL.parse(hub.urls[2])
+    url_two = ClubURL.parse(hub.urls[3])  # another table's credentials (one not running: it would be pushed off)
     forger = Client(hub.port, url_two.user, url_two.password)
     assert forger.connected.is_set()
     forger.publish(Topics(url_two.club, 1).tap, {"table": 1, "uid": STRANGER_CARD})
-    forger.publish(Topics(url_two.club, 2).tap, {"table": 1, "uid": STRANGER_CARD})  # its own topic, lying
+    forger.publish(Topics(url_two.club, 3).tap, {"table": 1, "uid": STRANGER_CARD})  # its own topic, lying
     forger.close()
     time.sleep(0.5)
     assert "Table 1 : carte attendue pour Bruno." in director.get("/director")[1]
@@ -199,20 +199,6 @@ def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club:
     page = director.get("/director")[1]
     assert "carte finissant par …0c0d" in page and "carte attendue pour Bruno" not in page
     assert one.journal() == []
-
-    # Cards go with the seating: each table hears only its own players' cards, as keyed hashes.
-    retained = Client(hub.port, "hub", json.loads((hub.data / "credentials.json").read_text())["hub"])
-    retained.client.subscribe(f"marmite/{url_two.club}/table/+/seating", 1)
-    deadline = time.monotonic() + 10
-    while len(retained.received) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    retained.close()
-    for topic, payload in retained.received:
-        assert ALICE_CARD not in payload.decode() and BRUNO_CARD not in payload.decode()
-        body = json.loads(payload)
-        hashes = [h for h in body.get("cards", {}).get("seats", []) if h]
-        assert len(hashes) == ("Alice" in body["players"]) + ("Bruno" in body["players"]), topic
-    assert "cards" not in alice_table.club_status()["seating"]  # nor on the table's own page
 
     # At Alice's table her card takes her seat; at the other table it says where she sits.
     shown_alice = Display(alice_table, "127.0.0.1")
@@ -236,21 +222,22 @@ def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club:
     assert f"Table {other_table.table} : carte attendue pour Chloé." in page and "pas de carte" in page
     assert one.journal() == [] and two.journal() == []
 
-    # The hub answers a table that has no hash for the card (a seating not yet refreshed) with the seat
-    # itself; a tap that is not a UID is refused loudly and answered not at all.
-    url = ClubURL.parse(hub.urls[alice_at])
+    # The hub answers a table that has no hash for the card (a seating not yet refreshed) with where its
+    # player sits; a tap that is not a UID is refused loudly and answered not at all. (Table 3, not running:
+    # a table's credentials in a second client would push the table itself off the broker.)
+    url = ClubURL.parse(hub.urls[3])
     asker = Client(hub.port, url.user, url.password)
-    asker.client.subscribe(Topics(url.club, alice_at).tapped, 1)
+    asker.client.subscribe(Topics(url.club, 3).tapped, 1)
     time.sleep(0.3)
-    asker.publish(Topics(url.club, alice_at).tap, {"table": alice_at, "uid": "not-a-uid"})
-    asker.publish(Topics(url.club, alice_at).tap, {"table": alice_at, "uid": ALICE_CARD})
+    asker.publish(Topics(url.club, 3).tap, {"table": 3, "uid": "not-a-uid"})
+    asker.publish(Topics(url.club, 3).tap, {"table": 3, "uid": ALICE_CARD})
     deadline = time.monotonic() + 10
     while not asker.received and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.3)
     asker.close()
     assert [json.loads(payload) for _, payload in asker.received] == [
-        {"kind": "seat", "player": "Alice", "table": alice_at, "seat": alice_seat, "round": 1}]
+        {"kind": "elsewhere", "player": "Alice", "table": alice_at, "seat": alice_seat, "round": 1}]
     assert "a tapped card's message was refused" in hub.console()
 
     # During a game the card is never a play: refused as any tag that is no card, no seat taken; once the
@@ -267,6 +254,21 @@ def test_members_cards_take_seats_at_a_real_table_and_say_where_others_sit(club:
     shown_alice.seen = b""
     assert drop(alice_table, ALICE_CARD) == {"ignored": True}
     said(shown_alice, f"Alice, place {alice_seat}.")
+
+    # Cards go with the seating: each table hears only its own players' cards, as keyed hashes. (Read with the
+    # hub's own credentials just before the hub stops: its client id is its user, so this takes the hub's place.)
+    retained = Client(hub.port, "hub", json.loads((hub.data / "credentials.json").read_text())["hub"])
+    retained.client.subscribe(f"marmite/{url_two.club}/table/+/seating", 1)
+    deadline = time.monotonic() + 10
+    while len(retained.received) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    retained.close()
+    for topic, payload in retained.received:
+        assert ALICE_CARD not in payload.decode() and BRUNO_CARD not in payload.decode()
+        body = json.loads(payload)
+        hashes = [h for h in body.get("cards", {}).get("seats", []) if h]
+        assert len(hashes) == ("Alice" in body["players"]) + ("Bruno" in body["players"]), topic
+    assert "cards" not in alice_table.club_status()["seating"]  # nor on the table's own page
 
     # The hub away: a seated player's card still takes the seat (the hashes are at the table); any other
     # card is said not recognised.

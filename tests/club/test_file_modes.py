@@ -62,3 +62,26 @@ def test_a_private_file_is_never_written_through_a_symlink(tmp_path: Path) -> No
     with pytest.raises(OSError):
         write_private(tmp_path / "club.json", "secret")
     assert target.read_text(encoding="utf-8") == "kept"
+
+
+def test_every_file_a_running_hub_creates_is_owner_only(tmp_path: Path) -> None:
+    import os
+    import time
+
+    from tests.club.helpers import Hub
+
+    before = os.umask(0o022)  # a usual login's umask: files would be world-readable
+    try:
+        hub = Hub(tmp_path / "hub", tables=1).start()
+    finally:
+        os.umask(before)
+    try:
+        deadline = time.monotonic() + 10
+        while not (tmp_path / "hub" / "club.sqlite3-wal").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        hub.stop()  # Mosquitto writes its persistence file as it stops
+        made = [path for path in (tmp_path / "hub").rglob("*") if path.is_file()]
+        assert {path.name for path in made} >= {"club.sqlite3", "credentials.json", "mosquitto.conf", "acl", "passwd"}
+        assert [(path.name, oct(_mode(path))) for path in made if _mode(path) & 0o077] == []
+    finally:
+        hub.stop()
