@@ -15,11 +15,12 @@ import importlib
 import select
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.reads import ReaderQueue, TagSeen
-from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
+from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
+from hardware.readers.permissions import ClosedInput, closed_input_named
 from hardware.uid_formats import UidFormat, UidFormatError, collisions, key, learn, normalise
 
 LINE_GAP_S = 0.5  # keys further apart than this are not one card's number: the partial line is dropped
@@ -33,6 +34,14 @@ def key_text(keycode: str) -> str:
     if len(name) == 1 and (name.isdigit() or name in "ABCDEF"):
         return name
     return ""
+
+
+def key_names(keycode: object) -> list[str]:
+    """evdev's keycode as a list of names: one name, or every alias of the code (a list before
+    python-evdev 2.0, a tuple since), or a hex number for a code evdev does not know."""
+    if isinstance(keycode, (list, tuple)):
+        return [str(name) for name in keycode]
+    return [str(keycode)]
 
 
 def find_device(evdev: Any, wanted: str) -> str | None:
@@ -67,7 +76,8 @@ class KeyboardReader:
     in the card's order, guessed per line)."""
 
     def __init__(self, device: str, *, backend: Any = None, fmt: UidFormat | None = None,
-                 name: str = "keyboard", line_gap_s: float = LINE_GAP_S) -> None:
+                 name: str = "keyboard", line_gap_s: float = LINE_GAP_S,
+                 closed: Callable[[str], ClosedInput | None] = closed_input_named) -> None:
         if not device:
             raise ValueError("the keyboard reader needs device=PATH or device=NAME: `marmite reader scan` lists them")
         self.name = name
@@ -75,8 +85,9 @@ class KeyboardReader:
         self.fmt = fmt
         self._evdev = backend
         self._line_gap_s = line_gap_s
+        self._closed = closed
         self._health = HealthLatch(name)
-        self._thread = ReaderThread(name, self._run)
+        self._thread = ReaderThread(name, self._run, lambda error: self._report(ERRORS, crash_detail(error)))
         self._out: ReaderQueue | None = None
         self._aliases: dict[str, str] = {}
         self._deck: dict[str, str] = {}
@@ -175,12 +186,19 @@ class KeyboardReader:
             self._report(MISSING, f"cannot list input devices: {error}")
             return None
         if path is None:
-            self._report(MISSING, f"no input device named like {self.device!r}: plug the reader in")
+            closed = self._closed(self.device)
+            if closed is not None:  # evdev lists only what we may open: the reader is there, closed to us
+                self._report(MISSING, f"{closed.name or closed.path} is plugged in but you may not open it: "
+                                      f"{closed.fix()}")
+            else:
+                self._report(MISSING, f"no input device named like {self.device!r}: plug the reader in")
             return None
         try:
             device = evdev.InputDevice(path)
         except OSError as error:
-            hint = " (add yourself to the input group, then log in again)" if error.errno == errno.EACCES else ""
+            refused = error.errno in (errno.EACCES, errno.EPERM)
+            closed = (self._closed(path) or ClosedInput(str(path), "", "")) if refused else None
+            hint = f": {closed.fix()}" if closed is not None else ""
             self._report(MISSING, f"cannot open {path}: {error.strerror}{hint}")
             return None
         try:
@@ -210,7 +228,7 @@ class KeyboardReader:
                 pressed = evdev.categorize(event)
                 if pressed.keystate != pressed.key_down:
                     continue
-                codes = pressed.keycode if isinstance(pressed.keycode, list) else [pressed.keycode]
+                codes = key_names(pressed.keycode)
                 now = event.timestamp()
                 if line and now - last_key > self._line_gap_s:
                     line = ""  # a stray key long before: not part of this card's number
@@ -220,7 +238,7 @@ class KeyboardReader:
                         self._line(line)
                     line = ""
                 else:
-                    line += key_text(codes[0])
+                    line += next((text for text in map(key_text, codes) if text), "")
 
     def _line(self, typed: str) -> None:
         """One typed number: its UID on the queue, or an error report when it is not one."""

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.reads import ReaderQueue, TagSeen
-from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
+from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
+from hardware.readers.permissions import pcscd_refused, pcscd_refused_fix
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
@@ -70,7 +71,7 @@ class PcscReader:
         self._scard = backend
         self._wait_ms = wait_ms
         self._health = HealthLatch(name)
-        self._thread = ReaderThread(name, self._run)
+        self._thread = ReaderThread(name, self._run, lambda error: self._report(ERRORS, crash_detail(error)))
         self._out: ReaderQueue | None = None
         self._context: Any = None
         self._chosen = ""
@@ -146,8 +147,7 @@ class PcscReader:
             self._scard = scard
             rc, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
             if rc != scard.SCARD_S_SUCCESS:
-                self._report(MISSING, f"pcscd does not answer ({scard.SCardGetErrorMessage(rc).strip()}): "
-                                      "install and start pcscd")
+                self._report(MISSING, pcscd_problem(scard, rc))
                 stop.wait(backoff.failed())
                 continue
             self._context = context
@@ -213,6 +213,14 @@ class PcscReader:
     def _report(self, state: str, detail: str) -> None:
         info = {"reader": self._chosen} if self._chosen else {}
         self._health.report(self._out, state, detail, info)
+
+
+def pcscd_problem(scard: Any, rc: int) -> str:
+    """Why pcscd gave no context, and the one thing that fixes it."""
+    why = scard.SCardGetErrorMessage(rc).strip()
+    if pcscd_refused(scard, rc):
+        return f"{pcscd_refused_fix()} ({why})"
+    return f"pcscd does not answer ({why}): install and start pcscd (sudo scripts/install-readers)"
 
 
 class _Card:

@@ -9,7 +9,6 @@ The thread reports `TagSeen` (debounced per UID, as the RC522 reader does) and `
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import threading
 import time
@@ -18,7 +17,8 @@ from typing import Any
 
 from companion.reads import ReaderQueue, TagSeen
 from hardware.pn532 import Pn532, Pn532Error, Target, Transport
-from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
+from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
+from hardware.readers.permissions import serial_fix
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 BAUD = 115200
@@ -102,6 +102,8 @@ class I2cDevice:
     """An i2c-dev device file talking to one address (the ioctl I2C_SLAVE)."""
 
     def __init__(self, path: str, address: int) -> None:
+        import fcntl  # Linux only, as i2c-dev is: the serial transport must load on Windows too
+
         self._fd = os.open(path, os.O_RDWR)
         try:
             fcntl.ioctl(self._fd, I2C_SLAVE, address)
@@ -146,7 +148,7 @@ class Pn532Reader:
         self._debounce_s = debounce_s
         self._where = where
         self._health = HealthLatch(name)
-        self._thread = ReaderThread(name, self._run)
+        self._thread = ReaderThread(name, self._run, lambda error: self._report(ERRORS, crash_detail(error)))
         self._out: ReaderQueue | None = None
         self._chip: Pn532 | None = None
         self._chip_lock = threading.Lock()
@@ -236,7 +238,7 @@ class Pn532Reader:
         try:
             transport = self._backend()
         except (OSError, ValueError) as error:
-            self._report(MISSING, f"cannot open {self._where}: {error}{_hint(str(error))}")
+            self._report(MISSING, f"cannot open {self._where}: {error}{_hint(str(error), self._where)}")
             return False
         except Exception as error:  # pyserial's SerialException is an OSError; anything else is reported too
             self._report(MISSING, f"cannot open {self._where}: {error}")
@@ -306,9 +308,9 @@ def _read_code(chip: Pn532, target: Target) -> str | None:
     return code_from_ndef(memory, None)
 
 
-def _hint(error: str) -> str:
-    if "ermission denied" in error:
-        return " (on Linux, add yourself to the dialout group; on a Pi enable the serial port in raspi-config)"
+def _hint(error: str, where: str) -> str:
+    if "ermission denied" in error or "ccess is denied" in error:
+        return f" ({serial_fix(where)})"
     if "No such file" in error:
         return " (is the dongle plugged in? `marmite reader scan` lists the ports)"
     return ""
