@@ -355,9 +355,18 @@ class DeckDesk:
         if self.partial is None:
             return []
         try:
-            return self.partial.use_deck(self.store.load())
+            groups = self.partial.use_deck(self.store.load(), self.store.info().uid_format)
+            self._record_format()
+            return groups
         except DeckError:
             return []
+
+    def _record_format(self) -> None:
+        """A deck read through a partial reader records the format it was taught in (decks written before
+        this was recorded gain it when first loaded), so that a later format setting cannot orphan it."""
+        label = self.partial.taught() if self.partial is not None else None
+        if label is not None and label != self.store.info().uid_format and self.store.load():
+            self.store.set_uid_format(label)
 
     def _refuse_alike(self) -> dict[str, Any] | None:
         """An enrollment refused, spoken, when the reader types two of the deck's cards alike; else None."""
@@ -494,6 +503,7 @@ class DeckDesk:
         assert enrollment is not None
         self.store.save(enrollment.mapping)
         self.service.tags.replace(enrollment.mapping)
+        self._record_format()
         body = {"deck": self.store.active_name(), "game": self._enroll_game, **enrollment.progress_json()}
         path = self._enrollment_path()
         path.parent.mkdir(parents=True, exist_ok=True)

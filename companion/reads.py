@@ -69,10 +69,13 @@ class TagMemory(Protocol):
 @runtime_checkable
 class PartialUids(Protocol):
     """A reader that may send only part of each UID (a keyboard-wedge reader typing cascade level 1):
-    `use_deck` maps a deck's UIDs (UID → card code) onto what the reader sends, and returns the groups
-    of cards it cannot tell apart."""
+    `use_deck` maps a deck's UIDs (UID → card code), read in format `taught` (None: not recorded), onto
+    what the reader sends, and returns the groups of cards it cannot tell apart; `taught` then says the
+    format the deck should record (None: not known yet)."""
 
-    def use_deck(self, cards: Mapping[str, str]) -> list[list[str]]: ...
+    def use_deck(self, cards: Mapping[str, str], taught: str | None = None) -> list[list[str]]: ...
+
+    def taught(self) -> str | None: ...
 
 
 @runtime_checkable

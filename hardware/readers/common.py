@@ -31,7 +31,8 @@ class HealthLatch:
         with self._lock:
             if self._last == (state, detail):
                 return False
-            self._last = (state, detail)
+            if out is not None:  # a state nobody heard (reported before start) is said again once heard
+                self._last = (state, detail)
             self.state, self.detail = state, detail
         if out is not None:
             facts = {"state": state, **(info or {})}

@@ -21,7 +21,19 @@ from typing import Any
 from companion.reads import ReaderQueue, TagSeen
 from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
 from hardware.readers.permissions import ClosedInput, closed_input_named
-from hardware.uid_formats import UidFormat, UidFormatError, collisions, key, learn, normalise
+from hardware.uid_formats import (
+    WHOLE,
+    UidFormat,
+    UidFormatError,
+    collisions,
+    deck_aliases,
+    guessed,
+    key,
+    learn,
+    legacy_label,
+    normalise,
+    taught_label,
+)
 
 LINE_GAP_S = 0.5  # keys further apart than this are not one card's number: the partial line is dropped
 WAIT_S = 0.25
@@ -91,6 +103,10 @@ class KeyboardReader:
         self._out: ReaderQueue | None = None
         self._aliases: dict[str, str] = {}
         self._deck: dict[str, str] = {}
+        self._taught: str | None = None  # the format the deck was taught in
+        self._applied: str | None = None  # the format the last line was read in
+        self.refusal = ""  # why the format asked for was refused (the deck's own is used)
+        self._asked = fmt
         self.clashes: list[list[str]] = []
         self.lines: list[tuple[str, str]] = []  # (typed, UID) for the last lines, for `reader test`
         self.bad_lines = 0
@@ -107,15 +123,28 @@ class KeyboardReader:
         fmt = None if text == "auto" else UidFormat.parse(text)
         return cls(options.get("device", ""), fmt=fmt, name=options.get("name", "keyboard"))
 
-    def use_deck(self, cards: Mapping[str, str]) -> list[list[str]]:
-        """companion.reads.PartialUids: read a deck enrolled with full UIDs (UID hex → card code) through
-        this reader's format, each typed UID becoming the card's full UID. Returns the groups of cards it
-        cannot tell apart (those are never guessed). With `format=auto`, the first known card typed
-        teaches the reader its format."""
+    def use_deck(self, cards: Mapping[str, str], taught: str | None = None) -> list[list[str]]:
+        """companion.reads.PartialUids: read a deck (UID hex → card code) taught in format `taught` (None: a
+        deck written before decks recorded it) through this reader's format. A deck of whole UIDs is read
+        through the format, each typed UID becoming the card's full UID; a deck taught through a wedge is
+        read by what that wedge typed, so a deck taught in `auto` still plays once `format=dec-lsb` is set.
+        A format that would leave every card unknown is refused aloud (the deck's own format is kept).
+        Returns the groups of cards it cannot tell apart (those are never guessed). With `format=auto`,
+        the first known card typed teaches the reader its format."""
         self._deck = dict(cards)
+        self._taught = taught or (legacy_label(self._deck, self.fmt) if self._deck else None)
         return self._map_deck()
 
+    def taught(self) -> str | None:
+        """companion.reads.PartialUids: the format the deck should record: its own, or the one its cards
+        were just taught in through this reader (None while nothing says)."""
+        return self._taught or self._applied
+
     def _map_deck(self) -> list[list[str]]:
+        if self.refusal:  # another deck: the format asked for is tried again
+            self.fmt, self.refusal = self._asked, ""
+        if self._taught is not None and self._taught != WHOLE:
+            return self._map_partial_deck(self._taught)
         fmt = self.fmt or UidFormat()
         clashes = collisions(self._deck, fmt)
         clashing = {code for group in clashes for code in group}
@@ -123,9 +152,23 @@ class KeyboardReader:
         self.clashes = clashes
         return clashes
 
+    def _map_partial_deck(self, taught: str) -> list[list[str]]:
+        """A deck taught through a wedge: each card is what that wedge typed, read through this format."""
+        aliases = deck_aliases(self._deck, taught, self.fmt)
+        if aliases is None:
+            asked = self.fmt.label() if self.fmt else "auto"
+            self.fmt = UidFormat.parse(taught)
+            self.refusal = (f"format={asked} refused: the deck was taught in {taught} and would not know one "
+                            f"card; reading in {taught} (teach the deck again to change it)")
+            self._report(ERRORS, self.refusal)
+            aliases = deck_aliases(self._deck, taught, self.fmt) or {}
+        self._aliases = {typed_as: uid for typed_as, uid in aliases.items() if typed_as != uid}
+        self.clashes = []
+        return []
+
     def _learn(self, typed: str) -> bool:
-        """Format `auto` with a deck known: adopt the format in which `typed` is one of the deck's cards."""
-        if self.fmt is not None:
+        """Format `auto` with a deck of whole UIDs: adopt the format in which `typed` is one of its cards."""
+        if self.fmt is not None or self._taught not in (None, WHOLE):
             return False
         for uid in self._deck:
             found = learn(typed, bytes.fromhex(uid))
@@ -207,7 +250,10 @@ class KeyboardReader:
             device.close()
             self._report(ERRORS, f"{path} is held by another program ({error.strerror}): close it")
             return None
-        self._report(OK, f"{device.name} ready on {path}", {"path": str(path)})
+        if self.refusal:  # said when the reader starts too: use_deck may come before anyone listens
+            self._report(ERRORS, self.refusal, {"path": str(path)})
+        else:
+            self._report(OK, f"{device.name} ready on {path}", {"path": str(path)})
         return device
 
     def _read(self, evdev: Any, device: Any, stop: threading.Event) -> None:
@@ -250,6 +296,7 @@ class KeyboardReader:
             self.bad_lines += 1
             self._report(ERRORS, f"the reader typed {error}; set its format= option (see hardware/README.md)")
             return
+        self._applied = taught_label(bytes.fromhex(uid), self.fmt or guessed(typed))
         uid = self._aliases.get(uid, uid)
         self.lines = [*self.lines[-9:], (typed, uid)]
         if self._health.state != OK and not self.clashes:
