@@ -1,7 +1,10 @@
 """The `pn532` reader: a PN532 module on a serial port (HSU: the Pi's UART, or a USB-UART dongle on any
 computer) or on a Pi's I2C bus.
 
-Each poll is one InListPassiveTarget for two targets: the chip resolves two stacked cards itself.
+Each poll asks InListPassiveTarget for two targets (the chip resolves two stacked cards itself), asks
+again while it gets two (the cards listed are then busy, so a third one answers), then turns the RF
+field off: every card starts the next poll fresh, never missed for having been listed (a card left
+selected misses the next poll; see hardware/fakes/pn532_chip.py for the reports this follows).
 For a self-describing deck, each new card's NTAG memory is read (NTAG READ through InDataExchange).
 The thread reports `TagSeen` (debounced per UID, as the RC522 reader does) and `ReaderHealth`.
 """
@@ -9,6 +12,7 @@ The thread reports `TagSeen` (debounced per UID, as the RC522 reader does) and `
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import threading
 import time
@@ -22,13 +26,20 @@ from hardware.readers.permissions import serial_fix
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 BAUD = 115200
-POLL_MS = 20
-READ_SLICE_S = 0.002  # pyserial's read timeout: how long one wait for the first byte lasts
+POLL_MS = 30
+READ_SLICE_S = 0.01  # pyserial's read timeout: one wait for the first byte (a byte ends it at once)
+ACK_S = 0.1
+FIRST_ACK_S = 1.5  # a USB-UART dongle's first ACK can take about a second (nfcpy waits 1.5 s)
+LIST_ANSWER_S = 0.06  # InListPassiveTarget with one retry 1.6 ms apart answers in a few ms: silence longer
+# than this after its ACK is a lost answer, and the poll is tried again at once
+RETRY_TIMEOUT = 0x05  # fRetryTimeout 1.6 ms (the chip's default 51.2 ms makes an empty poll ~100 ms)
+MAX_LISTINGS = 4  # InListPassiveTarget calls per poll while each lists two cards (up to 8 cards stacked)
 DEBOUNCE_S = 1.0
 MAX_CODE_PAGES = 36
 ERROR_POLLS = 10  # failed polls in a row before the reader is called down and reopened
 I2C_ADDRESS = 0x24
 I2C_SLAVE = 0x0703
+I2C_TRIES = 4  # a transfer refused with EREMOTEIO is tried this many times
 
 
 class SerialTransport:
@@ -69,30 +80,45 @@ class SerialTransport:
 
 class I2cTransport:
     """I2C through Linux's i2c-dev (`/dev/i2c-1` on a Pi), or any `device` with read(n)/write(data): each read
-    starts with the chip's ready byte (1: a frame follows)."""
+    starts with the chip's ready byte (1: a frame follows). A transfer refused with EREMOTEIO (the Pi's
+    I2C does not wait out the chip's clock stretching) is tried again a few times before it counts."""
 
     needs_wakeup = False
 
     def __init__(self, device: str = "/dev/i2c-1", address: int = I2C_ADDRESS, chunk: int = 64,
-                 backend: Any = None, sleep: Callable[[float], None] = time.sleep) -> None:
+                 backend: Any = None, sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.port = f"{device}@{address:#04x}"
         self._device = backend if backend is not None else I2cDevice(device, address)
         self._chunk = chunk
         self._sleep = sleep
+        self._clock = clock
+        self.remote_io_retries = 0
 
     def write(self, data: bytes) -> None:
-        self._device.write(data)
+        self._again(lambda: self._device.write(data))
 
     def read(self, timeout: float) -> bytes:
         """Poll the ready byte every millisecond until it says 1 (then the frame follows) or `timeout`."""
-        deadline = time.monotonic() + timeout
+        deadline = self._clock() + timeout
         while True:
-            data = bytes(self._device.read(self._chunk))
+            data = bytes(self._again(lambda: self._device.read(self._chunk)))
             if data[:1] == b"\x01":
                 return data[1:]
-            if time.monotonic() >= deadline:
+            if self._clock() >= deadline:
                 return b""
             self._sleep(0.001)
+
+    def _again(self, transfer: Callable[[], Any]) -> Any:
+        for attempt in range(I2C_TRIES):
+            try:
+                return transfer()
+            except OSError as error:
+                if error.errno != errno.EREMOTEIO or attempt == I2C_TRIES - 1:
+                    raise
+                self.remote_io_retries += 1
+                self._sleep(0.001)
+        return None
 
     def close(self) -> None:
         self._device.close()
@@ -141,12 +167,13 @@ class Pn532Reader:
     """A pot reader on a PN532. `backend` builds the transport (a `Transport`) when the thread opens it."""
 
     def __init__(self, backend: Callable[[], Transport], *, name: str = "pn532", poll_ms: int = POLL_MS,
-                 debounce_s: float = DEBOUNCE_S, where: str = "") -> None:
+                 debounce_s: float = DEBOUNCE_S, where: str = "", clock: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self._backend = backend
         self._poll_s = poll_ms / 1000
         self._debounce_s = debounce_s
         self._where = where
+        self._clock = clock
         self._health = HealthLatch(name)
         self._thread = ReaderThread(name, self._run, lambda error: self._report(ERRORS, crash_detail(error)))
         self._out: ReaderQueue | None = None
@@ -157,6 +184,7 @@ class Pn532Reader:
         self._last_seen: dict[str, float] = {}
         self.polls = 0
         self.errors = 0
+        self._failures = 0
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> Pn532Reader:
@@ -199,7 +227,8 @@ class Pn532Reader:
             if chip is None:
                 return False
             try:
-                target = next((t for t in chip.list_targets(2) if t.uid.hex() == uid), None)
+                chip.field(False)  # every card fresh: the one to write answers this listing
+                target = next((t for t in chip.list_targets(2, LIST_ANSWER_S) if t.uid.hex() == uid), None)
                 if target is None:
                     return False
                 data = ndef_bytes(code)
@@ -214,25 +243,30 @@ class Pn532Reader:
 
     def _run(self, stop: threading.Event) -> None:
         backoff = Backoff()
-        failures = 0
         while not stop.is_set():
-            began = time.monotonic()
-            if self._chip is None and not self._open():
-                stop.wait(backoff.failed())
-                continue
-            backoff.succeeded()
-            try:
-                with self._chip_lock:
-                    self._poll()
-                failures = 0
-            except (Pn532Error, OSError) as error:
-                failures += 1
-                self.errors += 1
-                if failures >= ERROR_POLLS:
-                    self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
-                    self._drop()
-                    failures = 0
-            stop.wait(max(0.0, self._poll_s - (time.monotonic() - began)))
+            wait = self.step(backoff)
+            if wait > 0:
+                stop.wait(wait)
+
+    def step(self, backoff: Backoff) -> float:
+        """One turn of the thread: open the chip if needed, poll it; the seconds to wait before the next."""
+        began = self._clock()
+        if self._chip is None and not self._open():
+            return backoff.failed()
+        backoff.succeeded()
+        try:
+            with self._chip_lock:
+                self._poll()
+            self._failures = 0
+        except (Pn532Error, OSError) as error:
+            self._failures += 1
+            self.errors += 1
+            if self._failures >= ERROR_POLLS:
+                self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
+                self._drop()
+                self._failures = 0
+            return 0.0  # a lost answer: the poll is tried again at once
+        return max(0.0, self._poll_s - (self._clock() - began))
 
     def _open(self) -> bool:
         try:
@@ -243,11 +277,13 @@ class Pn532Reader:
         except Exception as error:  # pyserial's SerialException is an OSError; anything else is reported too
             self._report(MISSING, f"cannot open {self._where}: {error}")
             return False
-        chip = Pn532(transport)
+        chip = Pn532(transport, ack_timeout=FIRST_ACK_S, clock=self._clock)
         try:
             chip.wake()
+            chip.ack_timeout = ACK_S
             ic, version, revision = chip.firmware()
             chip.set_retries(1)
+            chip.set_retry_timeout(RETRY_TIMEOUT)
         except (Pn532Error, OSError) as error:
             transport.close()
             self._report(MISSING, f"no PN532 answers on {self._where} ({error}); "
@@ -263,15 +299,27 @@ class Pn532Reader:
         return True
 
     def _poll(self) -> None:
-        assert self._chip is not None
+        """List the cards (again while two answer: a third may lie under them), then field off."""
+        chip = self._chip
+        assert chip is not None
         self.polls += 1
-        now = time.monotonic()
-        targets = self._chip.list_targets(2)
-        fresh = [t for t in targets if self._fresh(t.uid.hex(), now)]
-        seen = [TagSeen(t.uid.hex(), self.name, card=self._code(t)) for t in fresh]
-        if self._out is not None:
-            for message in seen:
-                self._out.put(message)
+        seen: list[TagSeen] = []
+        listed: set[bytes] = set()
+        try:
+            for _ in range(MAX_LISTINGS):
+                targets = [t for t in chip.list_targets(2, LIST_ANSWER_S) if t.uid not in listed]
+                now = self._clock()
+                for target in targets:
+                    listed.add(target.uid)
+                    if self._fresh(target.uid.hex(), now):
+                        seen.append(TagSeen(target.uid.hex(), self.name, card=self._code(target)))
+                if len(targets) < 2:
+                    break
+        finally:
+            if self._out is not None:
+                for message in seen:
+                    self._out.put(message)
+        chip.field(False)
         if self._health.state != OK:
             self._report(OK, f"PN532 ready on {self._where}")
 
