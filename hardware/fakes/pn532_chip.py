@@ -189,6 +189,7 @@ class Pn532Chip:
         """InListPassiveTarget at 106 kbps type A, try after try, the cards' states as modelled above."""
         self.field_on = True
         tries = 0
+        began = self._now()
         while True:
             with self._lock:
                 if tries == 0:
@@ -199,8 +200,8 @@ class Pn532Chip:
                 found = [c for c in present if self._state.get(id(c)) == IDLE][:most]
             if found:
                 break
-            self._spend(self.retry_timeout_s)  # each try waits this long for an answer
             tries += 1
+            self._spend(max(0.0, began + tries * self.retry_timeout_s - self._now()))  # each try waits this long
             if self.retries != 0xFF and tries > self.retries:
                 break
             if self.retries == 0xFF and tries > 50:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import select
 import threading
 import time
 from collections.abc import Callable
@@ -26,13 +27,15 @@ from hardware.readers.permissions import serial_fix
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 BAUD = 115200
-POLL_MS = 30
+POLL_MS = 40  # between two listings that found cards (an empty listing lasts ~50 ms in the chip)
 READ_SLICE_S = 0.01  # pyserial's read timeout: one wait for the first byte (a byte ends it at once)
 ACK_S = 0.1
 FIRST_ACK_S = 1.5  # a USB-UART dongle's first ACK can take about a second (nfcpy waits 1.5 s)
-LIST_ANSWER_S = 0.06  # InListPassiveTarget with one retry 1.6 ms apart answers in a few ms: silence longer
-# than this after its ACK is a lost answer, and the poll is tried again at once
-RETRY_TIMEOUT = 0x05  # fRetryTimeout 1.6 ms (the chip's default 51.2 ms makes an empty poll ~100 ms)
+RETRY_TIMEOUT = 0x05  # fRetryTimeout 1.6 ms between the chip's tries (its default 51.2 ms lets a card pass by)
+RETRIES = 30  # MxRtyPassiveActivation: the chip itself looks for cards 31 times, ~50 ms, while the host waits
+# asleep; a card arriving meanwhile is found within a try, and the host spends one command per 50 ms
+LIST_ANSWER_S = (RETRIES + 1) * 0.0016 + 0.1  # silence longer than this after the ACK is a lost answer:
+# the poll is tried again at once
 MAX_LISTINGS = 4  # InListPassiveTarget calls per poll while each lists two cards (up to 8 cards stacked)
 DEBOUNCE_S = 1.0
 MAX_CODE_PAGES = 36
@@ -60,9 +63,13 @@ class SerialTransport:
         self._serial.flush()
 
     def read(self, timeout: float) -> bytes:
-        """What arrived, waiting up to `timeout` for the first byte (the port's own timeout is a short
-        slice, set once: changing it reconfigures the port every call)."""
+        """What arrived, waiting up to `timeout` for the first byte: asleep in select() where the port has a
+        file descriptor (POSIX), else in reads of a short slice (the port's timeout, set once: changing it
+        reconfigures the port every call)."""
         deadline = time.monotonic() + timeout
+        fileno = getattr(self._serial, "fileno", None)
+        if fileno is not None and os.name == "posix" and not self._serial.in_waiting and timeout > 0:
+            select.select([fileno()], [], [], timeout)
         while True:
             waiting = self._serial.in_waiting
             if waiting:
@@ -256,7 +263,7 @@ class Pn532Reader:
         backoff.succeeded()
         try:
             with self._chip_lock:
-                self._poll()
+                listed = self._poll()
             self._failures = 0
         except (Pn532Error, OSError) as error:
             self._failures += 1
@@ -266,6 +273,8 @@ class Pn532Reader:
                 self._drop()
                 self._failures = 0
             return 0.0  # a lost answer: the poll is tried again at once
+        if not listed:
+            return 0.0  # the chip waited for a card itself: ask again at once
         return max(0.0, self._poll_s - (self._clock() - began))
 
     def _open(self) -> bool:
@@ -282,7 +291,7 @@ class Pn532Reader:
             chip.wake()
             chip.ack_timeout = ACK_S
             ic, version, revision = chip.firmware()
-            chip.set_retries(1)
+            chip.set_retries(RETRIES)
             chip.set_retry_timeout(RETRY_TIMEOUT)
         except (Pn532Error, OSError) as error:
             transport.close()
@@ -298,8 +307,9 @@ class Pn532Reader:
         self._report(OK, f"PN532 v{version}.{revision} ready on {self._where}")
         return True
 
-    def _poll(self) -> None:
-        """List the cards (again while two answer: a third may lie under them), then field off."""
+    def _poll(self) -> bool:
+        """List the cards (again while two answer: a third may lie under them), then field off; whether
+        any card was listed."""
         chip = self._chip
         assert chip is not None
         self.polls += 1
@@ -319,9 +329,11 @@ class Pn532Reader:
             if self._out is not None:
                 for message in seen:
                     self._out.put(message)
-        chip.field(False)
+        if listed:  # an empty poll leaves no card selected or halted: no field cycle needed
+            chip.field(False)
         if self._health.state != OK:
             self._report(OK, f"PN532 ready on {self._where}")
+        return bool(listed)
 
     def _code(self, target: Target) -> str | None:
         if not self._codes or self._chip is None or self._known(target.uid.hex()):

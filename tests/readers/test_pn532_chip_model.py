@@ -140,3 +140,51 @@ def test_a_card_dropped_on_two_resting_ones_is_seen_and_the_resting_ones_are_not
     chip.schedule(C, now + 0.01, now + 0.07)
     run(reader, clock, 0.2)
     assert seen(out) == [C.uid.hex()]
+
+
+class Stretching(FakePn532I2c):
+    """The chip on a Pi's I2C, which does not wait out its clock stretching: some transfers fail EREMOTEIO."""
+
+    def __init__(self, **chip: object) -> None:
+        super().__init__(**chip)  # type: ignore[arg-type]
+        self.refusals = 0
+
+    def read(self, count: int) -> bytes:
+        self.refusals += 1
+        if self.refusals % 3 == 0:
+            import errno
+
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        return super().read(count)
+
+
+def test_an_i2c_transfer_refused_with_eremoteio_is_tried_again() -> None:
+    clock = VirtualClock()
+    chip = Stretching(clock=clock)
+    transport = I2cTransport(backend=chip, sleep=clock.sleep, clock=clock)
+    pn532 = Pn532(transport, clock=clock)
+    pn532.wake()
+    chip.put(A)
+    assert pn532.firmware()[0] == 0x32 and [t.uid for t in pn532.list_targets(2)] == [A.uid]
+    assert transport.remote_io_retries > 0
+
+
+class SlowToWake(FakePn532I2c):
+    """A dongle whose first answer takes about a second (nfcpy waits 1.5 s for it)."""
+
+    def __init__(self, clock: VirtualClock) -> None:
+        super().__init__(clock=clock)
+        self.awake_at = clock.now() + 1.0
+
+    def read(self, count: int) -> bytes:
+        if self.clock.now() < self.awake_at:
+            return bytes(count)
+        return super().read(count)
+
+
+def test_a_first_ack_a_second_late_is_waited_for() -> None:
+    clock = VirtualClock()
+    chip = SlowToWake(clock)
+    reader = Pn532Reader(lambda: I2cTransport(backend=chip, sleep=clock.sleep, clock=clock), where="model",
+                         clock=clock)
+    assert reader._open(), reader._health.detail
