@@ -77,6 +77,7 @@ class Pn532Chip:
         self.clock = clock
         self.mute = False
         self.lose_answers = 0  # the next answers are lost after their ACK (silence after an ACK)
+        self.garble = 0  # the next answers arrive with a broken checksum
         self.commands: list[int] = []
         self.listings: list[int] = []  # how many targets each InListPassiveTarget gave
         self.retries = 0xFF  # MxRtyPassiveActivation: the chip's default is to try for ever
@@ -146,7 +147,11 @@ class Pn532Chip:
             if self.lose_answers > 0:
                 self.lose_answers -= 1
                 continue
-            replies.append(frame(CHIP, bytes([body[1] + 1]) + answer) if isinstance(answer, bytes) else SYNTAX_ERROR)
+            reply = frame(CHIP, bytes([body[1] + 1]) + answer) if isinstance(answer, bytes) else SYNTAX_ERROR
+            if self.garble > 0:  # noise on the wire: the answer's checksum is broken
+                self.garble -= 1
+                reply = reply[:-2] + bytes([reply[-2] ^ 0xFF]) + reply[-1:]
+            replies.append(reply)
         return replies
 
     def _answer(self, code: int, data: bytes) -> object:

@@ -253,8 +253,8 @@ class _Card:
     def uid(self) -> str:
         """The card's UID in lower-case hex (`FF CA 00 00 00`)."""
         uid = _checked(self.transmit(GET_UID), "GET UID")
-        if not 4 <= len(uid) <= 10:
-            raise PcscError(f"GET UID answered {len(uid)} bytes")
+        if len(uid) not in (4, 7, 10):  # the one UID rule (companion.decks.UID_RULE)
+            raise PcscError(f"GET UID answered {len(uid)} bytes, not a 4, 7 or 10-byte UID")
         return uid.hex()
 
     def __exit__(self, *exc: object) -> None:
