@@ -14,6 +14,7 @@ import select
 import threading
 import time
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,14 +135,18 @@ class Pn532Chip:
                 self._state[id(card)] = IDLE  # out of the field: no power, no state
         return present
 
-    def _frames_in(self, parser: FrameParser, data: bytes) -> list[bytes]:
-        """The replies (ACK, then the answer or a syntax error frame) to the command frames in `data`."""
+    def _frames_in(self, parser: FrameParser, data: bytes, send: Callable[[bytes], None] | None = None) -> list[bytes]:
+        """The replies (ACK, then the answer or a syntax error frame) to the command frames in `data`; each
+        goes to `send` as soon as it is ready (the ACK before the command runs, as the chip does)."""
         replies: list[bytes] = []
         for kind, body in parser.feed(data):
             if kind != "frame" or len(body) < 2 or body[0] != 0xD4:
                 continue
+            if send is not None:
+                send(ACK)
+            else:
+                replies.append(ACK)
             answer = self._answer(body[1], body[2:])
-            replies.append(ACK)
             if answer is SILENT:
                 continue
             if self.lose_answers > 0:
@@ -151,7 +156,10 @@ class Pn532Chip:
             if self.garble > 0:  # noise on the wire: the answer's checksum is broken
                 self.garble -= 1
                 reply = reply[:-2] + bytes([reply[-2] ^ 0xFF]) + reply[-1:]
-            replies.append(reply)
+            if send is not None:
+                send(reply)
+            else:
+                replies.append(reply)
         return replies
 
     def _answer(self, code: int, data: bytes) -> object:
@@ -278,8 +286,7 @@ class FakePn532(Pn532Chip):
                 self.asleep = False
             if self.asleep or self.mute:
                 continue
-            for reply in self._frames_in(parser, data):
-                self._send(reply)
+            self._frames_in(parser, data, self._send)
 
     def _wire(self, count: int) -> None:
         time.sleep(count * 10 / self.baud)
