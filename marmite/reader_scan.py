@@ -130,7 +130,7 @@ def serial_candidates(exclude: Sequence[str] = (), notes: list[str] | None = Non
     try:
         from hardware.readers.pn532 import serial_ports
 
-        ports = serial_ports()
+        ports, others = serial_ports()
     except ImportError as error:
         _note(notes, f"PN532 on serial ports: not looked for, {error.name or 'pyserial'} could not be loaded "
                      f"({error}; pip install 'marmite[readers]')")
@@ -138,6 +138,10 @@ def serial_candidates(exclude: Sequence[str] = (), notes: list[str] | None = Non
     except OSError as error:
         _note(notes, f"PN532 on serial ports: not looked for, the ports could not be listed ({error})")
         return []
+    others = [port for port in others if port not in exclude]
+    if others:
+        _note(notes, f"serial ports not probed (not a USB-UART dongle a PN532 comes on): {', '.join(others)}; "
+                     "to try one: --reader pn532 --reader-option port=PORT")
     return [Candidate("pn532", (("port", port),), f"serial port {port}") for port in ports if port not in exclude]
 
 

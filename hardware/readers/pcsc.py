@@ -25,6 +25,13 @@ MAX_CODE_PAGES = 36  # an NTAG213's user memory (pages 4 to 39)
 SW_OK = [0x90, 0x00]
 
 
+def named_like(name: str, wanted: str) -> bool:
+    """Whether PC/SC reader `name` is the one asked for: part of its name, in any case; an ACS model's
+    trailing U may be missing (Windows calls the ACR122U "ACS ACR122 0", Linux "ACS ACR122U PICC …")."""
+    name, wanted = name.lower(), wanted.lower()
+    return wanted in name or (wanted.startswith("acr") and wanted.endswith("u") and wanted[:-1] in name)
+
+
 class PcscError(RuntimeError):
     """A PC/SC call failed; the message names the call and pyscard's reason."""
 
@@ -163,7 +170,7 @@ class PcscReader:
     def _watch(self, scard: Any, context: Any, stop: threading.Event) -> bool:
         """Find the reader, then wait for cards until it goes; True if it was there at all."""
         rc, names = scard.SCardListReaders(context, [])
-        chosen = next((n for n in (names if rc == scard.SCARD_S_SUCCESS else []) if self.wanted in n), "")
+        chosen = next((n for n in (names if rc == scard.SCARD_S_SUCCESS else []) if named_like(n, self.wanted)), "")
         if not chosen:
             what = f"no PC/SC reader named like {self.wanted!r}" if self.wanted else "no PC/SC reader"
             self._report(MISSING, f"{what}: plug the reader in (on Linux, see hardware/README.md about pn533_usb)")

@@ -155,12 +155,27 @@ class I2cDevice:
             os.close(self._fd)
 
 
-def serial_ports() -> list[str]:
-    """Serial ports a PN532 may sit on (the Pi's UART, USB-UART dongles), by pyserial's own listing."""
-    from serial.tools import list_ports
+USB_UART_IDS = frozenset({(0x10C4, 0xEA60), (0x1A86, 0x7523), (0x1A86, 0x55D4), (0x0403, 0x6001),
+                          (0x0403, 0x6015), (0x067B, 0x2303)})
+"""USB-UART bridges a PN532 is sold on: CP2102, CH340, CH9102, FTDI FT232R and FT231X, PL2303."""
 
-    ports = [info.device for info in list_ports.comports()]
-    return sorted(set(ports) | {p for p in ("/dev/serial0",) if os.path.exists(p)})
+
+def serial_ports(comports: Callable[[], list[Any]] | None = None) -> tuple[list[str], list[str]]:
+    """(ports a PN532 may sit on, other ports): USB-UART bridges by their USB id, and the Pi's UART; the
+    others (a modem, a Pico, a GPS…) are never sent wake-up bytes unless named with port= (libnfc probes
+    no serial port by default either)."""
+    if comports is None:
+        from serial.tools import list_ports
+
+        comports = list_ports.comports
+    likely, others = set(), set()
+    for info in comports():
+        if (getattr(info, "vid", None), getattr(info, "pid", None)) in USB_UART_IDS:
+            likely.add(info.device)
+        else:
+            others.add(info.device)
+    likely |= {p for p in ("/dev/serial0",) if os.path.exists(p)}
+    return sorted(likely), sorted(others - likely)
 
 
 def open_transport(options: dict[str, str]) -> Transport:

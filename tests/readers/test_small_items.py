@@ -1,0 +1,45 @@
+"""Smaller things real readers meet: which serial ports a scan dares to probe, and the names Windows and
+Linux give the same PC/SC reader."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from hardware.readers.pcsc import named_like
+from hardware.readers.pn532 import serial_ports
+from marmite import reader_scan
+
+
+@dataclass
+class Port:
+    device: str
+    vid: int | None = None
+    pid: int | None = None
+
+
+PORTS = [Port("/dev/ttyUSB0", 0x10C4, 0xEA60), Port("/dev/ttyACM0", 0x2E8A, 0x0005), Port("/dev/ttyS0"),
+         Port("COM3", 0x1A86, 0x7523)]
+
+
+def test_only_usb_uart_dongles_are_probed() -> None:
+    likely, others = serial_ports(lambda: PORTS)
+    assert "/dev/ttyUSB0" in likely and "COM3" in likely
+    assert "/dev/ttyACM0" in others and "/dev/ttyS0" in others, "a Pico, a modem: no wake-up bytes"
+
+
+def test_the_scan_names_the_ports_it_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hardware.readers.pn532 as pn532
+
+    monkeypatch.setattr(pn532, "serial_ports", lambda: serial_ports(lambda: PORTS))
+    notes: list[str] = []
+    found = reader_scan.serial_candidates(notes=notes)
+    assert [dict(c.options)["port"] for c in found] == ["/dev/ttyUSB0", "COM3"]
+    assert len(notes) == 1 and "/dev/ttyACM0, /dev/ttyS0" in notes[0] and "port=PORT" in notes[0]
+
+
+@pytest.mark.parametrize("name", ["ACS ACR122U PICC Interface 00 00", "ACS ACR122 0"])
+def test_the_acr122u_is_found_under_its_linux_and_windows_names(name: str) -> None:
+    assert named_like(name, "ACR122U") and named_like(name, "acr122")
+    assert not named_like("Alcor Micro AU9540 00 00", "ACR122U")
