@@ -91,8 +91,30 @@ def pcsc_rig(request: pytest.FixtureRequest) -> Rig:
     return rig
 
 
+def rc522_rig() -> Rig:
+    from contextlib import ExitStack
+
+    from hardware.fakes import FakeCard, FakeMFRC522, LockUp, installed
+    from hardware.rc522 import RC522Config
+    from hardware.readers.rc522 import RC522Reader
+
+    chip = FakeMFRC522()
+    stack = ExitStack()
+    stack.enter_context(installed(chip))  # the fake spidev (bus 0.0) and RPi.GPIO, for this rig's life
+    placed: dict[str, Any] = {}
+
+    def place(uid: str) -> None:
+        placed[uid] = chip.enter(FakeCard.ntag213(uid))
+
+    rig = Rig("rc522", RC522Reader, lambda: RC522Reader(RC522Config(bus=1)), place,
+              lambda uid: chip.leave(placed.pop(uid)), lambda: chip.lock_up(LockUp.GARBAGE))
+    rig.cleanup.append(stack.close)
+    return rig
+
+
 RIGS: dict[str, Callable[[pytest.FixtureRequest], Rig]] = {
     "keyboard": lambda request: keyboard_rig(),
+    "rc522": lambda request: rc522_rig(),
     "pn532": lambda request: pn532_rig(),
     "pcsc": pcsc_rig,
 }
@@ -179,7 +201,7 @@ def test_close_is_idempotent(rig: Rig) -> None:
     reader.start(queue.Queue())
     reader.close()
     reader.close()
-    thread = reader._thread._thread
+    thread = getattr(reader._thread, "_thread", reader._thread)  # ReaderThread, or the RC522's own thread
     assert thread is not None and not thread.is_alive()
 
 
