@@ -68,6 +68,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--trials", type=int, default=30)
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of idle polling for the CPU figure")
+    parser.add_argument("--cpu-only", action="store_true", help="only the CPU figures")
     args = parser.parse_args()
     with FakePn532() as chip:
         reader = Pn532Reader.from_options({"port": chip.port})
@@ -76,7 +77,7 @@ def main() -> int:
         wait_ok(out)
         seen_after(out, 0.3)
         tid = reader_tid(reader)
-        for resting in (0, 1, 2):
+        for resting in () if args.cpu_only else (0, 1, 2):
             cells = []
             for window in (60, 120, 250):
                 caught, reread = drops(chip, out, window, resting, args.trials)

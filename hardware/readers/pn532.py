@@ -27,13 +27,13 @@ from hardware.readers.permissions import serial_fix
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 BAUD = 115200
-POLL_MS = 40  # between two listings that found cards (an empty listing lasts ~50 ms in the chip)
+POLL_MS = 40  # between two listings that found cards (an empty listing lasts ~100 ms in the chip)
 READ_SLICE_S = 0.01  # pyserial's read timeout: one wait for the first byte (a byte ends it at once)
 ACK_S = 0.1
 FIRST_ACK_S = 1.5  # a USB-UART dongle's first ACK can take about a second (nfcpy waits 1.5 s)
 RETRY_TIMEOUT = 0x05  # fRetryTimeout 1.6 ms between the chip's tries (its default 51.2 ms lets a card pass by)
-RETRIES = 30  # MxRtyPassiveActivation: the chip itself looks for cards 31 times, ~50 ms, while the host waits
-# asleep; a card arriving meanwhile is found within a try, and the host spends one command per 50 ms
+RETRIES = 62  # MxRtyPassiveActivation: the chip itself looks for cards 63 times, ~100 ms, while the host waits
+# asleep; a card arriving meanwhile is found within a try, and the host spends one command per 100 ms
 LIST_ANSWER_S = (RETRIES + 1) * 0.0016 + 0.1  # silence longer than this after the ACK is a lost answer:
 # the poll is tried again at once
 MAX_LISTINGS = 4  # InListPassiveTarget calls per poll while each lists two cards (up to 8 cards stacked)
@@ -287,6 +287,9 @@ class Pn532Reader:
                 self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
                 self._drop()
                 self._failures = 0
+            elif self._chip is not None:
+                with contextlib.suppress(Pn532Error, OSError):  # the lost answer may have selected a card
+                    self._chip.field(False)
             return 0.0  # a lost answer: the poll is tried again at once
         if not listed:
             return 0.0  # the chip waited for a card itself: ask again at once

@@ -98,6 +98,7 @@ def test_a_card_resting_is_written_whatever_the_last_poll_left_it_in() -> None:
     chip.put(A)
     run(reader, clock, 0.2)
     assert seen(out) == [A.uid.hex()], "a resting card is not read again"
+    assert reader._chip is not None and len(reader._chip.list_targets(2)) == 1  # the card left selected
     assert reader.write_card(A.uid.hex(), "cd-tomate-1"), "a card missed by the next listing is never found"
 
 
