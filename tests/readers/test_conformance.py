@@ -61,11 +61,12 @@ def pn532_rig() -> Rig:
     cards = {uid: FakeNtag(bytes.fromhex(uid)) for uid in CARDS}
 
     def garble() -> None:
-        chip.garble = 12  # more broken answers than the reader tolerates in a row
+        chip.garble = 40  # more broken answers than the reader tolerates in a row (each failed poll: two)
 
     rig = Rig("pn532", lambda: Pn532Reader.from_options({"port": chip.port}),
               lambda: Pn532Reader.from_options({"port": "/dev/ttyNOPE9"}),
-              lambda uid: chip.put(cards[uid]), lambda uid: chip.take(cards[uid]), garble)
+              lambda uid: chip.put(cards[uid]), lambda uid: chip.take(cards[uid]), garble,
+              lambda: setattr(chip, "garble", 0))
     rig.cleanup.append(chip.close)
     return rig
 
