@@ -331,22 +331,16 @@ class Pn532Reader:
         chip = self._chip
         assert chip is not None
         self.polls += 1
-        seen: list[TagSeen] = []
         listed: set[bytes] = set()
-        try:
-            for _ in range(MAX_LISTINGS):
-                targets = [t for t in chip.list_targets(2, LIST_ANSWER_S) if t.uid not in listed]
-                now = self._clock()
-                for target in targets:
-                    listed.add(target.uid)
-                    if self._fresh(target.uid.hex(), now):
-                        seen.append(TagSeen(target.uid.hex(), self.name, card=self._code(target)))
-                if len(targets) < 2:
-                    break
-        finally:
-            if self._out is not None:
-                for message in seen:
-                    self._out.put(message)
+        for _ in range(MAX_LISTINGS):
+            targets = [t for t in chip.list_targets(2, LIST_ANSWER_S) if t.uid not in listed]
+            now = self._clock()
+            for target in targets:
+                listed.add(target.uid)
+                if self._fresh(target.uid.hex(), now) and self._out is not None:
+                    self._out.put(TagSeen(target.uid.hex(), self.name, card=self._code(target)))  # at once
+            if len(targets) < 2:
+                break
         if listed:  # an empty poll leaves no card selected or halted: no field cycle needed
             chip.field(False)
         if self._health.state != OK:
