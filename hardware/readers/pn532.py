@@ -2,9 +2,10 @@
 computer) or on a Pi's I2C bus.
 
 Each poll asks InListPassiveTarget for two targets (the chip resolves two stacked cards itself), asks
-again while it gets two (the cards listed are then busy, so a third one answers), then turns the RF
-field off: every card starts the next poll fresh, never missed for having been listed (a card left
-selected misses the next poll; see hardware/fakes/pn532_chip.py for the reports this follows).
+again while it gets two (the cards listed are then busy, so a third one answers), then, after two or
+more, turns the RF field off so that every card starts the next poll afresh (the chip halted the first
+of two; see hardware/fakes/pn532_chip.py for the reports this follows). The chip itself looks for a
+card ~100 ms per listing, 1.6 ms apart, while the host sleeps.
 For a self-describing deck, each new card's NTAG memory is read (NTAG READ through InDataExchange).
 The thread reports `TagSeen` (debounced per UID, as the RC522 reader does) and `ReaderHealth`.
 """
@@ -341,8 +342,10 @@ class Pn532Reader:
                     self._out.put(TagSeen(target.uid.hex(), self.name, card=self._code(target)))  # at once
             if len(targets) < 2:
                 break
-        if listed:  # an empty poll leaves no card selected or halted: no field cycle needed
+        if len(listed) > 1:  # the chip halted the first of two to reach the second: every card afresh
             chip.field(False)
+        # one card listed is left selected: it misses the next listing, which meanwhile waits ~100 ms in the
+        # chip for any new card, then answers the one after (never a second for the debounce to forget it)
         if self._health.state != OK:
             self._report(OK, f"PN532 ready on {self._where}")
         return bool(listed)

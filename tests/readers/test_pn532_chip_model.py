@@ -130,17 +130,20 @@ def test_no_card_is_lost_passing_whatever_its_phase(window: float) -> None:
     assert lost == []
 
 
-def test_a_card_dropped_on_two_resting_ones_is_seen_and_the_resting_ones_are_not_read_again() -> None:
+@pytest.mark.parametrize("resting", [1, 2])
+def test_a_card_dropped_on_resting_ones_is_seen_and_the_resting_ones_are_not_read_again(resting: int) -> None:
     clock = VirtualClock()
     reader, chip, out = rig(clock)
-    chip.put(A)
-    chip.put(B)
+    for card in (A, B)[:resting]:
+        chip.put(card)
     run(reader, clock, 0.3)
-    assert sorted(seen(out)) == sorted([A.uid.hex(), B.uid.hex()])
-    now = clock.now()
-    chip.schedule(C, now + 0.01, now + 0.07)
-    run(reader, clock, 0.2)
-    assert seen(out) == [C.uid.hex()]
+    assert sorted(seen(out)) == sorted(card.uid.hex() for card in (A, B)[:resting])
+    for drop in range(5):
+        card = FakeNtag(bytes([0x04, 0x77, drop, 1, 2, 3, 4]))
+        now = clock.now()
+        chip.schedule(card, now + 0.013 * drop, now + 0.013 * drop + 0.06)
+        run(reader, clock, 0.9)  # five drops over 4.5 s: the resting cards are never said again
+        assert seen(out) == [card.uid.hex()]
 
 
 class Stretching(FakePn532I2c):
