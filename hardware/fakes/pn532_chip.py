@@ -217,9 +217,9 @@ class Pn532Chip:
             self._spend(max(0.0, began + tries * self.retry_timeout_s - self._now()))  # each try waits this long
             if self.retries != 0xFF and tries > self.retries:
                 break
-            if self.retries == 0xFF and tries > 50:
+            if (self.retries == 0xFF and tries > 50) or self._interrupted():
                 self._settle()
-                return SILENT  # no card for ever: the answer never comes
+                return SILENT  # no card for ever, or the host aborted: the answer never comes
         self._spend(self.activation_s * len(found))
         with self._lock:
             for card in self._field:
@@ -235,6 +235,11 @@ class Pn532Chip:
         for number, card in enumerate(found, start=1):
             out += bytes([number, 0x00, 0x44, 0x00, len(card.uid)]) + card.uid
         return out
+
+    def _interrupted(self) -> bool:
+        """Whether the host sent something meanwhile: any frame (an ACK first) aborts the command under way
+        (UM0701-02: an ACK frame from the host aborts the current command)."""
+        return False
 
     def _settle(self) -> None:
         with self._lock:
@@ -287,6 +292,9 @@ class FakePn532(Pn532Chip):
             if self.asleep or self.mute:
                 continue
             self._frames_in(parser, data, self._send)
+
+    def _interrupted(self) -> bool:
+        return bool(select.select([self._master], [], [], 0)[0])
 
     def _wire(self, count: int) -> None:
         time.sleep(count * 10 / self.baud)
