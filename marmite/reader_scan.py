@@ -25,6 +25,9 @@ from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from hardware.readers.permissions import ClosedInput, closed_inputs
 from marmite.readers import make_reader
 
+CONTACTLESS = re.compile(r"picc|contactless|nfc|acr1\d\d|\bcl\b|omnikey 5", re.IGNORECASE)
+"""Words in the names PC/SC gives contactless readers (a contact smart-card slot says none of them)."""
+
 READER_NAMES = re.compile(r"rfid|reader|\bic\b|id&ic|nfc|mifare|08ff:0009|ffff:0035|sycreader", re.IGNORECASE)
 """Words in the names keyboard-wedge readers give themselves (a real keyboard is never grabbed by a scan)."""
 
@@ -53,6 +56,7 @@ class Verdict:
     state: str
     detail: str
     tags: list[str] = field(default_factory=list)
+    unsure: bool = False  # it answers, but nothing says it reads contactless cards (no card seen either)
 
     def as_json(self) -> dict[str, Any]:
         return {"reader": self.candidate.reader, "where": self.candidate.where, "state": self.state,
@@ -213,6 +217,11 @@ def try_reader(candidate: Candidate, seconds: float,
                 ok_since = time.monotonic() if message.ok and ok_since is None else ok_since
     finally:
         reader.close()
+    if candidate.reader == "pcsc" and verdict.state == "ok" and not verdict.tags \
+            and not CONTACTLESS.search(candidate.where):
+        verdict.unsure = True  # a laptop's smart-card slot or a security key answers pcscd too
+        verdict.detail += ("; not named like a contactless reader (a smart-card slot or a security key cannot "
+                           "read the cards): put a card on it during the scan to be sure")
     return verdict
 
 
@@ -246,10 +255,11 @@ def report(verdicts: Sequence[Verdict], others: Sequence[str] = (), unsearched: 
     lines = []
     for verdict in verdicts:
         seen = f"; saw {len(verdict.tags)} card(s)" if verdict.tags else ""
-        lines.append(f"{verdict.state.upper():8} {verdict.candidate.where}: {verdict.detail}{seen}")
+        label = "UNSURE" if verdict.unsure else verdict.state.upper()
+        lines.append(f"{label:8} {verdict.candidate.where}: {verdict.detail}{seen}")
         if verdict.state == "ok":
             lines.append(f"         marmite run {verdict.candidate.arguments()}")
-    good = [v for v in verdicts if v.state == "ok"]
+    good = [v for v in verdicts if v.state == "ok" and not v.unsure]
     if not good:
         lines.append("no reader answered: the lines above say why.")
     return lines + hint

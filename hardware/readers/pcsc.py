@@ -20,6 +20,7 @@ from hardware.readers.permissions import pcscd_refused, pcscd_refused_fix
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
+BUZZER_OFF = [0xFF, 0x00, 0x52, 0x00, 0x00]  # ACR122U: no beep on card detection (kept until unplugged)
 WAIT_MS = 250  # each status wait ends this often, so that close() and a replugged reader are noticed
 MAX_CODE_PAGES = 36  # an NTAG213's user memory (pages 4 to 39)
 SW_OK = [0x90, 0x00]
@@ -72,8 +73,11 @@ class PcscReader:
     """A pot reader on PC/SC. `backend` is the `smartcard.scard` module (imported at start when not given);
     `reader` picks the PC/SC reader whose name contains it (default: the first one)."""
 
-    def __init__(self, reader: str = "", *, backend: Any = None, name: str = "pcsc", wait_ms: int = WAIT_MS) -> None:
+    def __init__(self, reader: str = "", *, backend: Any = None, name: str = "pcsc", wait_ms: int = WAIT_MS,
+                 buzzer_off: bool | None = None) -> None:
         self.name = name
+        self._buzzer_off = buzzer_off  # None: for readers named like the ACR122U, which beeps on every card
+        self._quiet = False  # the buzzer was told to be quiet this session
         self.wanted = reader
         self._scard = backend
         self._wait_ms = wait_ms
@@ -176,6 +180,7 @@ class PcscReader:
             self._report(MISSING, f"{what}: plug the reader in (on Linux, see hardware/README.md about pn533_usb)")
             return False
         self._chosen = chosen
+        self._quiet = False  # plugged in again: the reader beeps again until told
         self._report(OK, f"{chosen} ready")
         state = scard.SCARD_STATE_UNAWARE
         present = False
@@ -203,6 +208,7 @@ class PcscReader:
         with self._card_lock:
             try:
                 with _Card(scard, context, chosen) as card:
+                    self._silence(card, chosen)
                     uid = card.uid()
                     code = None
                     if self._codes and not self._known(uid):
@@ -216,6 +222,14 @@ class PcscReader:
         self._report(OK, f"{chosen} ready")
         if self._out is not None:
             self._out.put(TagSeen(uid, self.name, card=code))
+
+    def _silence(self, card: _Card, chosen: str) -> None:
+        """Turn the ACR122U's beep off once (it beeps for every card, refused ones too: the table decides)."""
+        wanted = self._buzzer_off if self._buzzer_off is not None else named_like(chosen, "ACR122")
+        if wanted and not self._quiet:
+            with contextlib.suppress(PcscError):
+                card.transmit(BUZZER_OFF)
+            self._quiet = True
 
     def _report(self, state: str, detail: str) -> None:
         info = {"reader": self._chosen} if self._chosen else {}

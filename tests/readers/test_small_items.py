@@ -43,3 +43,57 @@ def test_the_scan_names_the_ports_it_left_alone(monkeypatch: pytest.MonkeyPatch)
 def test_the_acr122u_is_found_under_its_linux_and_windows_names(name: str) -> None:
     assert named_like(name, "ACR122U") and named_like(name, "acr122")
     assert not named_like("Alcor Micro AU9540 00 00", "ACR122U")
+
+
+def test_the_acr122u_is_told_once_not_to_beep(pcscd: object) -> None:
+    import queue
+    import time
+
+    from companion.reads import ReaderHealth, ReaderQueue, TagSeen
+    from hardware.fakes.vicc import PrivatePcscd, VirtualCard
+    from hardware.readers.pcsc import PcscReader
+    from tests.readers.test_pcsc_reader import take
+
+    assert isinstance(pcscd, PrivatePcscd)
+    reader = PcscReader("Marmite virtual PCD 00 00", buzzer_off=True)  # vpcd is not named ACR122
+    out: ReaderQueue = queue.Queue()
+    reader.start(out)
+    cards = [VirtualCard(bytes.fromhex(uid), port=pcscd.port) for uid in ("04a1b2c3d4e5f6", "04112233445566")]
+    try:
+        assert isinstance(take(out, ReaderHealth), ReaderHealth)
+        for card in cards:
+            card.place()
+            assert isinstance(take(out, TagSeen), TagSeen)
+            card.lift()
+            time.sleep(0.5)
+    finally:
+        reader.close()
+        for card in cards:
+            card.lift()
+    assert cards[0].apdus[:2] == [bytes.fromhex("FF00520000"), bytes.fromhex("FFCA000000")]
+    assert bytes.fromhex("FF00520000") not in cards[1].apdus, "once: the ACR122U keeps it until unplugged"
+
+
+class Answers:
+    """A reader that says it is ready and sees nothing, as any PC/SC slot does to pcscd."""
+
+    name = "pcsc"
+
+    def start(self, out: object) -> None:
+        from companion.reads import ReaderHealth
+
+        out.put(ReaderHealth("pcsc", True, "ready", (("state", "ok"),)))  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("name", "unsure"), [("Alcor Micro AU9540 00 00", True),
+                                              ("ACS ACR122U PICC Interface 00 00", False)])
+def test_an_empty_pc_sc_slot_is_not_called_ok(name: str, unsure: bool) -> None:
+    candidate = reader_scan.Candidate("pcsc", (("reader", name),), f"PC/SC reader {name}")
+    verdict = reader_scan.try_reader(candidate, 0.3, lambda reader, options: Answers())
+    assert verdict.unsure is unsure
+    lines = reader_scan.report([verdict])
+    assert lines[0].startswith("UNSURE" if unsure else "OK")
+    assert ("no reader answered" in lines[-1]) is unsure
