@@ -46,3 +46,13 @@ def test_a_serial_port_closed_to_the_user_names_the_dialout_group() -> None:
         reader.close()
     assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "missing"
     assert "sudo usermod -aG dialout $USER" in health.detail
+
+
+def test_install_readers_opens_the_readers_not_every_keyboard() -> None:
+    from pathlib import Path
+
+    script = (Path(__file__).resolve().parents[2] / "scripts" / "install-readers").read_text(encoding="utf-8")
+    assert "for group in input" not in script and "-aG input" not in script, "the input group reads every keyboard"
+    assert 'ATTRS{idVendor}=="%s", ATTRS{idProduct}=="%s", OWNER="%s"' in script
+    assert "08ff:0009" in script, "the wedge readers Marmite knows get their rule"
+    assert "org.debian.pcsc-lite.access_pcsc" in script and "org.debian.pcsc-lite.access_card" in script
