@@ -24,7 +24,7 @@ from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_f
 from companion.enrollment import Enrollment
 from companion.hub import Message
 from companion.journal import JournalError, StorageError
-from companion.reads import KnownTags, PartialUids, TagMemory, TagWriter
+from companion.reads import KnownTags, PartialUids, TagKinds, TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -306,6 +306,10 @@ class DeckDesk:
         code = enrollment.current
         if code is None or enrollment.mapping.get(uid) not in (None, code):
             return None  # finished, or a tag of another card: enrollment refuses it, naming that card
+        if isinstance(self.writer, TagKinds) and not self.writer.writes(uid):
+            self.enrollment = None  # a Classic card on an NTAG-only reader: every write would fail, again
+            text = self._say(Part("self_describing_refused"), accepted=False)
+            return {"outcome": "write_failed", "text": text, "activity": None, "tag_write": "refused"}
         if self.writer.write_card(uid, code):
             return {"outcome": "written"}
         text = self._say(Part("enroll_write_failed", {"card": code}), enrollment.ask(), accepted=False)
@@ -330,6 +334,9 @@ class DeckDesk:
         with self._lock:
             if on:
                 self._need_writer()
+                writer = self.writer
+                if isinstance(writer, TagKinds) and not all(writer.writes(uid) for uid in self.store.load()):
+                    raise DeckError(self._say(Part("self_describing_refused"), accepted=False))
             self.store.set_self_describing(on)
             self._active_changed()
 

@@ -87,6 +87,14 @@ class KnownTags(Protocol):
     def skip_codes_of(self, known: Callable[[str], bool]) -> None: ...
 
 
+@runtime_checkable
+class TagKinds(Protocol):
+    """A tag writer that writes only some tags (NTAG pages, never a MIFARE Classic's sectors): `writes`
+    says whether it can write a code on the tag with this UID."""
+
+    def writes(self, uid: str) -> bool: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ReaderHealth:
     """A reader's state for the table display: ok or not, a short detail, and free-form facts."""

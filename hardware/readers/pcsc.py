@@ -124,6 +124,10 @@ class PcscReader:
         """companion.reads.KnownTags: no memory read for a UID the deck already knows."""
         self._known = known
 
+    def writes(self, uid: str) -> bool:
+        """companion.reads.TagKinds: NTAG pages only (a 7-byte UID), never a MIFARE Classic's sectors."""
+        return len(uid) == 14
+
     def write_card(self, uid: str, code: str) -> bool:
         """companion.reads.TagWriter: write `code` on the card now on the reader if it is `uid`, read it back."""
         scard = self._scard

@@ -243,6 +243,10 @@ class Pn532Reader:
         """companion.reads.KnownTags: no memory read for a UID the deck already knows."""
         self._known = known
 
+    def writes(self, uid: str) -> bool:
+        """companion.reads.TagKinds: NTAG pages only (a 7-byte UID), never a MIFARE Classic's sectors."""
+        return len(uid) == 14
+
     def write_card(self, uid: str, code: str) -> bool:
         """companion.reads.TagWriter: between two polls, write `code` on card `uid` and read it back."""
         with self._chip_lock:

@@ -97,3 +97,33 @@ def test_an_empty_pc_sc_slot_is_not_called_ok(name: str, unsure: bool) -> None:
     lines = reader_scan.report([verdict])
     assert lines[0].startswith("UNSURE" if unsure else "OK")
     assert ("no reader answered" in lines[-1]) is unsure
+
+
+def test_a_classic_self_describing_deck_is_refused_on_an_ntag_only_reader(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from companion.deck_desk import DeckDesk
+    from companion.decks import DeckError
+    from companion.table import TableService
+    from hardware.readers.pn532 import Pn532Reader
+    from marmite.games import GAMES
+
+    assert isinstance(tmp_path, Path)
+    service = TableService.open(tmp_path, GAMES)
+    try:
+        desk = DeckDesk(service, tmp_path)
+        reader = Pn532Reader(lambda: None, where="nowhere")  # type: ignore[arg-type,return-value]
+        desk.attach_memory(reader)
+        desk.set_self_describing(True)
+        assert desk.enroll_start()["outcome"] == "asked"
+        answer = desk.tag_seen("deadbeef")  # a MIFARE Classic: the PN532 reader writes NTAG pages only
+        assert answer is not None and answer["outcome"] == "write_failed" and desk.enrollment is None
+        assert answer["text"].startswith("Refusé")
+        desk.set_self_describing(False)
+        code = sorted(GAMES.tag_codes())[0]
+        desk.store.save({"deadbeef": code})
+        with pytest.raises(DeckError, match="Refusé"):
+            desk.set_self_describing(True)
+        assert not desk.store.info().self_describing
+    finally:
+        service.close()
