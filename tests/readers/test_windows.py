@@ -15,7 +15,11 @@ import serial  # pyserial is loaded before fcntl is hidden, as its Windows backe
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from hardware.fakes.pn532_chip import FakeNtag, FakePn532
 from marmite import reader_scan
+from marmite.cli import build_parser  # loaded as on Linux: Windows' own modules (msvcrt) are not here
+from marmite.readers import make_reader
 from tests.readers.test_pcsc_reader import take
+
+RUN_COM3 = build_parser().parse_args(["run", "--reader", "pn532", "--reader-option", "port=COM3"])
 
 
 @pytest.fixture
@@ -69,3 +73,8 @@ def test_scan_names_the_readers_it_could_not_look_for(monkeypatch: pytest.Monkey
     assert notes[2].startswith("PC/SC readers: not looked for, pyscard is not installed")
     lines = reader_scan.report([], (), notes)
     assert [line for line in lines if line.startswith("NOT SEEN ")] == [f"NOT SEEN {n}" for n in notes]
+
+
+def test_marmite_run_builds_the_pn532_reader_on_com3(windows: ModuleType) -> None:
+    reader = make_reader(RUN_COM3.reader, {"port": "COM3"})
+    assert isinstance(reader, windows.Pn532Reader) and reader._where == "COM3"
