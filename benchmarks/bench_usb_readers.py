@@ -26,7 +26,7 @@ from hardware.fakes.pn532_chip import FakeNtag, FakePn532
 from hardware.fakes.vicc import PrivatePcscd, VirtualCard, pcscd_available, use_pcscd
 from hardware.readers.keyboard import KeyboardReader
 from hardware.readers.pcsc import PcscReader
-from hardware.readers.pn532 import Pn532Reader
+from hardware.readers.pn532 import POLL_MS, Pn532Reader
 from hardware.readers.sim import SimReader
 from hardware.tag_memory import ndef_bytes
 
@@ -143,7 +143,7 @@ def bench_pn532(trials: int, idle_s: float) -> None:
                 else:
                     values.append(got[1] - started)
             what = "with its NTAG code read" if codes else "UID only"
-            print(latency_line(f"pn532 card → TagSeen, {what} (poll every 20 ms, 115,200 baud)", values, missed))
+            print(latency_line(f"pn532 card → TagSeen, {what} (poll_ms {POLL_MS}, 115,200 baud)", values, missed))
         reader.report_codes(False)
         for gap_ms, dwell_ms in ((0, 60), (10, 60), (0, 30)):
             both = 0

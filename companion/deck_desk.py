@@ -24,7 +24,7 @@ from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_f
 from companion.enrollment import Enrollment
 from companion.hub import Message
 from companion.journal import JournalError, StorageError
-from companion.reads import KnownTags, PartialUids, TagMemory, TagWriter
+from companion.reads import KnownTags, PartialUids, TagKinds, TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -306,6 +306,10 @@ class DeckDesk:
         code = enrollment.current
         if code is None or enrollment.mapping.get(uid) not in (None, code):
             return None  # finished, or a tag of another card: enrollment refuses it, naming that card
+        if isinstance(self.writer, TagKinds) and not self.writer.writes(uid):
+            self.enrollment = None  # a Classic card on an NTAG-only reader: every write would fail, again
+            text = self._say(Part("self_describing_refused"), accepted=False)
+            return {"outcome": "write_failed", "text": text, "activity": None, "tag_write": "refused"}
         if self.writer.write_card(uid, code):
             return {"outcome": "written"}
         text = self._say(Part("enroll_write_failed", {"card": code}), enrollment.ask(), accepted=False)
@@ -330,6 +334,9 @@ class DeckDesk:
         with self._lock:
             if on:
                 self._need_writer()
+                writer = self.writer
+                if isinstance(writer, TagKinds) and not all(writer.writes(uid) for uid in self.store.load()):
+                    raise DeckError(self._say(Part("self_describing_refused"), accepted=False))
             self.store.set_self_describing(on)
             self._active_changed()
 
@@ -355,9 +362,18 @@ class DeckDesk:
         if self.partial is None:
             return []
         try:
-            return self.partial.use_deck(self.store.load())
+            groups = self.partial.use_deck(self.store.load(), self.store.info().uid_format)
+            self._record_format()
+            return groups
         except DeckError:
             return []
+
+    def _record_format(self) -> None:
+        """A deck read through a partial reader records the format it was taught in (decks written before
+        this was recorded gain it when first loaded), so that a later format setting cannot orphan it."""
+        label = self.partial.taught() if self.partial is not None else None
+        if label is not None and label != self.store.info().uid_format and self.store.load():
+            self.store.set_uid_format(label)
 
     def _refuse_alike(self) -> dict[str, Any] | None:
         """An enrollment refused, spoken, when the reader types two of the deck's cards alike; else None."""
@@ -494,6 +510,7 @@ class DeckDesk:
         assert enrollment is not None
         self.store.save(enrollment.mapping)
         self.service.tags.replace(enrollment.mapping)
+        self._record_format()
         body = {"deck": self.store.active_name(), "game": self._enroll_game, **enrollment.progress_json()}
         path = self._enrollment_path()
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -91,10 +91,11 @@ class DeckInfo:
     checked_at: str | None = None
     self_describing: bool = False
     edition: str = DEFAULT_EDITION  # whose card names the deck's cards carry (a game's edition)
+    uid_format: str | None = None  # how its UIDs were read: "uid" (whole), or a keyboard wedge's format
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "file": self.file, "checked_at": self.checked_at,
-                "self_describing": self.self_describing, "edition": self.edition}
+                "self_describing": self.self_describing, "edition": self.edition, "uid_format": self.uid_format}
 
 
 @dataclass
@@ -126,7 +127,8 @@ class DeckStore:
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
             decks = [DeckInfo(str(d["name"]), str(d["file"]), d.get("checked_at"), bool(d.get("self_describing")),
-                              str(d.get("edition", DEFAULT_EDITION))) for d in raw["decks"]]
+                              str(d.get("edition", DEFAULT_EDITION)),
+                              str(d["uid_format"]) if d.get("uid_format") else None) for d in raw["decks"]]
             index = DeckIndex(str(raw["active"]), decks)
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
             raise DeckError(f"{path}: not a valid deck index: {error}") from error
@@ -275,6 +277,13 @@ class DeckStore:
         index = self.index()
         self._materialise(index)
         self._info(index).self_describing = on
+        self._write_index(index)
+
+    def set_uid_format(self, label: str | None) -> None:
+        """Record how the active deck's UIDs were read (a wedge reader maps its own format onto it)."""
+        index = self.index()
+        self._materialise(index)
+        self._info(index).uid_format = label
         self._write_index(index)
 
     def _materialise(self, index: DeckIndex) -> None:

@@ -69,10 +69,13 @@ class TagMemory(Protocol):
 @runtime_checkable
 class PartialUids(Protocol):
     """A reader that may send only part of each UID (a keyboard-wedge reader typing cascade level 1):
-    `use_deck` maps a deck's UIDs (UID → card code) onto what the reader sends, and returns the groups
-    of cards it cannot tell apart."""
+    `use_deck` maps a deck's UIDs (UID → card code), read in format `taught` (None: not recorded), onto
+    what the reader sends, and returns the groups of cards it cannot tell apart; `taught` then says the
+    format the deck should record (None: not known yet)."""
 
-    def use_deck(self, cards: Mapping[str, str]) -> list[list[str]]: ...
+    def use_deck(self, cards: Mapping[str, str], taught: str | None = None) -> list[list[str]]: ...
+
+    def taught(self) -> str | None: ...
 
 
 @runtime_checkable
@@ -82,6 +85,14 @@ class KnownTags(Protocol):
     during which the next card could pass unseen."""
 
     def skip_codes_of(self, known: Callable[[str], bool]) -> None: ...
+
+
+@runtime_checkable
+class TagKinds(Protocol):
+    """A tag writer that writes only some tags (NTAG pages, never a MIFARE Classic's sectors): `writes`
+    says whether it can write a code on the tag with this UID."""
+
+    def writes(self, uid: str) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)

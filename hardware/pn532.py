@@ -187,9 +187,19 @@ class Pn532:
         """RFConfiguration item 5: how often InListPassiveTarget retries before saying 'no card'."""
         self.command(RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, passive_activation]))
 
-    def list_targets(self, most: int = 2) -> list[Target]:
+    def set_retry_timeout(self, code: int) -> None:
+        """RFConfiguration item 2: fRetryTimeout, the time between two activation tries (0x05: 1.6 ms;
+        the chip's default 0x0A is 51.2 ms); fATR_RES_Timeout left at its default 0x0B."""
+        self.command(RF_CONFIGURATION, bytes([0x02, 0x00, 0x0B, code]))
+
+    def field(self, on: bool) -> None:
+        """RFConfiguration item 1: the RF field on or off (off: every card in it loses power and forgets
+        being selected or halted; InListPassiveTarget turns it on again)."""
+        self.command(RF_CONFIGURATION, bytes([0x01, 0x02 if on else 0x00]))
+
+    def list_targets(self, most: int = 2, answer_timeout: float | None = None) -> list[Target]:
         """InListPassiveTarget at 106 kbps type A: up to `most` (1 or 2) cards, resolved by the chip."""
-        return parse_targets(self.command(IN_LIST_PASSIVE_TARGET, bytes([most, 0x00])))
+        return parse_targets(self.command(IN_LIST_PASSIVE_TARGET, bytes([most, 0x00]), answer_timeout))
 
     def exchange(self, target: int, data: bytes) -> bytes:
         """InDataExchange with a listed target; Pn532Error with the status when the card failed."""

@@ -77,10 +77,12 @@ FORMATS = tuple(
 
 
 def normalise(raw: str, fmt: UidFormat | None = None) -> bytes:
-    """The bytes a typed line stands for, in the card's order; `fmt` None guesses hex or dec from its shape
-    (ten digits: decimal; an even count of hex digits: hex), in the card's order."""
+    """The bytes a typed line stands for, in the card's order; `fmt` None guesses from its shape: ten digits
+    are `dec-lsb` (the byte order most such readers type), an even count of hex digits is `hex`."""
     text = raw.strip().replace(" ", "").replace(":", "")
-    encoding = fmt.encoding if fmt is not None else ("dec" if DIGITS.fullmatch(text) and len(text) == 10 else "hex")
+    if fmt is None:
+        fmt = guessed(text)
+    encoding = fmt.encoding
     if encoding == "dec":
         if not DIGITS.fullmatch(text) or int(text) >= 1 << 32:
             raise UidFormatError(f"{raw!r} is not a 10-digit card number")
@@ -89,7 +91,60 @@ def normalise(raw: str, fmt: UidFormat | None = None) -> bytes:
         if not HEX.fullmatch(text) or len(text) % 2 or len(text) // 2 not in (4, 7, 10):
             raise UidFormatError(f"{raw!r} is not a 4, 7 or 10-byte hexadecimal UID")
         data = bytes.fromhex(text)
-    return data[::-1] if fmt is not None and fmt.order == "lsb" else data
+    return data[::-1] if fmt.order == "lsb" else data
+
+
+AUTO_DIGITS = UidFormat("dec", "lsb")
+"""What `format=auto` makes of ten digits: four bytes typed reversed, as the README's readers do."""
+
+
+def guessed(text: str) -> UidFormat:
+    """The format `auto` reads a typed line in: ten digits `dec-lsb`, else `hex` in the card's order
+    (`hex-cl1` for four bytes: the whole UID of a 4-byte card, or cascade level 1 of a 7-byte one)."""
+    text = text.strip().replace(" ", "").replace(":", "")
+    if DIGITS.fullmatch(text) and len(text) == 10:
+        return AUTO_DIGITS
+    return UidFormat("hex", "msb", "cl1" if len(text) == 8 else "full")
+
+
+def text_of(uid: bytes, fmt: UidFormat) -> str:
+    """The line a reader typed when `normalise(line, fmt)` gave `uid` (the inverse of `normalise`)."""
+    data = uid[::-1] if fmt.order == "lsb" else uid
+    return f"{int.from_bytes(data, 'big'):010d}" if fmt.encoding == "dec" else data.hex().upper()
+
+
+WHOLE = "uid"
+"""The format a deck records when its UIDs are whole (taught on an RC522, PN532, PC/SC, or a wedge typing
+every byte): any reader reads it, a partial wedge through its own format (`key`)."""
+
+
+def taught_label(uid: bytes, fmt: UidFormat) -> str:
+    """The format a deck records for a card taught as `uid` through a reader of format `fmt`."""
+    return WHOLE if fmt.whole_uid and len(uid) != 4 else fmt.label()
+
+
+def legacy_label(cards: Iterable[str], fmt: UidFormat | None) -> str:
+    """The format of a deck written before decks recorded one: whole UIDs are `uid`; four-byte UIDs were
+    read as the reader was set (`fmt`), or by the old `auto`, which read ten digits in the card's order."""
+    if any(len(uid) != 8 for uid in cards):
+        return WHOLE
+    return fmt.label() if fmt is not None else "dec"
+
+
+def deck_aliases(cards: Iterable[str], taught: str, fmt: UidFormat | None) -> dict[str, str] | None:
+    """For a deck taught through a partial format `taught`: what a reader of format `fmt` (None: auto)
+    makes of each card's line → the deck's UID; None when it can make nothing of them (the deck would
+    be orphaned: another encoding, or a reader typing whole UIDs for a deck of partial ones)."""
+    then = UidFormat.parse(taught)
+    if fmt is not None and (fmt.encoding != then.encoding or fmt.whole_uid != then.whole_uid):
+        return None
+    aliases: dict[str, str] = {}
+    for uid in cards:
+        try:
+            aliases[normalise(text_of(bytes.fromhex(uid), then), fmt).hex()] = uid
+        except UidFormatError:
+            return None
+    return aliases
 
 
 def scoped(uid: bytes, scope: str) -> bytes:

@@ -82,8 +82,9 @@ def run_scan(args: argparse.Namespace) -> int:
 
     print("looking for readers (SPI RC522, Pico on USB, keyboard-wedge, PN532 on serial ports, PC/SC)...",
           flush=True)
-    verdicts = scan(args.seconds)
-    for line in report(verdicts, other_keyboards()):
+    unsearched: list[str] = []
+    verdicts = scan(args.seconds, notes=unsearched)
+    for line in report(verdicts, other_keyboards(), unsearched):
         print(line)
     return 0 if any(v.state == "ok" for v in verdicts) else 1
 

@@ -14,6 +14,7 @@ import importlib
 import queue
 import re
 import shlex
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -21,7 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
+from hardware.readers.permissions import ClosedInput, closed_inputs
 from marmite.readers import make_reader
+
+CONTACTLESS = re.compile(r"picc|contactless|nfc|acr1\d\d|\bcl\b|omnikey 5", re.IGNORECASE)
+"""Words in the names PC/SC gives contactless readers (a contact smart-card slot says none of them)."""
 
 READER_NAMES = re.compile(r"rfid|reader|\bic\b|id&ic|nfc|mifare|08ff:0009|ffff:0035|sycreader", re.IGNORECASE)
 """Words in the names keyboard-wedge readers give themselves (a real keyboard is never grabbed by a scan)."""
@@ -51,6 +56,7 @@ class Verdict:
     state: str
     detail: str
     tags: list[str] = field(default_factory=list)
+    unsure: bool = False  # it answers, but nothing says it reads contactless cards (no card seen either)
 
     def as_json(self) -> dict[str, Any]:
         return {"reader": self.candidate.reader, "where": self.candidate.where, "state": self.state,
@@ -65,17 +71,35 @@ def spi_candidates(pattern: str = "/dev/spidev0.*") -> list[Candidate]:
     return [Candidate("rc522", (), "SPI bus 0")] if glob.glob(pattern) else []
 
 
-def pico_candidates() -> list[Candidate]:
+def pico_candidates(notes: list[str] | None = None) -> list[Candidate]:
     """Pico bridges on USB, by their USB id."""
-    from firmware_bridge.ports import find_board_ports
+    try:
+        from firmware_bridge.ports import find_board_ports
 
-    with contextlib.suppress(OSError):
         return [Candidate("usb", (("port", port),), f"Pico on {port}") for port in find_board_ports()]
+    except ImportError as error:
+        _note(notes, f"Pico on USB: not looked for, {error.name or 'pyserial'} is not installed "
+                     "(pip install 'marmite[readers]')")
+    except OSError as error:
+        _note(notes, f"Pico on USB: not looked for, the USB ports could not be listed ({error})")
     return []
 
 
-def keyboard_candidates(evdev: Any = None) -> list[Candidate]:
-    """Input devices that type digits and Enter and are named like readers (Linux, python-evdev)."""
+def keyboard_candidates(evdev: Any = None, notes: list[str] | None = None,
+                        closed: Callable[[], list[ClosedInput]] = closed_inputs) -> list[Candidate]:
+    """Input devices that type digits and Enter and are named like readers (Linux, python-evdev); `notes`
+    gets what could not be looked at (no evdev, devices closed to this user) and why."""
+    if evdev is None:
+        try:
+            evdev = importlib.import_module("evdev")
+        except ImportError:
+            why = ("python-evdev is not installed (pip install 'marmite[readers]')" if sys.platform == "linux"
+                   else f"they are read through Linux's evdev, not on {sys.platform}: use a PN532 or a PC/SC reader")
+            _note(notes, f"keyboard-wedge readers: not looked for, {why}")
+            return []
+    for shut in closed() if notes is not None else []:
+        if READER_NAMES.search(shut.name) or not shut.name:
+            _note(notes, f"{shut.name or shut.path} ({shut.path}) is plugged in but you may not open it: {shut.fix()}")
     return [Candidate("keyboard", (("device", name),), f"{name} ({path})")
             for path, name, like_reader in _keyboards(evdev) if like_reader]
 
@@ -105,25 +129,38 @@ def _keyboards(evdev: Any) -> list[tuple[str, str, bool]]:
     return found
 
 
-def serial_candidates(exclude: Sequence[str] = ()) -> list[Candidate]:
+def serial_candidates(exclude: Sequence[str] = (), notes: list[str] | None = None) -> list[Candidate]:
     """Serial ports a PN532 may answer on (the Pico's own ports left out)."""
     try:
         from hardware.readers.pn532 import serial_ports
 
-        ports = serial_ports()
-    except (ImportError, OSError):
+        ports, others = serial_ports()
+    except ImportError as error:
+        _note(notes, f"PN532 on serial ports: not looked for, {error.name or 'pyserial'} could not be loaded "
+                     f"({error}; pip install 'marmite[readers]')")
         return []
+    except OSError as error:
+        _note(notes, f"PN532 on serial ports: not looked for, the ports could not be listed ({error})")
+        return []
+    others = [port for port in others if port not in exclude]
+    if others:
+        _note(notes, f"serial ports not probed (not a USB-UART dongle a PN532 comes on): {', '.join(others)}; "
+                     "to try one: --reader pn532 --reader-option port=PORT")
     return [Candidate("pn532", (("port", port),), f"serial port {port}") for port in ports if port not in exclude]
 
 
-def pcsc_candidates(scard: Any = None) -> list[Candidate]:
-    """The readers pcscd knows (nothing when pyscard or pcscd is missing)."""
+def pcsc_candidates(scard: Any = None, notes: list[str] | None = None) -> list[Candidate]:
+    """The readers pcscd knows (nothing when pyscard or pcscd is missing: `notes` says so)."""
     try:
         scard = scard or importlib.import_module("smartcard.scard")
     except ImportError:
+        _note(notes, "PC/SC readers: not looked for, pyscard is not installed (pip install 'marmite[readers]')")
         return []
     rc, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
     if rc != scard.SCARD_S_SUCCESS:
+        from hardware.readers.pcsc import pcscd_problem
+
+        _note(notes, f"PC/SC readers: not looked for, {pcscd_problem(scard, rc)}")
         return []
     try:
         rc, names = scard.SCardListReaders(context, [])
@@ -133,11 +170,18 @@ def pcsc_candidates(scard: Any = None) -> list[Candidate]:
     return [Candidate("pcsc", (("reader", name),), f"PC/SC reader {name}") for name in names]
 
 
-def find_all() -> list[Candidate]:
-    """Every candidate on this computer, in the order of the guide (RC522, Pico, keyboard, PN532, PC/SC)."""
-    picos = pico_candidates()
+def find_all(notes: list[str] | None = None) -> list[Candidate]:
+    """Every candidate on this computer, in the order of the guide (RC522, Pico, keyboard, PN532, PC/SC);
+    `notes` gets a line for each kind that could not be looked for, and why."""
+    picos = pico_candidates(notes)
     busy = [dict(c.options)["port"] for c in picos]
-    return [*spi_candidates(), *picos, *keyboard_candidates(), *serial_candidates(busy), *pcsc_candidates()]
+    return [*spi_candidates(), *picos, *keyboard_candidates(notes=notes), *serial_candidates(busy, notes),
+            *pcsc_candidates(notes=notes)]
+
+
+def _note(notes: list[str] | None, line: str) -> None:
+    if notes is not None:
+        notes.append(line)
 
 
 # --- testing ------------------------------------------------------------------------------
@@ -173,13 +217,19 @@ def try_reader(candidate: Candidate, seconds: float,
                 ok_since = time.monotonic() if message.ok and ok_since is None else ok_since
     finally:
         reader.close()
+    if candidate.reader == "pcsc" and verdict.state == "ok" and not verdict.tags \
+            and not CONTACTLESS.search(candidate.where):
+        verdict.unsure = True  # a laptop's smart-card slot or a security key answers pcscd too
+        verdict.detail += ("; not named like a contactless reader (a smart-card slot or a security key cannot "
+                           "read the cards): put a card on it during the scan to be sure")
     return verdict
 
 
 def scan(seconds: float = 3.0, candidates: Sequence[Candidate] | None = None,
-         make: Callable[[str, dict[str, str]], Any] = make_reader) -> list[Verdict]:
-    """Test every candidate at once (each in its own thread), `seconds` at most; verdicts in candidate order."""
-    found = list(find_all() if candidates is None else candidates)
+         make: Callable[[str, dict[str, str]], Any] = make_reader, notes: list[str] | None = None) -> list[Verdict]:
+    """Test every candidate at once (each in its own thread), `seconds` at most; verdicts in candidate order.
+    `notes` gets what could not be looked for (when the candidates are found here)."""
+    found = list(find_all(notes) if candidates is None else candidates)
     verdicts: list[Verdict | None] = [None] * len(found)
 
     def run(index: int) -> None:
@@ -194,19 +244,22 @@ def scan(seconds: float = 3.0, candidates: Sequence[Candidate] | None = None,
                                                                                                     strict=True)]
 
 
-def report(verdicts: Sequence[Verdict], others: Sequence[str] = ()) -> list[str]:
-    """The lines `marmite reader scan` prints; `others`: keyboards not named like readers (not tested)."""
+def report(verdicts: Sequence[Verdict], others: Sequence[str] = (), unsearched: Sequence[str] = ()) -> list[str]:
+    """The lines `marmite reader scan` prints; `others`: keyboards not named like readers (not tested);
+    `unsearched`: what could not be looked for, and why."""
     hint = ([f"other keyboards, not tested (if one is your reader: --reader keyboard --reader-option "
              f"device=NAME): {', '.join(others)}"] if others else [])
+    hint += [f"NOT SEEN {line}" for line in unsearched]
     if not verdicts:
         return ["no reader found. Plug one in (see hardware/README.md), or play with --reader sim.", *hint]
     lines = []
     for verdict in verdicts:
         seen = f"; saw {len(verdict.tags)} card(s)" if verdict.tags else ""
-        lines.append(f"{verdict.state.upper():8} {verdict.candidate.where}: {verdict.detail}{seen}")
+        label = "UNSURE" if verdict.unsure else verdict.state.upper()
+        lines.append(f"{label:8} {verdict.candidate.where}: {verdict.detail}{seen}")
         if verdict.state == "ok":
             lines.append(f"         marmite run {verdict.candidate.arguments()}")
-    good = [v for v in verdicts if v.state == "ok"]
+    good = [v for v in verdicts if v.state == "ok" and not v.unsure]
     if not good:
         lines.append("no reader answered: the lines above say why.")
     return lines + hint

@@ -19,8 +19,10 @@ HID_USAGE = {**{str(d): 0x7001E + (d - 1) % 10 for d in range(10)}, **{c: 0x7000
 KEYS = {**{str(d): ecodes.ecodes[f"KEY_{d}"] for d in range(10)}, **{c: ecodes.ecodes[f"KEY_{c}"] for c in "ABCDEF"}}
 
 
-def hid_stream(text: str, start: float = 1000.0, key_s: float = 0.004, shift: bool = False) -> list[InputEvent]:
-    """The events a reader sends typing `text` then Enter (uppercase letters with Shift when `shift`)."""
+def hid_stream(text: str, start: float = 1000.0, key_s: float = 0.004, shift: bool = False,
+               extra: tuple[int, ...] = ()) -> list[InputEvent]:
+    """The events a reader sends typing `text` then Enter (uppercase letters with Shift when `shift`;
+    the key codes `extra` pressed first, as a stray media key would be)."""
     events: list[InputEvent] = []
     now = start
 
@@ -36,6 +38,8 @@ def hid_stream(text: str, start: float = 1000.0, key_s: float = 0.004, shift: bo
             at(ecodes.EV_SYN, ecodes.SYN_REPORT, 0)
             now += key_s / 2
 
+    for code in extra:
+        press(code, 0)
     for char in text:
         letter = char.isalpha()
         if letter and shift:
@@ -85,11 +89,21 @@ class RecordedDevice:
         self.closed = True
 
 
+def categorize_v2(event: InputEvent) -> Any:
+    """evdev.categorize as python-evdev 2.0 does it, whatever version is installed: a key code with
+    several names (KEY_MUTE is also KEY_MIN_INTERESTING, and nine others) gives them as a tuple, where
+    1.x gave a list (python-evdev 2.0.0's `ecodes.KEY`/`keys` values; seen with 2.0.0 in this venv)."""
+    found: Any = evdev.categorize(event)
+    if isinstance(getattr(found, "keycode", None), list):
+        found.keycode = tuple(found.keycode)
+    return found
+
+
 class RecordedBackend:
     """The evdev module as the reader uses it, with these devices in place of /dev/input."""
 
     ecodes = evdev.ecodes
-    categorize = staticmethod(evdev.categorize)
+    categorize = staticmethod(categorize_v2)
 
     def __init__(self, *devices: RecordedDevice) -> None:
         self.devices = {device.path: device for device in devices}

@@ -91,6 +91,8 @@ class VirtualCard:
             return SW_INS
         if ins == 0xCA and p1 == 0x00:
             return self.uid + SW_OK
+        if ins == 0x00 and p1 == 0x52:  # the ACR122U's "buzzer on card detection" (P2 00: off), for the reader
+            return SW_OK
         if ins == 0xB0:
             start = p2 * 4
             length = body[4] if len(body) > 4 else 16

@@ -31,7 +31,8 @@ class HealthLatch:
         with self._lock:
             if self._last == (state, detail):
                 return False
-            self._last = (state, detail)
+            if out is not None:  # a state nobody heard (reported before start) is said again once heard
+                self._last = (state, detail)
             self.state, self.detail = state, detail
         if out is not None:
             facts = {"state": state, **(info or {})}
@@ -40,21 +41,38 @@ class HealthLatch:
 
 
 class ReaderThread:
-    """A daemon thread running `body(stop)` until `close()`; the reader protocol's start/close."""
+    """A daemon thread running `body(stop)` until `close()`; the reader protocol's start/close.
 
-    def __init__(self, name: str, body: Callable[[threading.Event], None]) -> None:
+    A body that raises does not end the reader silently: `crashed(error)` is told (the reader reports
+    errors) and the body runs again after a pause, until `close()`."""
+
+    def __init__(self, name: str, body: Callable[[threading.Event], None],
+                 crashed: Callable[[BaseException], None] | None = None) -> None:
         self._name = name
         self._body = body
+        self._crashed = crashed
         self.stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.crashes = 0
 
     def start(self) -> None:
         """Launch the thread once."""
         if self._thread is not None:
             raise RuntimeError(f"the {self._name} reader is already started")
-        self._thread = threading.Thread(target=self._body, args=(self.stop,), name=f"reader-{self._name}",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._guarded, name=f"reader-{self._name}", daemon=True)
         self._thread.start()
+
+    def _guarded(self) -> None:
+        backoff = Backoff(0.5, 5.0)
+        while not self.stop.is_set():
+            try:
+                self._body(self.stop)
+                return
+            except Exception as error:  # a bug or a library surprise: said, then the reader starts again
+                self.crashes += 1
+                if self._crashed is not None:
+                    self._crashed(error)
+                self.stop.wait(backoff.failed())
 
     def close(self, wake: Callable[[], None] | None = None, timeout: float = 3.0) -> None:
         """Ask the thread to stop (`wake` interrupts a blocking wait), then wait for it; idempotent."""
@@ -64,6 +82,11 @@ class ReaderThread:
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
+
+
+def crash_detail(error: BaseException) -> str:
+    """The health detail for a reader thread that stopped on an exception it did not expect."""
+    return f"the reader stopped on an unexpected {type(error).__name__} ({error}): starting it again"
 
 
 class Backoff:

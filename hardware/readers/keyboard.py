@@ -15,13 +15,26 @@ import importlib
 import select
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.extras import install_hint
 from companion.reads import ReaderQueue, TagSeen
-from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
-from hardware.uid_formats import UidFormat, UidFormatError, collisions, key, learn, normalise
+from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
+from hardware.readers.permissions import ClosedInput, closed_input_named
+from hardware.uid_formats import (
+    WHOLE,
+    UidFormat,
+    UidFormatError,
+    collisions,
+    deck_aliases,
+    guessed,
+    key,
+    learn,
+    legacy_label,
+    normalise,
+    taught_label,
+)
 
 LINE_GAP_S = 0.5  # keys further apart than this are not one card's number: the partial line is dropped
 WAIT_S = 0.25
@@ -34,6 +47,14 @@ def key_text(keycode: str) -> str:
     if len(name) == 1 and (name.isdigit() or name in "ABCDEF"):
         return name
     return ""
+
+
+def key_names(keycode: object) -> list[str]:
+    """evdev's keycode as a list of names: one name, or every alias of the code (a list before
+    python-evdev 2.0, a tuple since), or a hex number for a code evdev does not know."""
+    if isinstance(keycode, (list, tuple)):
+        return [str(name) for name in keycode]
+    return [str(keycode)]
 
 
 def find_device(evdev: Any, wanted: str) -> str | None:
@@ -68,7 +89,8 @@ class KeyboardReader:
     in the card's order, guessed per line)."""
 
     def __init__(self, device: str, *, backend: Any = None, fmt: UidFormat | None = None,
-                 name: str = "keyboard", line_gap_s: float = LINE_GAP_S) -> None:
+                 name: str = "keyboard", line_gap_s: float = LINE_GAP_S,
+                 closed: Callable[[str], ClosedInput | None] = closed_input_named) -> None:
         if not device:
             raise ValueError("the keyboard reader needs device=PATH or device=NAME: `marmite reader scan` lists them")
         self.name = name
@@ -76,11 +98,16 @@ class KeyboardReader:
         self.fmt = fmt
         self._evdev = backend
         self._line_gap_s = line_gap_s
+        self._closed = closed
         self._health = HealthLatch(name)
-        self._thread = ReaderThread(name, self._run)
+        self._thread = ReaderThread(name, self._run, lambda error: self._report(ERRORS, crash_detail(error)))
         self._out: ReaderQueue | None = None
         self._aliases: dict[str, str] = {}
         self._deck: dict[str, str] = {}
+        self._taught: str | None = None  # the format the deck was taught in
+        self._applied: str | None = None  # the format the last line was read in
+        self.refusal = ""  # why the format asked for was refused (the deck's own is used)
+        self._asked = fmt
         self.clashes: list[list[str]] = []
         self.lines: list[tuple[str, str]] = []  # (typed, UID) for the last lines, for `reader test`
         self.bad_lines = 0
@@ -97,15 +124,28 @@ class KeyboardReader:
         fmt = None if text == "auto" else UidFormat.parse(text)
         return cls(options.get("device", ""), fmt=fmt, name=options.get("name", "keyboard"))
 
-    def use_deck(self, cards: Mapping[str, str]) -> list[list[str]]:
-        """companion.reads.PartialUids: read a deck enrolled with full UIDs (UID hex → card code) through
-        this reader's format, each typed UID becoming the card's full UID. Returns the groups of cards it
-        cannot tell apart (those are never guessed). With `format=auto`, the first known card typed
-        teaches the reader its format."""
+    def use_deck(self, cards: Mapping[str, str], taught: str | None = None) -> list[list[str]]:
+        """companion.reads.PartialUids: read a deck (UID hex → card code) taught in format `taught` (None: a
+        deck written before decks recorded it) through this reader's format. A deck of whole UIDs is read
+        through the format, each typed UID becoming the card's full UID; a deck taught through a wedge is
+        read by what that wedge typed, so a deck taught in `auto` still plays once `format=dec-lsb` is set.
+        A format that would leave every card unknown is refused aloud (the deck's own format is kept).
+        Returns the groups of cards it cannot tell apart (those are never guessed). With `format=auto`,
+        the first known card typed teaches the reader its format."""
         self._deck = dict(cards)
+        self._taught = taught or (legacy_label(self._deck, self.fmt) if self._deck else None)
         return self._map_deck()
 
+    def taught(self) -> str | None:
+        """companion.reads.PartialUids: the format the deck should record: its own, or the one its cards
+        were just taught in through this reader (None while nothing says)."""
+        return self._taught or self._applied
+
     def _map_deck(self) -> list[list[str]]:
+        if self.refusal:  # another deck: the format asked for is tried again
+            self.fmt, self.refusal = self._asked, ""
+        if self._taught is not None and self._taught != WHOLE:
+            return self._map_partial_deck(self._taught)
         fmt = self.fmt or UidFormat()
         clashes = collisions(self._deck, fmt)
         clashing = {code for group in clashes for code in group}
@@ -113,9 +153,23 @@ class KeyboardReader:
         self.clashes = clashes
         return clashes
 
+    def _map_partial_deck(self, taught: str) -> list[list[str]]:
+        """A deck taught through a wedge: each card is what that wedge typed, read through this format."""
+        aliases = deck_aliases(self._deck, taught, self.fmt)
+        if aliases is None:
+            asked = self.fmt.label() if self.fmt else "auto"
+            self.fmt = UidFormat.parse(taught)
+            self.refusal = (f"format={asked} refused: the deck was taught in {taught} and would not know one "
+                            f"card; reading in {taught} (teach the deck again to change it)")
+            self._report(ERRORS, self.refusal)
+            aliases = deck_aliases(self._deck, taught, self.fmt) or {}
+        self._aliases = {typed_as: uid for typed_as, uid in aliases.items() if typed_as != uid}
+        self.clashes = []
+        return []
+
     def _learn(self, typed: str) -> bool:
-        """Format `auto` with a deck known: adopt the format in which `typed` is one of the deck's cards."""
-        if self.fmt is not None:
+        """Format `auto` with a deck of whole UIDs: adopt the format in which `typed` is one of its cards."""
+        if self.fmt is not None or self._taught not in (None, WHOLE):
             return False
         for uid in self._deck:
             found = learn(typed, bytes.fromhex(uid))
@@ -176,12 +230,19 @@ class KeyboardReader:
             self._report(MISSING, f"cannot list input devices: {error}")
             return None
         if path is None:
-            self._report(MISSING, f"no input device named like {self.device!r}: plug the reader in")
+            closed = self._closed(self.device)
+            if closed is not None:  # evdev lists only what we may open: the reader is there, closed to us
+                self._report(MISSING, f"{closed.name or closed.path} is plugged in but you may not open it: "
+                                      f"{closed.fix()}")
+            else:
+                self._report(MISSING, f"no input device named like {self.device!r}: plug the reader in")
             return None
         try:
             device = evdev.InputDevice(path)
         except OSError as error:
-            hint = " (add yourself to the input group, then log in again)" if error.errno == errno.EACCES else ""
+            refused = error.errno in (errno.EACCES, errno.EPERM)
+            closed = (self._closed(path) or ClosedInput(str(path), "", "")) if refused else None
+            hint = f": {closed.fix()}" if closed is not None else ""
             self._report(MISSING, f"cannot open {path}: {error.strerror}{hint}")
             return None
         try:
@@ -190,7 +251,10 @@ class KeyboardReader:
             device.close()
             self._report(ERRORS, f"{path} is held by another program ({error.strerror}): close it")
             return None
-        self._report(OK, f"{device.name} ready on {path}", {"path": str(path)})
+        if self.refusal:  # said when the reader starts too: use_deck may come before anyone listens
+            self._report(ERRORS, self.refusal, {"path": str(path)})
+        else:
+            self._report(OK, f"{device.name} ready on {path}", {"path": str(path)})
         return device
 
     def _read(self, evdev: Any, device: Any, stop: threading.Event) -> None:
@@ -211,7 +275,7 @@ class KeyboardReader:
                 pressed = evdev.categorize(event)
                 if pressed.keystate != pressed.key_down:
                     continue
-                codes = pressed.keycode if isinstance(pressed.keycode, list) else [pressed.keycode]
+                codes = key_names(pressed.keycode)
                 now = event.timestamp()
                 if line and now - last_key > self._line_gap_s:
                     line = ""  # a stray key long before: not part of this card's number
@@ -221,7 +285,7 @@ class KeyboardReader:
                         self._line(line)
                     line = ""
                 else:
-                    line += key_text(codes[0])
+                    line += next((text for text in map(key_text, codes) if text), "")
 
     def _line(self, typed: str) -> None:
         """One typed number: its UID on the queue, or an error report when it is not one."""
@@ -233,6 +297,7 @@ class KeyboardReader:
             self.bad_lines += 1
             self._report(ERRORS, f"the reader typed {error}; set its format= option (see hardware/README.md)")
             return
+        self._applied = taught_label(bytes.fromhex(uid), self.fmt or guessed(typed))
         uid = self._aliases.get(uid, uid)
         self.lines = [*self.lines[-9:], (typed, uid)]
         if self._health.state != OK and not self.clashes:

@@ -16,13 +16,22 @@ from typing import Any
 
 from companion.extras import install_hint
 from companion.reads import ReaderQueue, TagSeen
-from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
+from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
+from hardware.readers.permissions import pcscd_refused, pcscd_refused_fix
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
+BUZZER_OFF = [0xFF, 0x00, 0x52, 0x00, 0x00]  # ACR122U: no beep on card detection (kept until unplugged)
 WAIT_MS = 250  # each status wait ends this often, so that close() and a replugged reader are noticed
 MAX_CODE_PAGES = 36  # an NTAG213's user memory (pages 4 to 39)
 SW_OK = [0x90, 0x00]
+
+
+def named_like(name: str, wanted: str) -> bool:
+    """Whether PC/SC reader `name` is the one asked for: part of its name, in any case; an ACS model's
+    trailing U may be missing (Windows calls the ACR122U "ACS ACR122 0", Linux "ACS ACR122U PICC …")."""
+    name, wanted = name.lower(), wanted.lower()
+    return wanted in name or (wanted.startswith("acr") and wanted.endswith("u") and wanted[:-1] in name)
 
 
 class PcscError(RuntimeError):
@@ -65,13 +74,16 @@ class PcscReader:
     """A pot reader on PC/SC. `backend` is the `smartcard.scard` module (imported at start when not given);
     `reader` picks the PC/SC reader whose name contains it (default: the first one)."""
 
-    def __init__(self, reader: str = "", *, backend: Any = None, name: str = "pcsc", wait_ms: int = WAIT_MS) -> None:
+    def __init__(self, reader: str = "", *, backend: Any = None, name: str = "pcsc", wait_ms: int = WAIT_MS,
+                 buzzer_off: bool | None = None) -> None:
         self.name = name
+        self._buzzer_off = buzzer_off  # None: for readers named like the ACR122U, which beeps on every card
+        self._quiet = False  # the buzzer was told to be quiet this session
         self.wanted = reader
         self._scard = backend
         self._wait_ms = wait_ms
         self._health = HealthLatch(name)
-        self._thread = ReaderThread(name, self._run)
+        self._thread = ReaderThread(name, self._run, lambda error: self._report(ERRORS, crash_detail(error)))
         self._out: ReaderQueue | None = None
         self._context: Any = None
         self._chosen = ""
@@ -113,6 +125,10 @@ class PcscReader:
         """companion.reads.KnownTags: no memory read for a UID the deck already knows."""
         self._known = known
 
+    def writes(self, uid: str) -> bool:
+        """companion.reads.TagKinds: NTAG pages only (a 7-byte UID), never a MIFARE Classic's sectors."""
+        return len(uid) == 14
+
     def write_card(self, uid: str, code: str) -> bool:
         """companion.reads.TagWriter: write `code` on the card now on the reader if it is `uid`, read it back."""
         scard = self._scard
@@ -147,8 +163,7 @@ class PcscReader:
             self._scard = scard
             rc, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
             if rc != scard.SCARD_S_SUCCESS:
-                self._report(MISSING, f"pcscd does not answer ({scard.SCardGetErrorMessage(rc).strip()}): "
-                                      "install and start pcscd")
+                self._report(MISSING, pcscd_problem(scard, rc))
                 stop.wait(backoff.failed())
                 continue
             self._context = context
@@ -164,12 +179,13 @@ class PcscReader:
     def _watch(self, scard: Any, context: Any, stop: threading.Event) -> bool:
         """Find the reader, then wait for cards until it goes; True if it was there at all."""
         rc, names = scard.SCardListReaders(context, [])
-        chosen = next((n for n in (names if rc == scard.SCARD_S_SUCCESS else []) if self.wanted in n), "")
+        chosen = next((n for n in (names if rc == scard.SCARD_S_SUCCESS else []) if named_like(n, self.wanted)), "")
         if not chosen:
             what = f"no PC/SC reader named like {self.wanted!r}" if self.wanted else "no PC/SC reader"
             self._report(MISSING, f"{what}: plug the reader in (on Linux, see hardware/README.md about pn533_usb)")
             return False
         self._chosen = chosen
+        self._quiet = False  # plugged in again: the reader beeps again until told
         self._report(OK, f"{chosen} ready")
         state = scard.SCARD_STATE_UNAWARE
         present = False
@@ -197,6 +213,7 @@ class PcscReader:
         with self._card_lock:
             try:
                 with _Card(scard, context, chosen) as card:
+                    self._silence(card, chosen)
                     uid = card.uid()
                     code = None
                     if self._codes and not self._known(uid):
@@ -211,9 +228,25 @@ class PcscReader:
         if self._out is not None:
             self._out.put(TagSeen(uid, self.name, card=code))
 
+    def _silence(self, card: _Card, chosen: str) -> None:
+        """Turn the ACR122U's beep off once (it beeps for every card, refused ones too: the table decides)."""
+        wanted = self._buzzer_off if self._buzzer_off is not None else named_like(chosen, "ACR122")
+        if wanted and not self._quiet:
+            with contextlib.suppress(PcscError):
+                card.transmit(BUZZER_OFF)
+            self._quiet = True
+
     def _report(self, state: str, detail: str) -> None:
         info = {"reader": self._chosen} if self._chosen else {}
         self._health.report(self._out, state, detail, info)
+
+
+def pcscd_problem(scard: Any, rc: int) -> str:
+    """Why pcscd gave no context, and the one thing that fixes it."""
+    why = scard.SCardGetErrorMessage(rc).strip()
+    if pcscd_refused(scard, rc):
+        return f"{pcscd_refused_fix()} ({why})"
+    return f"pcscd does not answer ({why}): install and start pcscd (sudo scripts/install-readers)"
 
 
 class _Card:
@@ -246,8 +279,8 @@ class _Card:
     def uid(self) -> str:
         """The card's UID in lower-case hex (`FF CA 00 00 00`)."""
         uid = _checked(self.transmit(GET_UID), "GET UID")
-        if not 4 <= len(uid) <= 10:
-            raise PcscError(f"GET UID answered {len(uid)} bytes")
+        if len(uid) not in (4, 7, 10):  # the one UID rule (companion.decks.UID_RULE)
+            raise PcscError(f"GET UID answered {len(uid)} bytes, not a 4, 7 or 10-byte UID")
         return uid.hex()
 
     def __exit__(self, *exc: object) -> None:

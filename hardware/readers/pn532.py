@@ -1,7 +1,11 @@
 """The `pn532` reader: a PN532 module on a serial port (HSU: the Pi's UART, or a USB-UART dongle on any
 computer) or on a Pi's I2C bus.
 
-Each poll is one InListPassiveTarget for two targets: the chip resolves two stacked cards itself.
+Each poll asks InListPassiveTarget for two targets (the chip resolves two stacked cards itself), asks
+again while it gets two (the cards listed are then busy, so a third one answers), then, after two or
+more, turns the RF field off so that every card starts the next poll afresh (the chip halted the first
+of two; see hardware/fakes/pn532_chip.py for the reports this follows). The chip itself looks for a
+card ~100 ms per listing, 1.6 ms apart, while the host sleeps.
 For a self-describing deck, each new card's NTAG memory is read (NTAG READ through InDataExchange).
 The thread reports `TagSeen` (debounced per UID, as the RC522 reader does) and `ReaderHealth`.
 """
@@ -9,8 +13,9 @@ The thread reports `TagSeen` (debounced per UID, as the RC522 reader does) and `
 from __future__ import annotations
 
 import contextlib
-import fcntl
+import errno
 import os
+import select
 import threading
 import time
 from collections.abc import Callable
@@ -18,17 +23,27 @@ from typing import Any
 
 from companion.reads import ReaderQueue, TagSeen
 from hardware.pn532 import Pn532, Pn532Error, Target, Transport
-from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread
+from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
+from hardware.readers.permissions import serial_fix
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 BAUD = 115200
-POLL_MS = 20
-READ_SLICE_S = 0.002  # pyserial's read timeout: how long one wait for the first byte lasts
+POLL_MS = 40  # between two listings that found cards (an empty listing lasts ~100 ms in the chip)
+READ_SLICE_S = 0.01  # pyserial's read timeout: one wait for the first byte (a byte ends it at once)
+ACK_S = 0.1
+FIRST_ACK_S = 1.5  # a USB-UART dongle's first ACK can take about a second (nfcpy waits 1.5 s)
+RETRY_TIMEOUT = 0x05  # fRetryTimeout 1.6 ms between the chip's tries (its default 51.2 ms lets a card pass by)
+RETRIES = 62  # MxRtyPassiveActivation: the chip itself looks for cards 63 times, ~100 ms, while the host waits
+# asleep; a card arriving meanwhile is found within a try, and the host spends one command per 100 ms
+LIST_ANSWER_S = (RETRIES + 1) * 0.0016 + 0.1  # silence longer than this after the ACK is a lost answer:
+# the poll is tried again at once
+MAX_LISTINGS = 4  # InListPassiveTarget calls per poll while each lists two cards (up to 8 cards stacked)
 DEBOUNCE_S = 1.0
 MAX_CODE_PAGES = 36
 ERROR_POLLS = 10  # failed polls in a row before the reader is called down and reopened
 I2C_ADDRESS = 0x24
 I2C_SLAVE = 0x0703
+I2C_TRIES = 4  # a transfer refused with EREMOTEIO is tried this many times
 
 
 class SerialTransport:
@@ -49,9 +64,13 @@ class SerialTransport:
         self._serial.flush()
 
     def read(self, timeout: float) -> bytes:
-        """What arrived, waiting up to `timeout` for the first byte (the port's own timeout is a short
-        slice, set once: changing it reconfigures the port every call)."""
+        """What arrived, waiting up to `timeout` for the first byte: asleep in select() where the port has a
+        file descriptor (POSIX), else in reads of a short slice (the port's timeout, set once: changing it
+        reconfigures the port every call)."""
         deadline = time.monotonic() + timeout
+        fileno = getattr(self._serial, "fileno", None)
+        if fileno is not None and os.name == "posix" and not self._serial.in_waiting and timeout > 0:
+            select.select([fileno()], [], [], timeout)
         while True:
             waiting = self._serial.in_waiting
             if waiting:
@@ -69,30 +88,45 @@ class SerialTransport:
 
 class I2cTransport:
     """I2C through Linux's i2c-dev (`/dev/i2c-1` on a Pi), or any `device` with read(n)/write(data): each read
-    starts with the chip's ready byte (1: a frame follows)."""
+    starts with the chip's ready byte (1: a frame follows). A transfer refused with EREMOTEIO (the Pi's
+    I2C does not wait out the chip's clock stretching) is tried again a few times before it counts."""
 
     needs_wakeup = False
 
     def __init__(self, device: str = "/dev/i2c-1", address: int = I2C_ADDRESS, chunk: int = 64,
-                 backend: Any = None, sleep: Callable[[float], None] = time.sleep) -> None:
+                 backend: Any = None, sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.port = f"{device}@{address:#04x}"
         self._device = backend if backend is not None else I2cDevice(device, address)
         self._chunk = chunk
         self._sleep = sleep
+        self._clock = clock
+        self.remote_io_retries = 0
 
     def write(self, data: bytes) -> None:
-        self._device.write(data)
+        self._again(lambda: self._device.write(data))
 
     def read(self, timeout: float) -> bytes:
         """Poll the ready byte every millisecond until it says 1 (then the frame follows) or `timeout`."""
-        deadline = time.monotonic() + timeout
+        deadline = self._clock() + timeout
         while True:
-            data = bytes(self._device.read(self._chunk))
+            data = bytes(self._again(lambda: self._device.read(self._chunk)))
             if data[:1] == b"\x01":
                 return data[1:]
-            if time.monotonic() >= deadline:
+            if self._clock() >= deadline:
                 return b""
             self._sleep(0.001)
+
+    def _again(self, transfer: Callable[[], Any]) -> Any:
+        for attempt in range(I2C_TRIES):
+            try:
+                return transfer()
+            except OSError as error:
+                if error.errno != errno.EREMOTEIO or attempt == I2C_TRIES - 1:
+                    raise
+                self.remote_io_retries += 1
+                self._sleep(0.001)
+        return None
 
     def close(self) -> None:
         self._device.close()
@@ -102,6 +136,8 @@ class I2cDevice:
     """An i2c-dev device file talking to one address (the ioctl I2C_SLAVE)."""
 
     def __init__(self, path: str, address: int) -> None:
+        import fcntl  # Linux only, as i2c-dev is: the serial transport must load on Windows too
+
         self._fd = os.open(path, os.O_RDWR)
         try:
             fcntl.ioctl(self._fd, I2C_SLAVE, address)
@@ -120,12 +156,27 @@ class I2cDevice:
             os.close(self._fd)
 
 
-def serial_ports() -> list[str]:
-    """Serial ports a PN532 may sit on (the Pi's UART, USB-UART dongles), by pyserial's own listing."""
-    from serial.tools import list_ports
+USB_UART_IDS = frozenset({(0x10C4, 0xEA60), (0x1A86, 0x7523), (0x1A86, 0x55D4), (0x0403, 0x6001),
+                          (0x0403, 0x6015), (0x067B, 0x2303)})
+"""USB-UART bridges a PN532 is sold on: CP2102, CH340, CH9102, FTDI FT232R and FT231X, PL2303."""
 
-    ports = [info.device for info in list_ports.comports()]
-    return sorted(set(ports) | {p for p in ("/dev/serial0",) if os.path.exists(p)})
+
+def serial_ports(comports: Callable[[], list[Any]] | None = None) -> tuple[list[str], list[str]]:
+    """(ports a PN532 may sit on, other ports): USB-UART bridges by their USB id, and the Pi's UART; the
+    others (a modem, a Pico, a GPS…) are never sent wake-up bytes unless named with port= (libnfc probes
+    no serial port by default either)."""
+    if comports is None:
+        from serial.tools import list_ports
+
+        comports = list_ports.comports
+    likely, others = set(), set()
+    for info in comports():
+        if (getattr(info, "vid", None), getattr(info, "pid", None)) in USB_UART_IDS:
+            likely.add(info.device)
+        else:
+            others.add(info.device)
+    likely |= {p for p in ("/dev/serial0",) if os.path.exists(p)}
+    return sorted(likely), sorted(others - likely)
 
 
 def open_transport(options: dict[str, str]) -> Transport:
@@ -139,14 +190,15 @@ class Pn532Reader:
     """A pot reader on a PN532. `backend` builds the transport (a `Transport`) when the thread opens it."""
 
     def __init__(self, backend: Callable[[], Transport], *, name: str = "pn532", poll_ms: int = POLL_MS,
-                 debounce_s: float = DEBOUNCE_S, where: str = "") -> None:
+                 debounce_s: float = DEBOUNCE_S, where: str = "", clock: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self._backend = backend
         self._poll_s = poll_ms / 1000
         self._debounce_s = debounce_s
         self._where = where
+        self._clock = clock
         self._health = HealthLatch(name)
-        self._thread = ReaderThread(name, self._run)
+        self._thread = ReaderThread(name, self._run, lambda error: self._report(ERRORS, crash_detail(error)))
         self._out: ReaderQueue | None = None
         self._chip: Pn532 | None = None
         self._chip_lock = threading.Lock()
@@ -155,6 +207,7 @@ class Pn532Reader:
         self._last_seen: dict[str, float] = {}
         self.polls = 0
         self.errors = 0
+        self._failures = 0
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> Pn532Reader:
@@ -190,6 +243,10 @@ class Pn532Reader:
         """companion.reads.KnownTags: no memory read for a UID the deck already knows."""
         self._known = known
 
+    def writes(self, uid: str) -> bool:
+        """companion.reads.TagKinds: NTAG pages only (a 7-byte UID), never a MIFARE Classic's sectors."""
+        return len(uid) == 14
+
     def write_card(self, uid: str, code: str) -> bool:
         """companion.reads.TagWriter: between two polls, write `code` on card `uid` and read it back."""
         with self._chip_lock:
@@ -197,7 +254,8 @@ class Pn532Reader:
             if chip is None:
                 return False
             try:
-                target = next((t for t in chip.list_targets(2) if t.uid.hex() == uid), None)
+                chip.field(False)  # every card fresh: the one to write answers this listing
+                target = next((t for t in chip.list_targets(2, LIST_ANSWER_S) if t.uid.hex() == uid), None)
                 if target is None:
                     return False
                 data = ndef_bytes(code)
@@ -212,40 +270,52 @@ class Pn532Reader:
 
     def _run(self, stop: threading.Event) -> None:
         backoff = Backoff()
-        failures = 0
         while not stop.is_set():
-            began = time.monotonic()
-            if self._chip is None and not self._open():
-                stop.wait(backoff.failed())
-                continue
-            backoff.succeeded()
-            try:
-                with self._chip_lock:
-                    self._poll()
-                failures = 0
-            except (Pn532Error, OSError) as error:
-                failures += 1
-                self.errors += 1
-                if failures >= ERROR_POLLS:
-                    self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
-                    self._drop()
-                    failures = 0
-            stop.wait(max(0.0, self._poll_s - (time.monotonic() - began)))
+            wait = self.step(backoff)
+            if wait > 0:
+                stop.wait(wait)
+
+    def step(self, backoff: Backoff) -> float:
+        """One turn of the thread: open the chip if needed, poll it; the seconds to wait before the next."""
+        began = self._clock()
+        if self._chip is None and not self._open():
+            return backoff.failed()
+        backoff.succeeded()
+        try:
+            with self._chip_lock:
+                listed = self._poll()
+            self._failures = 0
+        except (Pn532Error, OSError) as error:
+            self._failures += 1
+            self.errors += 1
+            if self._failures >= ERROR_POLLS:
+                self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
+                self._drop()
+                self._failures = 0
+            elif self._chip is not None:
+                with contextlib.suppress(Pn532Error, OSError):  # the lost answer may have selected a card
+                    self._chip.field(False)
+            return 0.0  # a lost answer: the poll is tried again at once
+        if not listed:
+            return 0.0  # the chip waited for a card itself: ask again at once
+        return max(0.0, self._poll_s - (self._clock() - began))
 
     def _open(self) -> bool:
         try:
             transport = self._backend()
         except (OSError, ValueError) as error:
-            self._report(MISSING, f"cannot open {self._where}: {error}{_hint(str(error))}")
+            self._report(MISSING, f"cannot open {self._where}: {error}{_hint(str(error), self._where)}")
             return False
         except Exception as error:  # pyserial's SerialException is an OSError; anything else is reported too
             self._report(MISSING, f"cannot open {self._where}: {error}")
             return False
-        chip = Pn532(transport)
+        chip = Pn532(transport, ack_timeout=FIRST_ACK_S, clock=self._clock)
         try:
             chip.wake()
+            chip.ack_timeout = ACK_S
             ic, version, revision = chip.firmware()
-            chip.set_retries(1)
+            chip.set_retries(RETRIES)
+            chip.set_retry_timeout(RETRY_TIMEOUT)
         except (Pn532Error, OSError) as error:
             transport.close()
             self._report(MISSING, f"no PN532 answers on {self._where} ({error}); "
@@ -260,18 +330,29 @@ class Pn532Reader:
         self._report(OK, f"PN532 v{version}.{revision} ready on {self._where}")
         return True
 
-    def _poll(self) -> None:
-        assert self._chip is not None
+    def _poll(self) -> bool:
+        """List the cards (again while two answer: a third may lie under them), then field off; whether
+        any card was listed."""
+        chip = self._chip
+        assert chip is not None
         self.polls += 1
-        now = time.monotonic()
-        targets = self._chip.list_targets(2)
-        fresh = [t for t in targets if self._fresh(t.uid.hex(), now)]
-        seen = [TagSeen(t.uid.hex(), self.name, card=self._code(t)) for t in fresh]
-        if self._out is not None:
-            for message in seen:
-                self._out.put(message)
+        listed: set[bytes] = set()
+        for _ in range(MAX_LISTINGS):
+            targets = [t for t in chip.list_targets(2, LIST_ANSWER_S) if t.uid not in listed]
+            now = self._clock()
+            for target in targets:
+                listed.add(target.uid)
+                if self._fresh(target.uid.hex(), now) and self._out is not None:
+                    self._out.put(TagSeen(target.uid.hex(), self.name, card=self._code(target)))  # at once
+            if len(targets) < 2:
+                break
+        if len(listed) > 1:  # the chip halted the first of two to reach the second: every card afresh
+            chip.field(False)
+        # one card listed is left selected: it misses the next listing, which meanwhile waits ~100 ms in the
+        # chip for any new card, then answers the one after (never a second for the debounce to forget it)
         if self._health.state != OK:
             self._report(OK, f"PN532 ready on {self._where}")
+        return bool(listed)
 
     def _code(self, target: Target) -> str | None:
         if not self._codes or self._chip is None or self._known(target.uid.hex()):
@@ -306,9 +387,9 @@ def _read_code(chip: Pn532, target: Target) -> str | None:
     return code_from_ndef(memory, None)
 
 
-def _hint(error: str) -> str:
-    if "ermission denied" in error:
-        return " (on Linux, add yourself to the dialout group; on a Pi enable the serial port in raspi-config)"
+def _hint(error: str, where: str) -> str:
+    if "ermission denied" in error or "ccess is denied" in error:
+        return f" ({serial_fix(where)})"
     if "No such file" in error:
         return " (is the dongle plugged in? `marmite reader scan` lists the ports)"
     return ""

@@ -188,12 +188,12 @@ class RC522Reader:
             )
         return []
 
-    def _fail(self, error: Exception) -> list[ReaderMessage]:
+    def _fail(self, error: Exception, state: str = "errors") -> list[ReaderMessage]:
         """Whatever went wrong: let go of the chip, report it, and try again after a growing wait."""
         self._release()
         self._retry_at = self._clock() + self._retry_s
         self._retry_s = min(MAX_RETRY_S, self._retry_s * 2)
-        return self._health(False, _explain(error))
+        return self._health(False, _explain(error), state)
 
     def _open(self, now: float) -> list[ReaderMessage]:
         try:
@@ -207,7 +207,7 @@ class RC522Reader:
             driver = RC522Driver(self._mfrc522, self.config, sleep=self._sleep)
             driver.configure()
         except Exception as error:
-            return self._fail(error)
+            return self._fail(error, "missing")  # no SPI, no GPIO, no chip answering: nothing to read with
         self._driver = driver
         self._retry_s = RETRY_S
         self._reset_at = self._clock()  # opening switched the field on: a card resting there wakes up
@@ -246,13 +246,14 @@ class RC522Reader:
             with contextlib.suppress(Exception):
                 self._gpio.cleanup(self.config.reset_pin)  # only our pin: the panel's pins stay set up
 
-    def _health(self, ok: bool, detail: str) -> list[ReaderMessage]:
+    def _health(self, ok: bool, detail: str, state: str = "errors") -> list[ReaderMessage]:
         changed = ok != self._healthy or not ok
         self._healthy = ok
         if not changed:
             return []
         cfg = self.config
         info = (
+            ("state", "ok" if ok else state),  # ok, missing or errors, as every reader says it
             ("spi", f"{cfg.bus}.{cfg.device} at {cfg.speed_hz // 1000} kHz"),
             ("gain", f"{cfg.gain_db} dB"),
             ("resets", str(self.resets)),

@@ -96,7 +96,8 @@ def test_nothing_found_says_what_to_do() -> None:
 
 def test_the_scan_command_exits_1_when_nothing_answers(monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(reader_scan, "find_all", lambda: [Candidate("pn532", (("port", "/dev/ttyNOPE4"),), "x")])
+    nope = Candidate("pn532", (("port", "/dev/ttyNOPE4"),), "x")
+    monkeypatch.setattr(reader_scan, "find_all", lambda notes=None: [nope])
     args = build_parser().parse_args(["reader", "scan", "--seconds", "1"])
     assert args.handler(args) == 1
     assert "no reader answered" in capsys.readouterr().out

@@ -1,0 +1,80 @@
+"""The serial readers on a computer without `fcntl` (Windows): the PN532 loads and reads, and `reader scan`
+says what it could not look for and why. Windows is simulated by hiding `fcntl` and naming the platform."""
+
+from __future__ import annotations
+
+import importlib
+import queue
+import sys
+from collections.abc import Iterator
+from types import ModuleType
+
+import pytest
+import serial  # pyserial is loaded before fcntl is hidden, as its Windows backend would be there
+
+from companion.reads import ReaderHealth, ReaderQueue, TagSeen
+from hardware.fakes.pn532_chip import FakeNtag, FakePn532
+from marmite import reader_scan
+from marmite.cli import build_parser  # loaded as on Linux: Windows' own modules (msvcrt) are not here
+from marmite.readers import make_reader
+from tests.readers.test_pcsc_reader import take
+
+RUN_COM3 = build_parser().parse_args(["run", "--reader", "pn532", "--reader-option", "port=COM3"])
+
+
+@pytest.fixture
+def windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """hardware.readers.pn532 imported afresh where `import fcntl` fails, on a platform named win32."""
+    assert serial.Serial is not None
+    monkeypatch.setitem(sys.modules, "fcntl", None)  # None in sys.modules: `import fcntl` raises ImportError
+    monkeypatch.delitem(sys.modules, "hardware.readers.pn532", raising=False)
+    monkeypatch.setattr(sys, "platform", "win32")
+    module = importlib.import_module("hardware.readers.pn532")
+    yield module
+    monkeypatch.delitem(sys.modules, "hardware.readers.pn532", raising=False)
+
+
+def test_the_pn532_serial_reader_loads_and_reads_without_fcntl(windows: ModuleType) -> None:
+    with pytest.raises(ImportError):
+        importlib.import_module("fcntl")
+    chip = FakePn532()
+    card = FakeNtag(bytes.fromhex("04112233445566"))
+    reader = windows.Pn532Reader.from_options({"port": chip.port})
+    out: ReaderQueue = queue.Queue()
+    try:
+        reader.start(out)
+        health = take(out, ReaderHealth, timeout=10)
+        assert isinstance(health, ReaderHealth) and health.ok, health
+        chip.put(card)
+        seen = take(out, TagSeen, timeout=10)
+        assert isinstance(seen, TagSeen) and seen.uid == card.uid.hex()
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_the_i2c_transport_alone_needs_fcntl(windows: ModuleType) -> None:
+    with pytest.raises(ImportError):
+        windows.I2cDevice("/dev/i2c-1", 0x24)
+
+
+def test_scan_names_the_readers_it_could_not_look_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "evdev", None)
+    monkeypatch.setitem(sys.modules, "hardware.readers.pn532", None)
+    monkeypatch.setitem(sys.modules, "smartcard.scard", None)
+    monkeypatch.setattr(sys, "platform", "win32")
+    notes: list[str] = []
+    assert reader_scan.keyboard_candidates(notes=notes) == []
+    assert reader_scan.serial_candidates(notes=notes) == []
+    assert reader_scan.pcsc_candidates(notes=notes) == []
+    assert len(notes) == 3
+    assert notes[0].startswith("keyboard-wedge readers: not looked for") and "win32" in notes[0]
+    assert notes[1].startswith("PN532 on serial ports: not looked for") and "marmite[readers]" in notes[1]
+    assert notes[2].startswith("PC/SC readers: not looked for, pyscard is not installed")
+    lines = reader_scan.report([], (), notes)
+    assert [line for line in lines if line.startswith("NOT SEEN ")] == [f"NOT SEEN {n}" for n in notes]
+
+
+def test_marmite_run_builds_the_pn532_reader_on_com3(windows: ModuleType) -> None:
+    reader = make_reader(RUN_COM3.reader, {"port": "COM3"})
+    assert isinstance(reader, windows.Pn532Reader) and reader._where == "COM3"
