@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.extras import install_hint
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from hardware.readers.permissions import ClosedInput, closed_inputs
 from marmite.readers import make_reader
@@ -79,7 +80,7 @@ def pico_candidates(notes: list[str] | None = None) -> list[Candidate]:
         return [Candidate("usb", (("port", port),), f"Pico on {port}") for port in find_board_ports()]
     except ImportError as error:
         _note(notes, f"Pico on USB: not looked for, {error.name or 'pyserial'} is not installed "
-                     "(pip install 'marmite[readers]')")
+                     "(it comes with Marmite: in the Marmite folder, run .venv/bin/pip install -e .)")
     except OSError as error:
         _note(notes, f"Pico on USB: not looked for, the USB ports could not be listed ({error})")
     return []
@@ -93,7 +94,7 @@ def keyboard_candidates(evdev: Any = None, notes: list[str] | None = None,
         try:
             evdev = importlib.import_module("evdev")
         except ImportError:
-            why = ("python-evdev is not installed (pip install 'marmite[readers]')" if sys.platform == "linux"
+            why = (f"python-evdev is not installed ({install_hint('readers')})" if sys.platform == "linux"
                    else f"they are read through Linux's evdev, not on {sys.platform}: use a PN532 or a PC/SC reader")
             _note(notes, f"keyboard-wedge readers: not looked for, {why}")
             return []
@@ -137,7 +138,7 @@ def serial_candidates(exclude: Sequence[str] = (), notes: list[str] | None = Non
         ports, others = serial_ports()
     except ImportError as error:
         _note(notes, f"PN532 on serial ports: not looked for, {error.name or 'pyserial'} could not be loaded "
-                     f"({error}; pip install 'marmite[readers]')")
+                     f"({error}; it comes with Marmite: in the Marmite folder, run .venv/bin/pip install -e .)")
         return []
     except OSError as error:
         _note(notes, f"PN532 on serial ports: not looked for, the ports could not be listed ({error})")
@@ -154,7 +155,7 @@ def pcsc_candidates(scard: Any = None, notes: list[str] | None = None) -> list[C
     try:
         scard = scard or importlib.import_module("smartcard.scard")
     except ImportError:
-        _note(notes, "PC/SC readers: not looked for, pyscard is not installed (pip install 'marmite[readers]')")
+        _note(notes, f"PC/SC readers: not looked for, pyscard is not installed ({install_hint('readers')})")
         return []
     rc, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
     if rc != scard.SCARD_S_SUCCESS:
