@@ -297,7 +297,7 @@ def duel(args: argparse.Namespace) -> int:
     players = [name for name in args.duel.split(",") if name]
     games = [args.only] if args.only else list(PLAYERS)
     robot_duel.run(games, players, args.opponents.split(","),
-                   range(args.first_deal, args.first_deal + args.games), args.every_seat)
+                   range(args.first_deal, args.first_deal + args.games), args.every_seat, args.all_opponents)
     pairs = [(pair.split(":")[0], pair.split(":")[-1]) for pair in args.compare.split(",") if pair]
     robot_duel.summary(pairs or list(itertools.pairwise(players)))
     return 0
@@ -321,7 +321,10 @@ def main() -> int:
                         help="duplicate duels instead (see benchmarks/robot_duel.py): these seat players, "
                              "comma-separated (e.g. chef-2@300,frozen-pimc@300), each game appended to "
                              "benchmarks/results/robot_duel.jsonl; --games deals from --first-deal")
-    parser.add_argument("--opponents", default=",".join(robot_duel.OPPONENTS), help="the duels' opponents")
+    parser.add_argument("--opponents", default=",".join(robot_duel.OPPONENTS),
+                        help="the duels' opponents: one a deal, turning every 4 deals (all of them on each deal "
+                             "with --all-opponents)")
+    parser.add_argument("--all-opponents", action="store_true", help="every opponent on every deal of a duel")
     parser.add_argument("--compare", default="",
                         help="pairs candidate:control to summarise, comma-separated (default: each duel player "
                              "against the next)")

@@ -35,8 +35,9 @@ from marmite.games import GAMES
 Player = Callable[[RobotAsk], dict[str, Any]]
 RESULTS = Path(__file__).resolve().parent / "results" / "robot_duel.jsonl"
 PLAYERS = 4
-ROUNDS = 2
-"""Chaud Devant rounds per duel game (scores are per round: fewer rounds, more deals for the same CPU)."""
+ROUNDS = 5
+"""Chaud Devant rounds per duel game: the whole game, as the chef plays it (it keeps menus for the rounds
+ahead: cut games would count that against it)."""
 CHEF_VERSION = "chef-2"
 """The chef's name in the results: a new chef gets a new name, so its games never pool with an older one's."""
 FROZEN_SHARE = 1.2
@@ -176,14 +177,16 @@ def key(row: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def run(games: Iterable[str], players: list[str], opponents: list[str], deals: range, every_seat: bool,
-        path: Path = RESULTS) -> None:
-    """Play every (deal, seat, opponent) for each player, skipping games already recorded."""
+        all_opponents: bool = False, path: Path = RESULTS) -> None:
+    """Play each player in a deal's seat (turning with the deal, or every seat) against its opponent (turning
+    every PLAYERS deals, or every opponent), skipping games already recorded."""
     done = {key(row) for row in recorded(path)}
     for game in games:
         rounds = ROUNDS if game == "chaud_devant" else None
         for deal in deals:
+            turning = [opponents[(deal // PLAYERS) % len(opponents)]]
             for seat in range(PLAYERS) if every_seat else [deal % PLAYERS]:
-                for opponent in opponents:
+                for opponent in opponents if all_opponents else turning:
                     for player in players:
                         if (game, deal, seat, opponent, player, rounds) not in done:
                             play_one(game, deal, seat, opponent, player, path)
