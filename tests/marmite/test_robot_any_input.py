@@ -41,12 +41,14 @@ def served(data: bytes) -> tuple[int, list[str]]:
     sink = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\n", write_through=True)
     code = serve_requests(ARGS, open_input(io.BytesIO(data)), sink)
     written = sink.buffer.getvalue().decode("utf-8")  # type: ignore[attr-defined]
-    return code, written.splitlines()
+    assert written.endswith("\n") or not written
+    return code, written.split("\n")[:-1]  # JSON Lines: a line ends at \n only (an answer may hold U+2028)
 
 
 def expected_answers(data: bytes) -> int:
-    """How many answers the input calls for: one a line that is not blank (JSON Lines: lines end at \\n)."""
-    return sum(1 for line in data.split(b"\n") if line.strip(b" \t\r\n\f\v\x1c\x1d\x1e\x1f\x85"))
+    """How many answers the input calls for: one a line that is not blank, Unicode spaces included (JSON Lines:
+    lines end at \\n)."""
+    return sum(1 for line in data.split(b"\n") if line.decode("utf-8", "surrogateescape").strip())
 
 
 def check_answers(code: int, lines: list[str], count: int) -> list[dict[str, Any]]:
@@ -98,3 +100,9 @@ def test_the_command_itself_survives_a_lone_surrogate_and_bad_bytes() -> None:
     assert len(answers) == 3
     assert [answers[0]["player"], answers[2]["player"]] == ["\ud800", "\ud800"]  # (the first's search is smaller)
     assert "UTF-8" in answers[1]["error"]
+
+
+def test_blank_lines_of_any_spaces_get_no_answer_and_others_one() -> None:
+    data = "\u3000\n\u00a0 \r\n{}\n\n".encode() + b"\xc2\n"
+    answers = check_answers(*served(data), 2)
+    assert all("error" in answer for answer in answers)
