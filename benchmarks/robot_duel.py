@@ -10,7 +10,8 @@ averaged first) and the number of deals.
 
 Opponents, none of which the chef was tuned on: `random`, the rule-based player (`heuristic`), the frozen
 flat PIMC with a small budget (`pimc8`: 8 worlds, rule-based playouts, not the chef's fitted ones) and the
-chef as it was at 23919bc at 50 ms (`chef-23919bc@50`).
+chef with 23919bc's cap on its playouts at 50 ms (`chef-capped@50`: 0.6 worlds per answer per think-ms, but
+today's Chaud Devant playout cost; the first runs named it `chef-23919bc@50`, renamed in the results file).
 """
 
 from __future__ import annotations
@@ -91,9 +92,11 @@ def chef_player(think_ms: int) -> Callable[[int], Player]:
     return make
 
 
-def earlier_chef_player(think_ms: int) -> Callable[[int], Player]:
-    """The chef as sized at 23919bc: 0.6 worlds per answer per think-ms, its budget divided by its playouts'
-    cost (its search itself is today's sequential halving, which has not changed since)."""
+def earlier_chef_player(think_ms: int, *, as_at_23919bc: bool = True) -> Callable[[int], Player]:
+    """The chef sized as at 23919bc: 0.6 worlds per answer per think-ms (of 0.7 of it), its budget divided by
+    its playouts' cost, then 2.5 in Chaud Devant (its search itself is today's sequential halving, unchanged
+    since). Without `as_at_23919bc`, divided by today's cost (1.1): `chef-capped`, the pool's earlier chef."""
+
     def make(seed: int) -> Player:
         counter = iter(range(10**9))
 
@@ -105,7 +108,10 @@ def earlier_chef_player(think_ms: int) -> Callable[[int], Player]:
             budget = max(count, int(think_ms * 0.7 * position.rollouts_per_ms))
             budget = max(count, min(budget, int(count * think_ms * 0.6)))
             if isinstance(position, SearchCost):
-                budget = max(count, int(budget / position.search_cost))
+                cost = position.search_cost
+                if as_at_23919bc and ask.log[0].get("game", "chaud_devant") == "chaud_devant":
+                    cost = 2.5
+                budget = max(count, int(budget / cost))
             rng = random.Random(seed * 1000 + next(counter))
             return dict(position.choices[sequential_halving(position, rng, budget, math.inf)])
 
@@ -118,7 +124,7 @@ OPPONENTS: dict[str, Callable[[int], Player]] = {
     "random": random_player,
     "heuristic": heuristic_player,
     "pimc8": frozen_pimc_player(8),
-    "chef-23919bc@50": earlier_chef_player(50),
+    "chef-capped@50": earlier_chef_player(50, as_at_23919bc=False),
 }
 
 
