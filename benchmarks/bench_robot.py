@@ -20,6 +20,7 @@ with --every-seat it plays every seat of each deal; docs/BENCHMARKS.md gives the
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import random
@@ -35,6 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import robot_duel  # noqa: E402
 from companion.buffet import arena as buffet_arena  # noqa: E402
 from companion.chaud_devant import arena as chaud_arena  # noqa: E402
 from companion.robots import RobotAsk, decide, flat_pimc, position_of  # noqa: E402
@@ -290,6 +292,17 @@ def startup() -> None:
           f" CPU of the process min {cpu[0]:.0f} ms, median {cpu[2]:.0f} ms (5 runs).\n")
 
 
+def duel(args: argparse.Namespace) -> int:
+    """Play the duels asked (unless recorded already), then print every comparison pooled over the file."""
+    players = [name for name in args.duel.split(",") if name]
+    games = [args.only] if args.only else list(PLAYERS)
+    robot_duel.run(games, players, args.opponents.split(","),
+                   range(args.first_deal, args.first_deal + args.games), args.every_seat, args.all_opponents)
+    pairs = [(pair.split(":")[0], pair.split(":")[-1]) for pair in args.compare.split(",") if pair]
+    robot_duel.summary(pairs or list(itertools.pairwise(players)))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="deals per game and table (default 6, quick)")
@@ -304,7 +317,26 @@ def main() -> int:
                         help="give the equal-time chef this multiple of the flat PIMC's CPU (default 1)")
     parser.add_argument("--first-deal", type=int, default=0, help="the first deal's number (fresh deals: default 0)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
+    parser.add_argument("--duel", metavar="PLAYERS",
+                        help="duplicate duels instead (see benchmarks/robot_duel.py): these seat players, "
+                             "comma-separated (e.g. chef-2@300,frozen-pimc@300), each game appended to "
+                             "benchmarks/results/robot_duel.jsonl; --games deals from --first-deal")
+    parser.add_argument("--opponents", default=",".join(robot_duel.OPPONENTS),
+                        help="the duels' opponents: one a deal, turning every 4 deals (all of them on each deal "
+                             "with --all-opponents)")
+    parser.add_argument("--all-opponents", action="store_true", help="every opponent on every deal of a duel")
+    parser.add_argument("--compare", default="",
+                        help="pairs candidate:control to summarise, comma-separated (default: each duel player "
+                             "against the next)")
+    parser.add_argument("--answer-times", metavar="MS", help="CPU and wall time of an answer at these think-ms "
+                        "(comma-separated) for the chef and the frozen flat PIMC, instead")
     args = parser.parse_args()
+    if args.answer_times:
+        robot_duel.answer_times([robot_duel.CHEF_VERSION, "frozen-pimc"],
+                                [int(ms) for ms in args.answer_times.split(",")])
+        return 0
+    if args.duel is not None:
+        return duel(args)
     global ROUNDS, EVERY_SEAT, EQUAL_SCALE, FIRST_DEAL
     ROUNDS, EVERY_SEAT, EQUAL_SCALE, FIRST_DEAL = args.rounds, args.every_seat, args.equal_scale, args.first_deal
     baselines = {name: BASELINES[name] for name in args.baselines.split(",")}

@@ -36,6 +36,7 @@ def visible_log(log: list[dict[str, Any]], seat: str, state: State) -> list[dict
         revealed = dict(public["rounds"][-1].get("menus", {}) or {})
     last_card = max((i for i, event in enumerate(log) if event.get("type") == "card"), default=-1)
     in_menus = public.get("phase") == "menu"
+    superseded = superseded_menus(log)
     seen: list[dict[str, Any]] = []
     for index, event in enumerate(log):
         kind = event.get("type")
@@ -45,11 +46,33 @@ def visible_log(log: list[dict[str, Any]], seat: str, state: State) -> list[dict
             event = {name: value for name, value in event.items() if name != "robots"}
         if kind == "hand" and event.get("player") != seat:
             continue
-        if (kind == "menu" and in_menus and index > last_card and event.get("player") != seat
-                and revealed.get(str(event.get("player"))) != event.get("menu")):
+        if kind == "menu" and event.get("player") != seat and (index in superseded or (
+                in_menus and index > last_card and revealed.get(str(event.get("player"))) != event.get("menu"))):
             continue
         seen.append(event)
     return seen
+
+
+def superseded_menus(log: list[dict[str, Any]]) -> set[int]:
+    """The positions of menus a player changed before the reveal (a later menu of theirs with no card
+    in between): chosen face down and never shown, so no other seat ever saw them."""
+    latest: dict[Any, int] = {}
+    superseded: set[int] = set()
+    for index, event in enumerate(log):
+        if event.get("type") == "card":
+            latest.clear()
+        elif event.get("type") == "menu":
+            player = event.get("player")
+            if player in latest:
+                superseded.add(latest[player])
+            latest[player] = index
+    return superseded
+
+
+def decision_seed(game: int, ask_log: list[dict[str, Any]]) -> int:
+    """A robot's seed for a decision: the table's game and how long the seat's visible log is, so that
+    nothing hidden from the seat (other hands, menus still face down) changes it."""
+    return game * 7919 + len(ask_log)
 
 
 def hand_of(state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:

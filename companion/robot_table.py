@@ -165,7 +165,8 @@ class RobotDriver:
             self._wake.set()
             return False
         try:
-            decision = decide(self.service.games, ask, level=level, seed=game * 7919 + count, think_ms=self.think_ms)
+            seed = robot_games.decision_seed(game, ask.log)  # from what the seat may see only
+            decision = decide(self.service.games, ask, level=level, seed=seed, think_ms=self.think_ms)
         except RobotRefusal as refusal:
             log.warning("robot %s could not decide: %s", ask.seat, refusal.reason)
             self._said.add(("refused", game, count, ask.seat))
@@ -241,7 +242,8 @@ class RobotDriver:
         """The first mouse out may exchange cards: the robot says which; at a practice table it draws
         virtually, at a real table its hand is journaled without them until the host enters the new one."""
         try:
-            decision = decide(self.service.games, ask, level=level, seed=game * 7919 + count, think_ms=self.think_ms)
+            seed = robot_games.decision_seed(game, ask.log)  # from what the seat may see only
+            decision = decide(self.service.games, ask, level=level, seed=seed, think_ms=self.think_ms)
         except RobotRefusal as refusal:
             log.warning("robot %s could not choose its exchange: %s", player, refusal.reason)
             self._said.add(("refused", game, count, player))

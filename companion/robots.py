@@ -9,8 +9,8 @@ when the request is not the seat's decision or its hand contradicts the log.
 
 The search is Perfect Information Monte Carlo (sample a world, play each answer out with the
 game's rollout policy, keep the best average): flat for the middle level, with sequential halving
-and common random numbers for the chef, whose search grows with the decision's answers (as a flat
-PIMC's does), whose worlds are the game's `search_world` (the game's own rollout policy for its chef,
+and common random numbers for the chef, whose search uses its allowance (about 80 % of `think_ms`
+on the benchmark machine), whose worlds are the game's `search_world` (the game's own rollout policy for its chef,
 possibly played past the horizon the flat PIMC stops at) and whose playouts take a world's lean
 `run_out` when it has one; a Position whose chef's playouts cost more than rule-based ones says so
 (`SearchCost`) and the chef's budget shrinks to match. It is
@@ -166,15 +166,14 @@ class Level:
     worlds_cap: int = 0
     halving: bool = False
     heuristic_noise: float | None = None
-    per_answer: float = 0.0
-    """Worlds per legal answer per think-ms (0: the whole share on every decision): with it, a decision's
-    search grows with its answers and its horizon, as a flat PIMC's does, up to `share` of `think_ms`."""
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
     "debutant": Level(heuristic_noise=0.3),
     "cuisinier": Level(share=0.1, worlds_cap=10),
-    "chef": Level(share=0.7, worlds_cap=100_000, halving=True, per_answer=0.6),
+    "chef": Level(share=0.7, worlds_cap=100_000, halving=True),
+    # share: its playouts sized by the games' calibrations so that, on the benchmark machine with nothing
+    # else to do, an answer's CPU ends by about 80 % of think-ms (bench_robot.py --answer-times)
 }
 
 
@@ -237,8 +236,6 @@ def choose(position: Position, level: Level, rng: random.Random, think_ms: int, 
     if level.heuristic_noise is not None:
         return position.heuristic(rng, noise=level.heuristic_noise)
     budget = max(count, int(think_ms * level.share * position.rollouts_per_ms))
-    if level.per_answer:
-        budget = max(count, min(budget, int(count * think_ms * level.per_answer)))
     if level.halving:
         if isinstance(position, SearchCost):
             budget = max(count, int(budget / position.search_cost))

@@ -29,7 +29,7 @@ def add_commands(sub: Any) -> None:
     """Register `robot` on the `marmite` parser (its own parser, so the fast path needs no other command)."""
     p = sub.add_parser("robot", help="play a seat: decisions asked as JSON Lines on standard input")
     add_arguments(p)
-    p.set_defaults(handler=lambda args: serve_requests(args, sys.stdin, sys.stdout))
+    p.set_defaults(handler=lambda args: serve_requests(args, standard_input(), sys.stdout))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +48,7 @@ def main(argv: Sequence[str]) -> int:
     add_arguments(parser)
     args = parser.parse_args(list(argv))
     try:
-        return serve_requests(args, sys.stdin, sys.stdout)
+        return serve_requests(args, standard_input(), sys.stdout)
     except BrokenPipeError:  # the reader left: nothing more to answer
         sys.stderr.close()
         return 0
@@ -87,17 +87,44 @@ def serve_requests(args: argparse.Namespace, source: IO[str], sink: IO[str]) -> 
             answer = {"error": _one_line(str(error))}
         except Exception as error:  # a request must never stop the robot
             answer = {"error": _one_line(f"cannot answer this request ({type(error).__name__}: {error})")}
-        sink.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        sink.write(answer_line(answer))
         sink.flush()
         received = None
         answered += 1
     return 0
 
 
+def standard_input() -> IO[str]:
+    """The process's standard input as `open_input` reads it (as is when it has no bytes underneath)."""
+    binary = getattr(sys.stdin, "buffer", None)
+    return sys.stdin if binary is None else open_input(binary)
+
+
+def open_input(binary: IO[bytes]) -> IO[str]:
+    """Standard input as JSON Lines text: lines end at a newline only, and bytes that are not UTF-8 reach
+    `parse_request` (escaped) to be refused there rather than stop the reading."""
+    return io.TextIOWrapper(binary, encoding="utf-8", errors="surrogateescape", newline="\n")
+
+
+def answer_line(answer: dict[str, Any]) -> str:
+    """One answer's line: UTF-8 text as is, and any string UTF-8 cannot hold (a lone surrogate a request
+    sent as an escape and the answer echoes) as JSON's own escape, so that the line can always be written."""
+    line = json.dumps(answer, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(answer)
+    return line + "\n"
+
+
 def parse_request(line: str, ask_type: Any) -> Any:
     """A RobotAsk from one JSON line, or RobotRefusal naming what is wrong with it."""
     from companion.robots import RobotRefusal
 
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RobotRefusal("malformed", "not UTF-8 text") from None
     try:
         request = json.loads(line)
     except json.JSONDecodeError as error:

@@ -40,11 +40,11 @@ from companion.robots import RobotAsk
 from companion.seam import Part
 
 ROLLOUT_NOISE = 0.1
-CHEF_PLAYOUT_COST = 2.5
-"""What a chef's playout (the fitted policy, each card drawn) costs against a rule-based one: measured 2.7x
-per playout (75 against 27 microseconds with 30 cards left, a one-off timing in review) and 2.2x per
-whole chef decision at `--think-ms 300` before this correction (a one-off timing too); the chef's budget
-is divided by it (`companion.robots.SearchCost`)."""
+CHEF_PLAYOUT_COST = 1.1
+"""What a chef's playout (the fitted policy, each card drawn, its lean `run_out`) costs against the rule-based
+playouts `rollouts_per_ms` counts: set so that a chef's answer's CPU ends by about 80 % of `--think-ms`
+(`bench_robot.py --answer-times`, docs/BENCHMARKS.md; it was 2.5, from one-off timings of single playouts,
+and left the chef a third of its time); the chef's budget is divided by it (`companion.robots.SearchCost`)."""
 _NO_DICE = random.Random(0)  # the policy without noise rolls no dice; it only needs something to hold
 
 
