@@ -25,6 +25,7 @@ BUZZER_OFF = [0xFF, 0x00, 0x52, 0x00, 0x00]  # ACR122U: no beep on card detectio
 WAIT_MS = 250  # each status wait ends this often, so that close() and a replugged reader are noticed
 MAX_CODE_PAGES = 36  # an NTAG213's user memory (pages 4 to 39)
 SW_OK = [0x90, 0x00]
+CARDS_UNREAD = 3  # cards in a row that did not answer before the reader itself is called down
 
 
 def named_like(name: str, wanted: str) -> bool:
@@ -92,6 +93,7 @@ class PcscReader:
         self._card_lock = threading.Lock()  # the poll's read and a tag write never overlap
         self.reads = 0
         self.errors = 0
+        self._unread = 0  # cards in a row that did not answer
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> PcscReader:
@@ -220,13 +222,25 @@ class PcscReader:
                         with contextlib.suppress(PcscError):
                             code = read_code(card.transmit)
             except PcscError as error:
-                self.errors += 1
-                self._report(ERRORS, f"a card did not answer ({error}): let it rest flat on the reader")
+                self._unanswered(chosen, error)
                 return
         self.reads += 1
+        self._unread = 0
         self._report(OK, f"{chosen} ready")
         if self._out is not None:
             self._out.put(TagSeen(uid, self.name, card=code))
+
+    def _unanswered(self, chosen: str, error: PcscError) -> None:
+        """A card that did not answer (lifted mid-read, or not flat): not the reader's fault, so not said as
+        one (the card is simply not read, as with every reader); a few in a row are (a slot that cannot read
+        these cards, a reader gone wrong)."""
+        self.errors += 1
+        self._unread += 1
+        if self._unread >= CARDS_UNREAD:
+            self._report(ERRORS, f"{self._unread} cards in a row did not answer ({error}): "
+                                 "is it a contactless reader? `marmite reader scan` tests it")
+        else:
+            self._report(OK, f"{chosen} ready; a card did not answer ({error}): let it rest flat on the reader")
 
     def _silence(self, card: _Card, chosen: str) -> None:
         """Turn the ACR122U's beep off once (it beeps for every card, refused ones too: the table decides)."""
