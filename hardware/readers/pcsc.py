@@ -25,6 +25,7 @@ BUZZER_OFF = [0xFF, 0x00, 0x52, 0x00, 0x00]  # ACR122U: no beep on card detectio
 WAIT_MS = 250  # each status wait ends this often, so that close() and a replugged reader are noticed
 MAX_CODE_PAGES = 36  # an NTAG213's user memory (pages 4 to 39)
 SW_OK = [0x90, 0x00]
+SW_FAILED = [0x63, 0x00]  # what the ACR122U answers when the card left before answering
 CARDS_UNREAD = 3  # cards in a row that did not answer before the reader itself is called down
 
 
@@ -37,6 +38,10 @@ def named_like(name: str, wanted: str) -> bool:
 
 class PcscError(RuntimeError):
     """A PC/SC call failed; the message names the call and pyscard's reason."""
+
+
+class CardGone(PcscError):
+    """The card did not answer the reader (lifted mid-read, or not flat on it): no fault of the reader."""
 
 
 def read_pages(transmit: Any, page: int) -> bytes:
@@ -67,7 +72,8 @@ def write_code(transmit: Any, code: str) -> None:
 def _checked(response: list[int], what: str) -> bytes:
     if response[-2:] != SW_OK:
         status = " ".join(f"{byte:02X}" for byte in response[-2:])
-        raise PcscError(f"{what} refused by the card (status {status})")
+        gone = response[-2:] == SW_FAILED  # the reader's "operation failed": no card answered it
+        raise (CardGone if gone else PcscError)(f"{what} refused by the card (status {status})")
     return bytes(response[:-2])
 
 
@@ -221,8 +227,12 @@ class PcscReader:
                     if self._codes and not self._known(uid):
                         with contextlib.suppress(PcscError):
                             code = read_code(card.transmit)
-            except PcscError as error:
+            except CardGone as error:
                 self._unanswered(chosen, error)
+                return
+            except PcscError as error:  # it answered, but what no card of a deck answers
+                self.errors += 1
+                self._report(ERRORS, f"a card answered wrongly ({error})")
                 return
         self.reads += 1
         self._unread = 0
@@ -279,7 +289,7 @@ class _Card:
             self._context, self._reader, s.SCARD_SHARE_SHARED, s.SCARD_PROTOCOL_T0 | s.SCARD_PROTOCOL_T1
         )
         if rc != s.SCARD_S_SUCCESS:
-            raise PcscError(f"SCardConnect: {s.SCardGetErrorMessage(rc).strip()}")
+            raise CardGone(f"SCardConnect: {s.SCardGetErrorMessage(rc).strip()}")
         return self
 
     def transmit(self, apdu: list[int]) -> list[int]:
@@ -287,7 +297,7 @@ class _Card:
         s = self._scard
         rc, response = s.SCardTransmit(self._handle, self._protocol, apdu)
         if rc != s.SCARD_S_SUCCESS:
-            raise PcscError(f"SCardTransmit: {s.SCardGetErrorMessage(rc).strip()}")
+            raise CardGone(f"SCardTransmit: {s.SCardGetErrorMessage(rc).strip()}")
         return list(response)
 
     def uid(self) -> str:
