@@ -24,7 +24,7 @@ from companion.decks import DEFAULT_EDITION, DeckError, DeckStore, format_deck_f
 from companion.enrollment import Enrollment
 from companion.hub import Message
 from companion.journal import JournalError, StorageError
-from companion.reads import KnownTags, PartialUids, TagKinds, TagMemory, TagWriter
+from companion.reads import WHOLE_UIDS, KnownTags, PartialUids, TagKinds, TagMemory, TagWriter
 from companion.seam import GameKind, Part
 from companion.table import TableService
 from companion.tag_deal import DealPlan, TagDeal
@@ -280,6 +280,7 @@ class DeckDesk:
                     return wrote
                 step = self.enrollment.read(uid)
                 if step.outcome == "learned":
+                    self._record_taught(uid, first=len(self.enrollment.mapping) == 1)
                     self._save_enrollment()
                 parts = step.parts if wrote is None else (step.parts[0], Part("enroll_written"), *step.parts[1:])
                 read = {"learned": True, "taken": False}.get(step.outcome)  # "done": no card asked
@@ -325,6 +326,7 @@ class DeckDesk:
             mapping = {u: c for u, c in self.store.load().items() if c != code}
             mapping[uid.lower()] = code
             self.store.save(mapping)
+            self._record_taught(uid, first=len(mapping) == 1)
             self.service.tags.replace(mapping)
             return {"outcome": "adopted", "text": self._say(Part("deck_adopted", {"card": code})), "activity": None}
 
@@ -372,8 +374,18 @@ class DeckDesk:
         """A deck read through a partial reader records the format it was taught in (decks written before
         this was recorded gain it when first loaded), so that a later format setting cannot orphan it."""
         label = self.partial.taught() if self.partial is not None else None
-        if label is not None and label != self.store.info().uid_format and self.store.load():
+        if label is not None and self.store.info().uid_format is None and self.store.load():
             self.store.set_uid_format(label)
+
+    def _record_taught(self, uid: str, *, first: bool) -> None:
+        """A card just taught records the format of the reader that read it, when the deck has none yet
+        (or this is its first card): the wedge's, else `uid` (a reader that sends whole UIDs read it, with
+        or without a wedge on the table), so that no wedge later takes a deck of whole 4-byte UIDs for one
+        read in decimal."""
+        if not first and self.store.info().uid_format is not None:
+            return
+        label = self.partial.sent_as(uid) if self.partial is not None else None
+        self.store.set_uid_format(label or WHOLE_UIDS)
 
     def _refuse_alike(self) -> dict[str, Any] | None:
         """An enrollment refused, spoken, when the reader types two of the deck's cards alike; else None."""

@@ -66,16 +66,23 @@ class TagMemory(Protocol):
     def write_card(self, uid: str, code: str) -> bool: ...
 
 
+WHOLE_UIDS = "uid"
+"""The format a deck records when its UIDs are whole: taught on a reader that sends every byte."""
+
+
 @runtime_checkable
 class PartialUids(Protocol):
     """A reader that may send only part of each UID (a keyboard-wedge reader typing cascade level 1):
     `use_deck` maps a deck's UIDs (UID → card code), read in format `taught` (None: not recorded), onto
     what the reader sends, and returns the groups of cards it cannot tell apart; `taught` then says the
-    format the deck should record (None: not known yet)."""
+    format the deck should record (None: not known yet); `sent_as` the format in which this reader lately
+    sent `uid` (None: another reader sent it, one that sends whole UIDs)."""
 
     def use_deck(self, cards: Mapping[str, str], taught: str | None = None) -> list[list[str]]: ...
 
     def taught(self) -> str | None: ...
+
+    def sent_as(self, uid: str) -> str | None: ...
 
 
 @runtime_checkable

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from companion.reads import WHOLE_UIDS
+
 CASCADE_TAG = 0x88
 HEX = re.compile(r"[0-9a-fA-F]+")
 DIGITS = re.compile(r"[0-9]+")
@@ -113,7 +115,7 @@ def text_of(uid: bytes, fmt: UidFormat) -> str:
     return f"{int.from_bytes(data, 'big'):010d}" if fmt.encoding == "dec" else data.hex().upper()
 
 
-WHOLE = "uid"
+WHOLE = WHOLE_UIDS
 """The format a deck records when its UIDs are whole (taught on an RC522, PN532, PC/SC, or a wedge typing
 every byte): any reader reads it, a partial wedge through its own format (`key`)."""
 

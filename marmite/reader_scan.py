@@ -61,7 +61,8 @@ class Verdict:
 
     def as_json(self) -> dict[str, Any]:
         return {"reader": self.candidate.reader, "where": self.candidate.where, "state": self.state,
-                "detail": self.detail, "tags": self.tags, "arguments": self.candidate.arguments()}
+                "detail": self.detail, "tags": self.tags, "arguments": self.candidate.arguments(),
+                "unsure": self.unsure}
 
 
 # --- finding ------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ reader_pages = Blueprint("reader_pages", __name__)
 
 Scanner = Callable[[], list[dict[str, Any]]]
 """Finds and tests the readers (a few seconds): one dict per reader (`reader`, `where`, `state`, `detail`,
-`tags`, `arguments`)."""
+`tags`, `arguments`, and `unsure`: it answers, but nothing says it reads contactless cards)."""
 
 _scan_lock = threading.Lock()  # one search at a time: it opens serial ports and input devices
 

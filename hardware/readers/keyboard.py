@@ -106,6 +106,7 @@ class KeyboardReader:
         self._deck: dict[str, str] = {}
         self._taught: str | None = None  # the format the deck was taught in
         self._applied: str | None = None  # the format the last line was read in
+        self._sent: dict[str, str] = {}  # the last UIDs sent → the format each was read in
         self.refusal = ""  # why the format asked for was refused (the deck's own is used)
         self._asked = fmt
         self.clashes: list[list[str]] = []
@@ -140,6 +141,11 @@ class KeyboardReader:
         """companion.reads.PartialUids: the format the deck should record: its own, or the one its cards
         were just taught in through this reader (None while nothing says)."""
         return self._taught or self._applied
+
+    def sent_as(self, uid: str) -> str | None:
+        """companion.reads.PartialUids: the format in which this reader lately sent `uid` (None: it did not
+        send it; another reader, one that sends whole UIDs, did)."""
+        return self._sent.get(uid.lower())
 
     def _map_deck(self) -> list[list[str]]:
         if self.refusal:  # another deck: the format asked for is tried again
@@ -299,6 +305,7 @@ class KeyboardReader:
             return
         self._applied = taught_label(bytes.fromhex(uid), self.fmt or guessed(typed))
         uid = self._aliases.get(uid, uid)
+        self._sent = {**dict(list(self._sent.items())[-15:]), uid: self._applied}
         self.lines = [*self.lines[-9:], (typed, uid)]
         if self._health.state != OK and not self.clashes:
             self._report(OK, f"reading {self.device}")

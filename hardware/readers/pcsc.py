@@ -25,6 +25,8 @@ BUZZER_OFF = [0xFF, 0x00, 0x52, 0x00, 0x00]  # ACR122U: no beep on card detectio
 WAIT_MS = 250  # each status wait ends this often, so that close() and a replugged reader are noticed
 MAX_CODE_PAGES = 36  # an NTAG213's user memory (pages 4 to 39)
 SW_OK = [0x90, 0x00]
+SW_FAILED = [0x63, 0x00]  # what the ACR122U answers when the card left before answering
+CARDS_UNREAD = 3  # cards in a row that did not answer before the reader itself is called down
 
 
 def named_like(name: str, wanted: str) -> bool:
@@ -36,6 +38,10 @@ def named_like(name: str, wanted: str) -> bool:
 
 class PcscError(RuntimeError):
     """A PC/SC call failed; the message names the call and pyscard's reason."""
+
+
+class CardGone(PcscError):
+    """The card did not answer the reader (lifted mid-read, or not flat on it): no fault of the reader."""
 
 
 def read_pages(transmit: Any, page: int) -> bytes:
@@ -66,7 +72,8 @@ def write_code(transmit: Any, code: str) -> None:
 def _checked(response: list[int], what: str) -> bytes:
     if response[-2:] != SW_OK:
         status = " ".join(f"{byte:02X}" for byte in response[-2:])
-        raise PcscError(f"{what} refused by the card (status {status})")
+        gone = response[-2:] == SW_FAILED  # the reader's "operation failed": no card answered it
+        raise (CardGone if gone else PcscError)(f"{what} refused by the card (status {status})")
     return bytes(response[:-2])
 
 
@@ -92,6 +99,7 @@ class PcscReader:
         self._card_lock = threading.Lock()  # the poll's read and a tag write never overlap
         self.reads = 0
         self.errors = 0
+        self._unread = 0  # cards in a row that did not answer
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> PcscReader:
@@ -219,14 +227,30 @@ class PcscReader:
                     if self._codes and not self._known(uid):
                         with contextlib.suppress(PcscError):
                             code = read_code(card.transmit)
-            except PcscError as error:
+            except CardGone as error:
+                self._unanswered(chosen, error)
+                return
+            except PcscError as error:  # it answered, but what no card of a deck answers
                 self.errors += 1
-                self._report(ERRORS, f"a card did not answer ({error}): let it rest flat on the reader")
+                self._report(ERRORS, f"a card answered wrongly ({error})")
                 return
         self.reads += 1
+        self._unread = 0
         self._report(OK, f"{chosen} ready")
         if self._out is not None:
             self._out.put(TagSeen(uid, self.name, card=code))
+
+    def _unanswered(self, chosen: str, error: PcscError) -> None:
+        """A card that did not answer (lifted mid-read, or not flat): not the reader's fault, so not said as
+        one (the card is simply not read, as with every reader); a few in a row are (a slot that cannot read
+        these cards, a reader gone wrong)."""
+        self.errors += 1
+        self._unread += 1
+        if self._unread >= CARDS_UNREAD:
+            self._report(ERRORS, f"{self._unread} cards in a row did not answer ({error}): "
+                                 "is it a contactless reader? `marmite reader scan` tests it")
+        else:
+            self._report(OK, f"{chosen} ready; a card did not answer ({error}): let it rest flat on the reader")
 
     def _silence(self, card: _Card, chosen: str) -> None:
         """Turn the ACR122U's beep off once (it beeps for every card, refused ones too: the table decides)."""
@@ -265,7 +289,7 @@ class _Card:
             self._context, self._reader, s.SCARD_SHARE_SHARED, s.SCARD_PROTOCOL_T0 | s.SCARD_PROTOCOL_T1
         )
         if rc != s.SCARD_S_SUCCESS:
-            raise PcscError(f"SCardConnect: {s.SCardGetErrorMessage(rc).strip()}")
+            raise CardGone(f"SCardConnect: {s.SCardGetErrorMessage(rc).strip()}")
         return self
 
     def transmit(self, apdu: list[int]) -> list[int]:
@@ -273,7 +297,7 @@ class _Card:
         s = self._scard
         rc, response = s.SCardTransmit(self._handle, self._protocol, apdu)
         if rc != s.SCARD_S_SUCCESS:
-            raise PcscError(f"SCardTransmit: {s.SCardGetErrorMessage(rc).strip()}")
+            raise CardGone(f"SCardTransmit: {s.SCardGetErrorMessage(rc).strip()}")
         return list(response)
 
     def uid(self) -> str:

@@ -281,24 +281,28 @@ class Pn532Reader:
         if self._chip is None and not self._open():
             return backoff.failed()
         backoff.succeeded()
-        try:
-            with self._chip_lock:
+        with self._chip_lock:  # the recovery too: a write_card between a lost answer and its field off
+            try:              # would find a card selected, or the port closed under it
                 listed = self._poll()
-            self._failures = 0
-        except (Pn532Error, OSError) as error:
-            self._failures += 1
-            self.errors += 1
-            if self._failures >= ERROR_POLLS:
-                self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
-                self._drop()
-                self._failures = 0
-            elif self._chip is not None:
-                with contextlib.suppress(Pn532Error, OSError):  # the lost answer may have selected a card
-                    self._chip.field(False)
-            return 0.0  # a lost answer: the poll is tried again at once
+            except (Pn532Error, OSError) as error:
+                self._recover(error)
+                return 0.0  # a lost answer: the poll is tried again at once
+        self._failures = 0
         if not listed:
             return 0.0  # the chip waited for a card itself: ask again at once
         return max(0.0, self._poll_s - (self._clock() - began))
+
+    def _recover(self, error: Exception) -> None:
+        """After a failed poll (the chip lock held): field off, or the chip dropped after too many in a row."""
+        self._failures += 1
+        self.errors += 1
+        if self._failures >= ERROR_POLLS:
+            self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
+            self._drop()
+            self._failures = 0
+        elif self._chip is not None:
+            with contextlib.suppress(Pn532Error, OSError):  # the lost answer may have selected a card
+                self._chip.field(False)
 
     def _open(self) -> bool:
         try:

@@ -105,8 +105,8 @@ def test_write_card_writes_the_code_on_that_card_only(reader: tuple[PcscReader, 
     assert bytes(card.memory[16:]).startswith(ndef_bytes("cd-oignon-1"))
 
 
-def test_a_card_that_does_not_answer_is_reported_as_errors(reader: tuple[PcscReader, ReaderQueue],
-                                                           pcscd: PrivatePcscd) -> None:
+def test_a_card_that_does_not_answer_is_not_read_and_said_on_the_display(reader: tuple[PcscReader, ReaderQueue],
+                                                                         pcscd: PrivatePcscd) -> None:
     _pcsc, out = reader
 
     class Mute(VirtualCard):
@@ -117,8 +117,8 @@ def test_a_card_that_does_not_answer_is_reported_as_errors(reader: tuple[PcscRea
     try:
         mute.place()
         health = take(out, ReaderHealth)
-        assert isinstance(health, ReaderHealth) and not health.ok
-        assert dict(health.info)["state"] == "errors" and "GET UID" in health.detail
+        assert isinstance(health, ReaderHealth) and health.ok, "a card lifted mid-read is no fault of the reader"
+        assert dict(health.info)["state"] == "ok" and "GET UID" in health.detail
         assert nothing_more(out, TagSeen, 0.5)
     finally:
         mute.lift()

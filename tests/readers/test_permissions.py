@@ -3,7 +3,10 @@ the one command that fixes it, from the reader's health and from `reader scan`."
 
 from __future__ import annotations
 
+import os
 import queue
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -49,10 +52,22 @@ def test_a_serial_port_closed_to_the_user_names_the_dialout_group() -> None:
 
 
 def test_install_readers_opens_the_readers_not_every_keyboard() -> None:
-    from pathlib import Path
-
     script = (Path(__file__).resolve().parents[2] / "scripts" / "install-readers").read_text(encoding="utf-8")
     assert "for group in input" not in script and "-aG input" not in script, "the input group reads every keyboard"
     assert 'ATTRS{idVendor}=="%s", ATTRS{idProduct}=="%s", OWNER="%s"' in script
     assert "08ff:0009" in script, "the wedge readers Marmite knows get their rule"
     assert "org.debian.pcsc-lite.access_pcsc" in script and "org.debian.pcsc-lite.access_card" in script
+
+
+def test_install_readers_adds_a_wedge_to_the_rule_and_keeps_those_given_before(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parents[2] / "scripts" / "install-readers"
+    rules = tmp_path / "70-marmite-readers.rules"
+    env = {**os.environ, "MARMITE_UDEV_RULES": str(rules), "SUDO_USER": "nobody"}
+    for ids in (["1234:ABCD"], ["5678:ef01", "08ff:0009"]):  # a second run, for another reader
+        done = subprocess.run(["bash", str(script), "--rules-only", *ids], env=env, capture_output=True,
+                              text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    lines = rules.read_text(encoding="utf-8").splitlines()
+    given = [line.split('idVendor}=="')[1][:4] + ":" + line.split('idProduct}=="')[1][:4]
+             for line in lines if "idVendor" in line]
+    assert sorted(given) == ["08ff:0009", "1234:abcd", "5678:ef01", "ffff:0035"], "each wedge once, none lost"

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from hardware.fakes.pn532_chip import FakeNtag, FakePn532, FakePn532I2c
 from hardware.pn532 import ACK, FrameParser, Pn532, Pn532Error, frame, parse_targets
-from hardware.readers.pn532 import I2cTransport, Pn532Reader, SerialTransport
+from hardware.readers.common import Backoff
+from hardware.readers.pn532 import ERROR_POLLS, I2cTransport, Pn532Reader, SerialTransport
 from hardware.tag_memory import ndef_bytes
 from tests.readers.test_pcsc_reader import nothing_more, take
 
@@ -218,3 +219,37 @@ def test_no_memory_read_for_a_card_the_deck_knows(reader: tuple[Pn532Reader, Rea
     chip.put(B)
     other = take(out, TagSeen)
     assert isinstance(other, TagSeen) and other.card == "cd-ail-2"
+
+
+class LosingChip:
+    """A PN532 whose every listing loses its answer; it notes, for each call, whether the chip lock was held."""
+
+    def __init__(self, reader: Pn532Reader) -> None:
+        self.reader = reader
+        self.calls: list[tuple[str, bool]] = []
+        self.transport = self
+
+    def _note(self, call: str) -> None:
+        self.calls.append((call, self.reader._chip_lock.locked()))
+
+    def list_targets(self, most: int, answer_s: float) -> list[object]:
+        self._note("list")
+        raise Pn532Error("no answer")
+
+    def field(self, on: bool) -> None:
+        self._note(f"field {'on' if on else 'off'}")
+
+    def close(self) -> None:
+        self._note("close")
+
+
+def test_the_recovery_from_a_lost_poll_holds_the_chip_lock_so_no_write_interleaves() -> None:
+    reader = Pn532Reader(lambda: pytest.fail("never reopened here"), clock=lambda: 0.0)
+    chip = LosingChip(reader)
+    reader._chip = chip  # type: ignore[assignment]
+    for _ in range(ERROR_POLLS):
+        assert reader.step(Backoff()) == 0.0
+    assert reader._chip is None and reader.errors == ERROR_POLLS
+    assert ("field off", True) in chip.calls and chip.calls[-1] == ("close", True)
+    unlocked = [call for call, held in chip.calls if not held]
+    assert unlocked == [], f"a write_card could run between the failed poll and {unlocked}"

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from companion.table import TableService
 from marmite.games import GAMES
-from marmite.reader_scan import Candidate, Verdict
+from marmite.reader_scan import Candidate, Verdict, report
 from marmite.serve import table_app
 
 PIN = "2468"
@@ -79,3 +79,17 @@ def test_the_search_needs_the_pin_and_shows_the_exact_command(app: Flask) -> Non
 
 def test_the_setup_page_links_to_it(app: Flask) -> None:
     assert 'href="/readers"' in app.test_client().get("/setup").get_data(as_text=True)
+
+
+def test_a_pc_sc_reader_that_says_nothing_of_contactless_cards_is_unsure_on_the_page_as_in_the_terminal(
+        app: Flask) -> None:
+    slot = Verdict(Candidate("pcsc", (("reader", "Alcor Micro AU9540"),), "PC/SC Alcor Micro AU9540 00 00"), "ok",
+                   "Alcor Micro AU9540 00 00 ready; not named like a contactless reader", unsure=True)
+    assert report([slot])[0].startswith("UNSURE "), "what `marmite reader scan` prints"
+    app.extensions["marmite.reader_scan"] = lambda: [slot.as_json()]
+    client = app.test_client()
+    unlock(client)
+    assert client.post("/readers/scan", data={"csrf_token": csrf(client, "/readers")}).status_code == 302
+    page = client.get("/readers").get_data(as_text=True)
+    assert '<tr data-state="unsure">' in page and "<td>incertain — Alcor Micro AU9540 00 00 ready" in page
+    assert "<td>prêt" not in page

@@ -140,3 +140,43 @@ def test_a_deck_of_whole_uids_records_uid_and_is_read_through_any_format(table: 
     finally:
         reader.close()
     assert desk.store.info().uid_format == "uid"
+
+
+CLASSIC = ("a1b2c3d4", "11223344")  # MIFARE Classic cards: whole 4-byte UIDs
+
+
+def teach_on_a_whole_uid_reader(desk: DeckDesk) -> dict[str, str]:
+    """Enroll two Classic cards as an RC522, PN532 or ACR122U reads them (whole UIDs, straight to the desk)."""
+    assert desk.enroll_start()["outcome"] == "asked"
+    for uid in CLASSIC:
+        answer = desk.tag_seen(uid)
+        assert answer is not None and answer["outcome"] == "learned"
+    desk.enroll_stop()
+    return desk.store.load()
+
+
+def test_a_classic_deck_taught_on_a_whole_uid_reader_records_uid_and_a_hex_wedge_reads_it_later(
+        table: tuple[TableService, DeckDesk]) -> None:
+    service, desk = table
+    deck = teach_on_a_whole_uid_reader(desk)
+    assert desk.store.info().uid_format == "uid", "taught without a wedge on the table: whole UIDs"
+    for fmt, at in (("auto", 1000.0), ("hex", 2000.0)):  # an auto wedge first must not make it "dec"
+        reader, device, out = started(desk, fmt)
+        try:
+            assert reader.refusal == "" and reader.fmt == (None if fmt == "auto" else UidFormat.parse(fmt))
+            assert service.tags.lookup(read_one(device, out, CLASSIC[0].upper(), at)) == deck[CLASSIC[0]], fmt
+        finally:
+            reader.close()
+    assert desk.store.info().uid_format == "uid"
+
+
+def test_a_card_taught_on_a_whole_uid_reader_beside_a_wedge_records_uid(
+        table: tuple[TableService, DeckDesk]) -> None:
+    _, desk = table
+    reader, device, out = started(desk, "auto")
+    try:
+        read_one(device, out, TEN, 1000.0)  # the wedge typed a card during the game: its format is in memory
+        teach_on_a_whole_uid_reader(desk)
+    finally:
+        reader.close()
+    assert desk.store.info().uid_format == "uid"

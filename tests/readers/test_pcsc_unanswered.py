@@ -1,0 +1,74 @@
+"""A card lifted mid-read on a PC/SC reader is not said as a fault of the reader (it is simply not read,
+as with every reader); only cards that keep not answering call the reader down. A fake `smartcard.scard`."""
+
+from __future__ import annotations
+
+import queue
+from pathlib import Path
+
+from companion.reads import ReaderHealth, ReaderQueue, TagSeen
+from companion.table import TableService
+from hardware.readers.pcsc import CARDS_UNREAD, PcscReader
+from marmite.games import GAMES
+
+UID = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
+
+
+class FakeScard:
+    """Just enough of pyscard's `smartcard.scard` for one card's GET UID: `lifted` makes it answer 63 00."""
+
+    SCARD_S_SUCCESS = 0
+    SCARD_SHARE_SHARED = 2
+    SCARD_PROTOCOL_T0 = 1
+    SCARD_PROTOCOL_T1 = 2
+    SCARD_LEAVE_CARD = 0
+
+    def __init__(self) -> None:
+        self.lifted = False
+
+    def SCardConnect(self, context: object, reader: str, share: int, protocols: int) -> tuple[int, int, int]:
+        return 0, 1, self.SCARD_PROTOCOL_T1
+
+    def SCardTransmit(self, handle: int, protocol: int, apdu: list[int]) -> tuple[int, list[int]]:
+        return 0, [0x63, 0x00] if self.lifted else [*UID, 0x90, 0x00]
+
+    def SCardDisconnect(self, handle: int, disposition: int) -> int:
+        return 0
+
+    def SCardGetErrorMessage(self, rc: int) -> str:
+        return "Command successful."
+
+
+def test_a_lifted_card_is_not_said_as_a_fault_but_cards_that_keep_not_answering_are(tmp_path: Path) -> None:
+    scard = FakeScard()
+    reader = PcscReader("Fake PCD", backend=scard, buzzer_off=False)
+    out: ReaderQueue = queue.Queue()
+    reader._out = out
+    service = TableService.open(tmp_path, GAMES)
+    heard: list[str] = []
+    service.add_listener(lambda m: heard.append(str(service.render(m)["text"])) if m.kind == "reader" else None)
+
+    def arrive(lifted: bool) -> list[object]:
+        scard.lifted = lifted
+        reader._card_arrived(scard, None, "Fake PCD")
+        got: list[object] = []
+        while not out.empty():
+            item = out.get()
+            got.append(item)
+            if isinstance(item, ReaderHealth):
+                service.reader_health(item.reader, item.ok, item.detail, dict(item.info))
+        return got
+
+    try:
+        service.reader_health("pcsc", True, "Fake PCD ready", {"state": "ok"})
+        (health,) = arrive(lifted=True)
+        assert isinstance(health, ReaderHealth) and health.ok and dict(health.info)["state"] == "ok"
+        assert "did not answer" in health.detail, "the display still says why the card was not read"
+        assert heard == ["Lecteur pcsc prêt."], "a card lifted mid-read is not a fault of the reader"
+        assert any(isinstance(m, TagSeen) for m in arrive(lifted=False))
+        for _ in range(CARDS_UNREAD):
+            arrive(lifted=True)
+        assert heard == ["Lecteur pcsc prêt.", f"Lecteur pcsc en panne : {reader._health.detail}."]
+        assert reader._health.state == "errors"
+    finally:
+        service.close()
