@@ -27,7 +27,7 @@ from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
 from club.results import confirm_night, game_log, standings
 from club.seating import History, SeatingError, seat_round
-from club.store import Row, Store, parse_row
+from club.store import MAX_SEQ, Row, Store, parse_row
 from club.topics import (
     ClubURL,
     Topics,
@@ -84,6 +84,7 @@ class TableState:
     """What the hub knows of one table's link."""
 
     held: int = 0  # rows 1..held are stored
+    digest: str = ""  # the fingerprint of row `held` (Row.digest), carried by the ack
     online: bool = False
     last_seq: int = 0  # the table's journal length, as its presence message last said
     called_at: str | None = None  # when the table last called the director (UTC), until answered
@@ -122,7 +123,8 @@ class ClubHub:
         for table in range(1, tables + 1):  # every table gets an ack, so a new one knows to start at 1
             self.tables[table] = TableState()
         for table, held in store.last_seqs().items():
-            self.tables[table] = TableState(held=held)
+            last = store.row(table, held)
+            self.tables[table] = TableState(held=held, digest="" if last is None else last.digest())
         for row in store.rows():
             self._fold(row, quiet=True)
         self.client = make_client(url, f"marmite-hub-{url.club}", manual_ack=True,
@@ -162,7 +164,15 @@ class ClubHub:
         self._queue.put(message)
 
     def _publish_ack(self, table: int, held: int, *, resend: bool) -> None:
-        payload = json.dumps({"seq": held, "resend": resend})
+        """The table's head (retained), with the fingerprint of the row held there: a table whose own row
+        differs knows another table's rows are stored under its number."""
+        with self._lock:
+            state = self.tables.get(table)
+            digest = state.digest if state is not None and state.held == held else ""
+        body: dict[str, Any] = {"seq": held, "resend": resend}
+        if digest:
+            body["digest"] = digest
+        payload = json.dumps(body)
         self.client.publish(Topics(self.url.club, table).ack, payload, qos=1, retain=True)
 
     # ------------------------------------------------------------------ the writer
@@ -212,7 +222,7 @@ class ClubHub:
                 state = self.tables.setdefault(table, TableState())
                 try:
                     if message.topic.endswith("/status"):
-                        self._presence(table, state, bytes(message.payload))
+                        self._presence(table, state, bytes(message.payload), live=not message.retain)
                         called = True  # the console shows presence, unsent rows and reader health
                         continue
                     if message.topic.endswith("/call"):
@@ -241,6 +251,7 @@ class ClubHub:
             for table, head in heads.items():
                 self.tables[table].held = head
             for row in new:
+                self.tables[row.table].digest = row.digest()  # in seq order: the last one is the head's
                 self.tables[row.table].last_stored = now
                 self.tables[row.table].gap_reported = False
                 self._fold(row)
@@ -289,8 +300,10 @@ class ClubHub:
         else:
             state.refusals_unsaid += 1
 
-    def _presence(self, table: int, state: TableState, payload: bytes) -> None:
-        """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}."""
+    def _presence(self, table: int, state: TableState, payload: bytes, *, live: bool) -> None:
+        """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}. Only a `live` one
+        (published since the hub subscribed) is compared with the rows held: a retained one may be older
+        than rows the table sent after it (its presence is throttled, its rows are not)."""
         try:
             body: Any = json.loads(payload) if payload.startswith(b"{") else {"state": payload.decode()}
         except (ValueError, UnicodeDecodeError):
@@ -299,16 +312,24 @@ class ClubHub:
             return
         state.online = body.get("state") == "online"
         last_seq = body.get("last_seq")
-        if type(last_seq) is int:
+        if type(last_seq) is int and 0 <= last_seq <= MAX_SEQ:
             state.last_seq = last_seq
-            if last_seq < state.held and not state.twice_reported:
-                state.twice_reported = True  # said once; a table whose journal is shorter than its rows here
-                self.loud(table, "twice", f"the table says its journal has {last_seq} rows but the hub holds "
-                                          f"{state.held} of table {table}'s: two tables use table {table}'s join"
-                                          " line (or its data was replaced)")
+            if body.get("conflict") is True:
+                self._twice(table, state, "the table found another table's rows stored under its number")
+            elif live and last_seq < state.held:
+                self._twice(table, state, f"the table says its journal has {last_seq} rows but the hub holds "
+                                          f"{state.held} of table {table}'s")
+            elif live:
+                state.twice_reported = False  # resolved: a later conflict is said again
         readers = body.get("readers")
         if isinstance(readers, list):
             state.readers = [reader_summary(r) for r in readers[:MAX_READERS] if isinstance(r, dict)]
+
+    def _twice(self, table: int, state: TableState, why: str) -> None:
+        """Two tables seem to share table `table`'s join line: said once until it resolves."""
+        if not state.twice_reported:
+            state.twice_reported = True
+            self.loud(table, "twice", f"{why}: two tables use table {table}'s join line (or its data was replaced)")
 
     def _check(self, table: int, state: TableState, held: int, payload: bytes,
                pending: dict[tuple[int, int], Row]) -> Row | None:

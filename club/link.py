@@ -152,8 +152,13 @@ class TableLink:
             log.warning("club link: unreadable message on %s", message.topic)
             return
         if message.topic == self.topics.ack and isinstance(body, dict) and type(body.get("seq")) is int:
+            foreign = self._foreign(body["seq"], body.get("digest"))
             with self._lock:
                 self._acked = body["seq"]
+                if foreign and not self._conflict:
+                    self._conflict = True  # the pump says so in its presence, then leaves the broker
+                    log.error("club link: the hub's row %d of table %d is not this journal's: another table "
+                              "uses this join line; this table leaves the broker to it", self._acked, self.table)
                 if self._acked > self.journal.last_seq and not self._conflict:
                     # The hub holds more of this table's rows than its journal has: another table uses this
                     # join line (or this table's data was replaced). Never "all sent", and nothing more sent.
@@ -173,13 +178,28 @@ class TableLink:
                 self._seating = body
         self._changed()
 
+    def _foreign(self, acked: int, digest: Any) -> bool:
+        """Whether the hub's row `acked`, by the fingerprint its ack carries, is not this journal's row there
+        (an older hub sends none: nothing is known)."""
+        if not isinstance(digest, str) or not 1 <= acked <= self.journal.last_seq:
+            return False
+        record = next(iter(self.journal.records(after=acked - 1, limit=1)), None)
+        if record is None or record.seq != acked:
+            return False
+        row = Row(self.table, record.seq, record.game, record.received_at, record.body, record.accepted,
+                  record.reason, record.source)
+        return row.digest() != digest
+
     def _publish_presence(self) -> mqtt.MQTTMessageInfo:
-        """Online, and how long the journal is (the director's console shows what is still unsent)."""
+        """Online, and how long the journal is (the director's console shows what is still unsent); with
+        "conflict" when the hub holds another table's rows under this table's number."""
         self._told_seq = self.journal.last_seq
         self._told_at = time.monotonic()
         self._told_readers = self._reader_report()
-        body = json.dumps({"state": "online", "last_seq": self._told_seq, "readers": self._told_readers},
-                          ensure_ascii=False)
+        presence: dict[str, Any] = {"state": "online", "last_seq": self._told_seq, "readers": self._told_readers}
+        if self._conflict:
+            presence["conflict"] = True
+        body = json.dumps(presence, ensure_ascii=False)
         return self.client.publish(self.topics.status, body, qos=1, retain=True)
 
     def _reader_report(self) -> list[dict[str, Any]]:
