@@ -51,6 +51,8 @@ BATCH = 500
 QUEUE_MESSAGES = 2 * BATCH  # messages received and not yet stored: at most MAX_ROW_BYTES each
 BATCH_WAIT_SECONDS = 0.02
 STORE_RETRY_MAX_SECONDS = 2.0
+TICK_SECONDS = 2.0  # how often an idle writer says what a closed window of refusals left unsaid
+QUEUE_WAIT_SECONDS = 0.5  # paho's thread, held by a full queue, looks this often whether the hub stops
 LOUD_DETAIL_CHARS = 300
 LOGIN_REPORT_SECONDS = 60.0
 REFUSALS_SAID = 20  # per table and window: a flooding table is named, not echoed
@@ -161,7 +163,12 @@ class ClubHub:
         client.publish(hub_status(self.url.club), b"online", qos=1, retain=True)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        self._queue.put(message)
+        """Queued for the writer; while the queue is full paho's reading waits, until the hub stops (the
+        message is then left unacknowledged: the broker delivers it again)."""
+        while not self._stopped.is_set():
+            with contextlib.suppress(queue.Full):
+                self._queue.put(message, timeout=QUEUE_WAIT_SECONDS)
+                return
 
     def _publish_ack(self, table: int, held: int, *, resend: bool) -> None:
         """The table's head (retained), with the fingerprint of the row held there: a table whose own row
@@ -179,10 +186,14 @@ class ClubHub:
 
     def _write_loop(self) -> None:
         while True:
-            first = self._queue.get()
+            try:
+                first = self._queue.get(timeout=TICK_SECONDS)
+            except queue.Empty:
+                self.tick()
+                continue
             if first is None:
                 return
-            batch = [first]
+            batch, last = [first], False
             deadline = time.monotonic() + BATCH_WAIT_SECONDS
             while len(batch) < BATCH:
                 try:
@@ -190,7 +201,7 @@ class ClubHub:
                 except queue.Empty:
                     break
                 if item is None:
-                    self._queue.put(None)
+                    last = True  # this batch, then stop (never a blocking put: paho may have filled the queue)
                     break
                 batch.append(item)
             try:
@@ -204,6 +215,9 @@ class ClubHub:
                 if message.qos > 0:
                     with contextlib.suppress(Exception):
                         self.client.ack(message.mid, message.qos)
+            if last:
+                return
+            self.tick()
 
     def _handle(self, batch: list[mqtt.MQTTMessage]) -> bool:
         """Check each message on its own (a bad one is refused, naming its table), store the rows in one
@@ -226,8 +240,7 @@ class ClubHub:
                         called = True  # the console shows presence, unsent rows and reader health
                         continue
                     if message.topic.endswith("/call"):
-                        state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
-                        self.console(f"marmite club: table {table}: the director is called")
+                        self._call(table, state)
                         called = True
                         continue
                     row = self._check(table, state, heads.get(table, state.held), bytes(message.payload), pending)
@@ -291,14 +304,37 @@ class ClubHub:
         state.refused_messages += 1
         now = time.monotonic()
         if now - state.refusal_window_at >= REFUSAL_WINDOW_SECONDS:
-            if state.refusals_unsaid:
-                self.loud(table, "malformed", f"{state.refusals_unsaid} more messages refused")
-            state.refusal_window_at, state.refusals_said, state.refusals_unsaid = now, 0, 0
+            self._close_window(table, state)
+            state.refusal_window_at = now
         if state.refusals_said < REFUSALS_SAID:
             state.refusals_said += 1
             self.loud(table, kind, detail)
         else:
             state.refusals_unsaid += 1
+
+    def _call(self, table: int, state: TableState) -> None:
+        """A table calls the director: said once until answered; calls again meanwhile go through the table's
+        window of refusals (a table pressing it in a loop must not flood the console or the store)."""
+        if state.called_at is None:
+            self.console(f"marmite club: table {table}: the director is called")
+        else:
+            self._refuse(table, state, "the director is called again", kind="call")
+        state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
+
+    def _close_window(self, table: int, state: TableState) -> None:
+        """A window of refusals ends: how many were not said, if any."""
+        if state.refusals_unsaid:
+            self.loud(table, "malformed", f"{state.refusals_unsaid} more messages refused")
+        state.refusals_said, state.refusals_unsaid = 0, 0
+
+    def tick(self) -> None:
+        """Say the refusals a window left unsaid once it has passed, without waiting for the next refusal
+        (called every few seconds by the writer)."""
+        now = time.monotonic()
+        with self._lock:
+            for table, state in self.tables.items():
+                if state.refusals_unsaid and now - state.refusal_window_at >= REFUSAL_WINDOW_SECONDS:
+                    self._close_window(table, state)
 
     def _presence(self, table: int, state: TableState, payload: bytes, *, live: bool) -> None:
         """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}. Only a `live` one
@@ -368,7 +404,8 @@ class ClubHub:
                 fold.players = [str(name) for name in players] if isinstance(players, list) else []
                 fold.lead = lead_of(row.event)
             self.tables.setdefault(row.table, TableState()).games.append(row.game)
-        fold.events += 1
+        if row.event.get("type") != CONFIRM and row.event.get("type") in self.shapes.types:
+            fold.events += 1  # as the export counts its log: without the confirmations beside it
         fold.last_at = row.received_at
         try:
             outcome = fold.referee.apply(row.event)
@@ -436,7 +473,7 @@ class ClubHub:
         night, starts = self.store.night(), self.store.night_starts()
         with self._lock:
             played = [Played(table, game, fold.kind, fold.players, fold.started_at, fold.state, fold.verdict,
-                             fold.disagrees, fold.lead)
+                             fold.disagrees, fold.lead, events=fold.events)
                       for (table, game), fold in sorted(self.folds.items()) if night_of(table, game, starts) == night]
         return judge(played, Decisions.of(self.store), confirm_night(self.store))
 
@@ -606,7 +643,9 @@ class ClubHub:
         uid = body.get("uid") if isinstance(body, dict) else None
         if not isinstance(body, dict) or body.get("table") != table or not isinstance(uid, str) or \
                 not is_uid(uid.lower()):
-            self.loud(table, "malformed", "a tapped card's message was refused")
+            with self._lock:  # in the table's window of refusals: a flood of taps is counted, not echoed
+                self._refuse(table, self.tables.setdefault(table, TableState()),
+                             "a tapped card's message was refused")
             return
         answer = self._tap_answer(table, uid.lower())
         self.client.publish(Topics(self.url.club, table).tapped, json.dumps(answer, ensure_ascii=False), qos=1)

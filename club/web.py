@@ -237,9 +237,10 @@ def _last_game(player: str | None) -> dict[str, Any] | None:
 
     if player is None:
         return None
-    game = next((g for g in reversed(_hub().night_games()) if g["counted"] and player in g["players"]), None)
-    if game is None:
+    played = [g for g in _hub().night_games() if g["counted"] and player in g["players"]]
+    if not played:
         return None
+    game = max(played, key=lambda g: str(g["started_at"]))  # the latest by time (night_games goes by table)
     link = bg_stats_play_link(_hub().store, game)
     out = io.BytesIO()
     qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=4).save(out)
