@@ -598,8 +598,9 @@ class ClubHub:
         if self._stopped.is_set():
             return
         self._stopped.set()
-        with contextlib.suppress(queue.Full):  # a writer stopped on a store that refuses takes no more
-            self._queue.put(None, timeout=5)
+        if self._writer.is_alive():
+            with contextlib.suppress(queue.Full):  # a writer stopped on a store that refuses takes no more
+                self._queue.put(None, timeout=5)
         self._writer.join(timeout=5)
         self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
