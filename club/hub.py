@@ -27,7 +27,7 @@ from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
 from club.results import confirm_night, game_log, standings
 from club.seating import History, SeatingError, seat_round
-from club.store import Row, Store, parse_row
+from club.store import MAX_SEQ, Row, Store, parse_row
 from club.topics import (
     ClubURL,
     Topics,
@@ -51,6 +51,8 @@ BATCH = 500
 QUEUE_MESSAGES = 2 * BATCH  # messages received and not yet stored: at most MAX_ROW_BYTES each
 BATCH_WAIT_SECONDS = 0.02
 STORE_RETRY_MAX_SECONDS = 2.0
+TICK_SECONDS = 2.0  # how often an idle writer says what a closed window of refusals left unsaid
+QUEUE_WAIT_SECONDS = 0.5  # paho's thread, held by a full queue, looks this often whether the hub stops
 LOUD_DETAIL_CHARS = 300
 LOGIN_REPORT_SECONDS = 60.0
 REFUSALS_SAID = 20  # per table and window: a flooding table is named, not echoed
@@ -84,6 +86,7 @@ class TableState:
     """What the hub knows of one table's link."""
 
     held: int = 0  # rows 1..held are stored
+    digest: str = ""  # the fingerprint of row `held` (Row.digest), carried by the ack
     online: bool = False
     last_seq: int = 0  # the table's journal length, as its presence message last said
     called_at: str | None = None  # when the table last called the director (UTC), until answered
@@ -122,7 +125,8 @@ class ClubHub:
         for table in range(1, tables + 1):  # every table gets an ack, so a new one knows to start at 1
             self.tables[table] = TableState()
         for table, held in store.last_seqs().items():
-            self.tables[table] = TableState(held=held)
+            last = store.row(table, held)
+            self.tables[table] = TableState(held=held, digest="" if last is None else last.digest())
         for row in store.rows():
             self._fold(row, quiet=True)
         self.client = make_client(url, f"marmite-hub-{url.club}", manual_ack=True,
@@ -159,20 +163,37 @@ class ClubHub:
         client.publish(hub_status(self.url.club), b"online", qos=1, retain=True)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        self._queue.put(message)
+        """Queued for the writer; while the queue is full paho's reading waits, until the hub stops (the
+        message is then left unacknowledged: the broker delivers it again)."""
+        while not self._stopped.is_set():
+            with contextlib.suppress(queue.Full):
+                self._queue.put(message, timeout=QUEUE_WAIT_SECONDS)
+                return
 
     def _publish_ack(self, table: int, held: int, *, resend: bool) -> None:
-        payload = json.dumps({"seq": held, "resend": resend})
+        """The table's head (retained), with the fingerprint of the row held there: a table whose own row
+        differs knows another table's rows are stored under its number."""
+        with self._lock:
+            state = self.tables.get(table)
+            digest = state.digest if state is not None and state.held == held else ""
+        body: dict[str, Any] = {"seq": held, "resend": resend}
+        if digest:
+            body["digest"] = digest
+        payload = json.dumps(body)
         self.client.publish(Topics(self.url.club, table).ack, payload, qos=1, retain=True)
 
     # ------------------------------------------------------------------ the writer
 
     def _write_loop(self) -> None:
         while True:
-            first = self._queue.get()
+            try:
+                first = self._queue.get(timeout=TICK_SECONDS)
+            except queue.Empty:
+                self.tick()
+                continue
             if first is None:
                 return
-            batch = [first]
+            batch, last = [first], False
             deadline = time.monotonic() + BATCH_WAIT_SECONDS
             while len(batch) < BATCH:
                 try:
@@ -180,7 +201,7 @@ class ClubHub:
                 except queue.Empty:
                     break
                 if item is None:
-                    self._queue.put(None)
+                    last = True  # this batch, then stop (never a blocking put: paho may have filled the queue)
                     break
                 batch.append(item)
             try:
@@ -194,6 +215,9 @@ class ClubHub:
                 if message.qos > 0:
                     with contextlib.suppress(Exception):
                         self.client.ack(message.mid, message.qos)
+            if last:
+                return
+            self.tick()
 
     def _handle(self, batch: list[mqtt.MQTTMessage]) -> bool:
         """Check each message on its own (a bad one is refused, naming its table), store the rows in one
@@ -212,12 +236,11 @@ class ClubHub:
                 state = self.tables.setdefault(table, TableState())
                 try:
                     if message.topic.endswith("/status"):
-                        self._presence(table, state, bytes(message.payload))
+                        self._presence(table, state, bytes(message.payload), live=not message.retain)
                         called = True  # the console shows presence, unsent rows and reader health
                         continue
                     if message.topic.endswith("/call"):
-                        state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
-                        self.console(f"marmite club: table {table}: the director is called")
+                        self._call(table, state)
                         called = True
                         continue
                     row = self._check(table, state, heads.get(table, state.held), bytes(message.payload), pending)
@@ -241,6 +264,7 @@ class ClubHub:
             for table, head in heads.items():
                 self.tables[table].held = head
             for row in new:
+                self.tables[row.table].digest = row.digest()  # in seq order: the last one is the head's
                 self.tables[row.table].last_stored = now
                 self.tables[row.table].gap_reported = False
                 self._fold(row)
@@ -280,17 +304,42 @@ class ClubHub:
         state.refused_messages += 1
         now = time.monotonic()
         if now - state.refusal_window_at >= REFUSAL_WINDOW_SECONDS:
-            if state.refusals_unsaid:
-                self.loud(table, "malformed", f"{state.refusals_unsaid} more messages refused")
-            state.refusal_window_at, state.refusals_said, state.refusals_unsaid = now, 0, 0
+            self._close_window(table, state)
+            state.refusal_window_at = now
         if state.refusals_said < REFUSALS_SAID:
             state.refusals_said += 1
             self.loud(table, kind, detail)
         else:
             state.refusals_unsaid += 1
 
-    def _presence(self, table: int, state: TableState, payload: bytes) -> None:
-        """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}."""
+    def _call(self, table: int, state: TableState) -> None:
+        """A table calls the director: said once until answered; calls again meanwhile go through the table's
+        window of refusals (a table pressing it in a loop must not flood the console or the store)."""
+        if state.called_at is None:
+            self.console(f"marmite club: table {table}: the director is called")
+        else:
+            self._refuse(table, state, "the director is called again", kind="call")
+        state.called_at = datetime.now(UTC).isoformat(timespec="seconds")
+
+    def _close_window(self, table: int, state: TableState) -> None:
+        """A window of refusals ends: how many were not said, if any."""
+        if state.refusals_unsaid:
+            self.loud(table, "malformed", f"{state.refusals_unsaid} more messages refused")
+        state.refusals_said, state.refusals_unsaid = 0, 0
+
+    def tick(self) -> None:
+        """Say the refusals a window left unsaid once it has passed, without waiting for the next refusal
+        (called every few seconds by the writer)."""
+        now = time.monotonic()
+        with self._lock:
+            for table, state in self.tables.items():
+                if state.refusals_unsaid and now - state.refusal_window_at >= REFUSAL_WINDOW_SECONDS:
+                    self._close_window(table, state)
+
+    def _presence(self, table: int, state: TableState, payload: bytes, *, live: bool) -> None:
+        """A table's presence: b"offline" (its will), or {"state": "online", "last_seq": n}. Only a `live` one
+        (published since the hub subscribed) is compared with the rows held: a retained one may be older
+        than rows the table sent after it (its presence is throttled, its rows are not)."""
         try:
             body: Any = json.loads(payload) if payload.startswith(b"{") else {"state": payload.decode()}
         except (ValueError, UnicodeDecodeError):
@@ -299,16 +348,24 @@ class ClubHub:
             return
         state.online = body.get("state") == "online"
         last_seq = body.get("last_seq")
-        if type(last_seq) is int:
+        if type(last_seq) is int and 0 <= last_seq <= MAX_SEQ:
             state.last_seq = last_seq
-            if last_seq < state.held and not state.twice_reported:
-                state.twice_reported = True  # said once; a table whose journal is shorter than its rows here
-                self.loud(table, "twice", f"the table says its journal has {last_seq} rows but the hub holds "
-                                          f"{state.held} of table {table}'s: two tables use table {table}'s join"
-                                          " line (or its data was replaced)")
+            if body.get("conflict") is True:
+                self._twice(table, state, "the table found another table's rows stored under its number")
+            elif live and last_seq < state.held:
+                self._twice(table, state, f"the table says its journal has {last_seq} rows but the hub holds "
+                                          f"{state.held} of table {table}'s")
+            elif live:
+                state.twice_reported = False  # resolved: a later conflict is said again
         readers = body.get("readers")
         if isinstance(readers, list):
             state.readers = [reader_summary(r) for r in readers[:MAX_READERS] if isinstance(r, dict)]
+
+    def _twice(self, table: int, state: TableState, why: str) -> None:
+        """Two tables seem to share table `table`'s join line: said once until it resolves."""
+        if not state.twice_reported:
+            state.twice_reported = True
+            self.loud(table, "twice", f"{why}: two tables use table {table}'s join line (or its data was replaced)")
 
     def _check(self, table: int, state: TableState, held: int, payload: bytes,
                pending: dict[tuple[int, int], Row]) -> Row | None:
@@ -347,7 +404,8 @@ class ClubHub:
                 fold.players = [str(name) for name in players] if isinstance(players, list) else []
                 fold.lead = lead_of(row.event)
             self.tables.setdefault(row.table, TableState()).games.append(row.game)
-        fold.events += 1
+        if row.event.get("type") != CONFIRM and row.event.get("type") in self.shapes.types:
+            fold.events += 1  # as the export counts its log: without the confirmations beside it
         fold.last_at = row.received_at
         try:
             outcome = fold.referee.apply(row.event)
@@ -415,7 +473,7 @@ class ClubHub:
         night, starts = self.store.night(), self.store.night_starts()
         with self._lock:
             played = [Played(table, game, fold.kind, fold.players, fold.started_at, fold.state, fold.verdict,
-                             fold.disagrees, fold.lead)
+                             fold.disagrees, fold.lead, events=fold.events)
                       for (table, game), fold in sorted(self.folds.items()) if night_of(table, game, starts) == night]
         return judge(played, Decisions.of(self.store), confirm_night(self.store))
 
@@ -540,8 +598,9 @@ class ClubHub:
         if self._stopped.is_set():
             return
         self._stopped.set()
-        with contextlib.suppress(queue.Full):  # a writer stopped on a store that refuses takes no more
-            self._queue.put(None, timeout=5)
+        if self._writer.is_alive():
+            with contextlib.suppress(queue.Full):  # a writer stopped on a store that refuses takes no more
+                self._queue.put(None, timeout=5)
         self._writer.join(timeout=5)
         self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
@@ -585,7 +644,9 @@ class ClubHub:
         uid = body.get("uid") if isinstance(body, dict) else None
         if not isinstance(body, dict) or body.get("table") != table or not isinstance(uid, str) or \
                 not is_uid(uid.lower()):
-            self.loud(table, "malformed", "a tapped card's message was refused")
+            with self._lock:  # in the table's window of refusals: a flood of taps is counted, not echoed
+                self._refuse(table, self.tables.setdefault(table, TableState()),
+                             "a tapped card's message was refused")
             return
         answer = self._tap_answer(table, uid.lower())
         self.client.publish(Topics(self.url.club, table).tapped, json.dumps(answer, ensure_ascii=False), qos=1)

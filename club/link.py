@@ -51,6 +51,7 @@ class LinkStatus:
     last_seq: int
     seating: dict[str, Any] | None
     conflict: bool = False  # the hub holds rows of this table's that this journal never had
+    too_large: int | None = None  # the row the link stopped at: larger than the hub and the broker take
 
     @property
     def pending(self) -> int:
@@ -68,7 +69,7 @@ class LinkStatus:
     def as_json(self) -> dict[str, Any]:
         return {"connected": self.connected, "hub_online": self.hub_online, "acked": self.acked,
                 "pending": self.pending, "sent": self.sent, "reachable": self.reachable,
-                "seating": self.seating, "conflict": self.conflict}
+                "seating": self.seating, "conflict": self.conflict, "too_large": self.too_large}
 
 
 class TableLink:
@@ -94,6 +95,7 @@ class TableLink:
         self._have_ack = False  # nothing is sent before the hub's ack says where to start
         self._conflict = False  # the hub acknowledged rows this journal never had: two tables on one join line
         self._seating: dict[str, Any] | None = None
+        self._too_large: int | None = None  # a row too large to send: nothing from it on is sent
         self._hub_online = False
         self._told_seq = -1
         self._told_at = 0.0
@@ -152,8 +154,13 @@ class TableLink:
             log.warning("club link: unreadable message on %s", message.topic)
             return
         if message.topic == self.topics.ack and isinstance(body, dict) and type(body.get("seq")) is int:
+            foreign = self._foreign(body["seq"], body.get("digest"))
             with self._lock:
                 self._acked = body["seq"]
+                if foreign and not self._conflict:
+                    self._conflict = True  # the pump says so in its presence, then leaves the broker
+                    log.error("club link: the hub's row %d of table %d is not this journal's: another table "
+                              "uses this join line; this table leaves the broker to it", self._acked, self.table)
                 if self._acked > self.journal.last_seq and not self._conflict:
                     # The hub holds more of this table's rows than its journal has: another table uses this
                     # join line (or this table's data was replaced). Never "all sent", and nothing more sent.
@@ -173,13 +180,28 @@ class TableLink:
                 self._seating = body
         self._changed()
 
+    def _foreign(self, acked: int, digest: Any) -> bool:
+        """Whether the hub's row `acked`, by the fingerprint its ack carries, is not this journal's row there
+        (an older hub sends none: nothing is known)."""
+        if not isinstance(digest, str) or not 1 <= acked <= self.journal.last_seq:
+            return False
+        record = next(iter(self.journal.records(after=acked - 1, limit=1)), None)
+        if record is None or record.seq != acked:
+            return False
+        row = Row(self.table, record.seq, record.game, record.received_at, record.body, record.accepted,
+                  record.reason, record.source)
+        return row.digest() != digest
+
     def _publish_presence(self) -> mqtt.MQTTMessageInfo:
-        """Online, and how long the journal is (the director's console shows what is still unsent)."""
+        """Online, and how long the journal is (the director's console shows what is still unsent); with
+        "conflict" when the hub holds another table's rows under this table's number."""
         self._told_seq = self.journal.last_seq
         self._told_at = time.monotonic()
         self._told_readers = self._reader_report()
-        body = json.dumps({"state": "online", "last_seq": self._told_seq, "readers": self._told_readers},
-                          ensure_ascii=False)
+        presence: dict[str, Any] = {"state": "online", "last_seq": self._told_seq, "readers": self._told_readers}
+        if self._conflict:
+            presence["conflict"] = True
+        body = json.dumps(presence, ensure_ascii=False)
         return self.client.publish(self.topics.status, body, qos=1, retain=True)
 
     def _reader_report(self) -> list[dict[str, Any]]:
@@ -210,6 +232,8 @@ class TableLink:
             if not (self._connected and self._have_ack) or self._conflict:
                 return False
             start, limit = self._sent, min(BATCH, self._acked + WINDOW - self._sent)
+            if self._too_large is not None:
+                limit = min(limit, self._too_large - 1 - start)
         if limit <= 0 or start >= self.journal.last_seq:
             return False
         records = list(self.journal.records(after=start, limit=limit))
@@ -217,9 +241,15 @@ class TableLink:
             row = Row(self.table, record.seq, record.game, record.received_at, record.body, record.accepted,
                       record.reason, record.source)
             message = row.encoded()
-            if len(message) > MAX_ROW_BYTES:  # the hub and the broker refuse it: said here, where it is fixed
-                log.error("club link: row %d is %d bytes, more than the hub takes (%d)", record.seq, len(message),
-                          MAX_ROW_BYTES)
+            if len(message) > MAX_ROW_BYTES:
+                # The broker would drop the connection for it, again at each reconnection, and the hub cannot
+                # store the rows after it without it: never sent, the table says so (nothing skipped silently).
+                log.error("club link: row %d is %d bytes, more than the hub takes (%d): results stop there",
+                          record.seq, len(message), MAX_ROW_BYTES)
+                with self._lock:
+                    self._too_large = record.seq
+                self._changed()
+                return False
             info = self.client.publish(self.topics.events, message, qos=1)
             if info.rc != mqtt.MQTT_ERR_SUCCESS and info.rc != mqtt.MQTT_ERR_NO_CONN:
                 log.warning("club link: cannot publish row %d: %s", record.seq, mqtt.error_string(info.rc))
@@ -244,7 +274,7 @@ class TableLink:
     def status(self) -> LinkStatus:
         with self._lock:
             return LinkStatus(self._connected, self._connected and self._hub_online, self._acked,
-                              self.journal.last_seq, self._seating, self._conflict)
+                              self.journal.last_seq, self._seating, self._conflict, self._too_large)
 
     def _changed(self) -> None:
         status = self.status()

@@ -8,6 +8,7 @@ no gap (`(table, seq)` is the primary key), and the hub acknowledges n. A row al
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import sqlite3
 import threading
@@ -23,6 +24,7 @@ STORE_FILE = "club.sqlite3"
 ROW_ENVELOPE_BYTES = 4 * 1024  # a row's fields beside its event: numbers, a time, a source, a refusal's reason
 MAX_ROW_BYTES = MAX_EVENT_BYTES + ROW_ENVELOPE_BYTES  # the largest row message: table, hub and broker agree
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
+DIGEST_CHARS = 32
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rows (
@@ -155,6 +157,12 @@ class Row:
 
     def same_as(self, other: Row) -> bool:
         return self.as_message() == other.as_message()
+
+    def digest(self) -> str:
+        """A short fingerprint of this row's content: the hub's ack carries the one of the row it holds last, so
+        a table resuming there proves the hub holds its own rows, not another table's on the same join line."""
+        text = json.dumps(self.as_message(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:DIGEST_CHARS]
 
 
 def _no_constant(name: str) -> object:
@@ -401,13 +409,14 @@ class Store:
                 number = current + 1
                 self._db.execute("INSERT INTO nights VALUES (?, ?, NULL)", (number, now))
                 self._db.executemany("INSERT INTO night_starts VALUES (?, ?, ?)",
-                                     [(number, table, seq) for table, seq in sorted(after.items())])
+                                     [(number, table, seq) for table, seq in sorted(after.items())
+                                      if type(table) is int and type(seq) is int and 0 <= seq <= MAX_SEQ])
                 self._db.execute("INSERT INTO past_rounds SELECT ?, round, body FROM rounds", (current,))
                 self._db.execute("DELETE FROM rounds")
                 self._db.execute("DELETE FROM seatings")
                 self._db.execute("DELETE FROM settings WHERE key = 'closed'")
                 self._db.execute("COMMIT")
-            except sqlite3.Error as error:
+            except Exception as error:  # never a transaction left open, whatever failed
                 with contextlib.suppress(sqlite3.Error):
                     self._db.execute("ROLLBACK")
                 raise StoreError(f"{self.path}: cannot open the next night: {error}") from error

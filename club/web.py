@@ -32,6 +32,7 @@ from web_ui.limits import GuessWindow, GuessWindows, RateLimit, StreamGate, TooM
 MAX_STREAMS = 64
 RESERVED_STREAMS = 8  # kept for the wall board: the hub's own screen, or a browser where the console was unlocked
 STREAMS_PER_CLIENT = 4
+ALL_GUESSES = 30  # wrong director PINs a minute from all other devices together: three devices' own limit
 HEARTBEAT_SECONDS = 15.0
 LANGUAGES = ("fr", "en", "nl")
 
@@ -72,6 +73,9 @@ def create_club_app(hub: ClubHub, *, pin: str, secret_key: str | None = None) ->
     app.extensions["club.streams"] = StreamGate(MAX_STREAMS - RESERVED_STREAMS, STREAMS_PER_CLIENT,
                                                 reserved=RESERVED_STREAMS)
     app.extensions["club.guesses"] = GuessWindows(10, 60.0)  # per address: a guesser never locks the director out
+    # Club-wide, from other devices: many addresses (one guesser's, or several) each under its own limit are
+    # still bounded; the hub's own screen never counts nor waits, so the director can always get in there.
+    app.extensions["club.all_guesses"] = GuessWindow(ALL_GUESSES, 60.0)
     app.extensions["club.unlock_rate"] = RateLimit(burst=5, every=6.0)
     Babel(app, locale_selector=lambda: _language())
     app.register_blueprint(board)
@@ -237,9 +241,10 @@ def _last_game(player: str | None) -> dict[str, Any] | None:
 
     if player is None:
         return None
-    game = next((g for g in reversed(_hub().night_games()) if g["counted"] and player in g["players"]), None)
-    if game is None:
+    played = [g for g in _hub().night_games() if g["counted"] and player in g["players"]]
+    if not played:
         return None
+    game = max(played, key=lambda g: str(g["started_at"]))  # the latest by time (night_games goes by table)
     link = bg_stats_play_link(_hub().store, game)
     out = io.BytesIO()
     qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=4).save(out)
@@ -286,9 +291,13 @@ def director_unlock() -> str | WerkzeugResponse:
     given = str(request.form.get("pin", ""))
     if not hmac.compare_digest(str(request.form.get("csrf_token", "")), _csrf()):
         abort(403)
+    everyone: GuessWindow | None = None if is_loopback(request.remote_addr or "") else \
+        current_app.extensions["club.all_guesses"]
     guesses.check()  # TooMany while the window is full: no PIN is even compared
+    if everyone is not None:
+        everyone.check()
     if not hmac.compare_digest(given.encode(), current_app.config["CLUB_PIN"].encode()):
-        if guesses.wrong():
+        if (everyone is not None and everyone.wrong()) | guesses.wrong():
             _hub().loud(None, "pin", "someone is trying to guess the director's PIN")
         return render_template("club_unlock.html", lang=_language(), csrf=_csrf(), wrong=True, clear=_in_clear())
     session["director"] = _pin_tag()

@@ -42,6 +42,7 @@ SAID = Phrasebook(
     said("table.club_sent", "Results sent to the club."),
     said("table.club_twice", "Another table uses this table's join code: results are no longer sent. Call the"
                              " director."),
+    said("table.club_too_large", "Results stopped at event {seq}: it is too large for the club. Call the director."),
     said("table.club_corrected", "The director ({who}) corrected a result: {player}, {stars}. Reason: {why}."),
     said("table.club_voided", "The director ({who}) voided a game of this table. Reason: {why}."),
     said("table.club_confirmed", "The director ({who}) confirmed the final scores of a game of this table."

@@ -201,6 +201,10 @@ class LinkAnnouncer:
             if self.said != "twice":
                 self.said = "twice"
                 self.service.notice("club_twice")
+        elif status.too_large is not None:
+            if self.said != "too_large":
+                self.said = "too_large"
+                self.service.notice("club_too_large", seq=status.too_large)
         elif not status.reachable and self.said != "waiting":
             self.said = "waiting"
             self.service.notice("club_waiting", count=status.pending)

@@ -18,6 +18,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from club.store import Row
 from club.topics import ClubURL, Topics, hub_status
 from tests.club.helpers import Hub, Table, assert_copied_exactly, game_events, play, wait_caught_up
 
@@ -143,7 +144,9 @@ def test_forged_replayed_malformed_gapped_and_unfoldable_rows_are_refused_loudly
     deadline = time.monotonic() + 5
     while not fake.received and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert json.loads(fake.received[-1][1]) == {"seq": 5, "resend": True}
+    ack = json.loads(fake.received[-1][1])
+    assert ack == {"seq": 5, "resend": True, "digest": ack["digest"]}  # with the fingerprint of the row held
+    assert ack["digest"] == Row.from_message(3, good[4]).digest()
     # A card no one holds, marked accepted by a lying (or broken) table: stored, but the game is set aside.
     fake.publish(topics.events, row(3, 6, {"type": "card", "card": "no-such-card"}, accepted=True))
     wait_console(hub, "table 3: disagrees: game 1: row 6")

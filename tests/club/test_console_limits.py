@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from club.hub import ClubHub
 from club.store import Store
 from club.topics import ClubURL
-from club.web import MAX_STREAMS, STREAMS_PER_CLIENT, create_club_app
+from club.web import ALL_GUESSES, MAX_STREAMS, STREAMS_PER_CLIENT, create_club_app
 from marmite.games import GAMES
 from web_ui.limits import RateLimit
 
@@ -80,3 +80,13 @@ def test_the_unlock_page_warns_when_the_pin_would_cross_the_network_in_clear(app
     assert warning not in device(app, "127.0.0.1").get("/director").get_data(as_text=True)  # the hub's own screen
     behind_tls = device(app, "192.168.1.10")  # through a TLS proxy (--trusted-proxy): the request is HTTPS
     assert warning not in behind_tls.get("/director", base_url="https://hub.local").get_data(as_text=True)
+
+
+def test_many_devices_guessing_together_are_bounded_club_wide(app: Flask) -> None:
+    """Each address under its own limit, many addresses: the club-wide cap still stops the guessing; the hub's
+    own screen is never kept out."""
+    app.extensions["club.unlock_rate"] = RateLimit(burst=1000, every=60.0)
+    answers = [unlock(device(app, f"192.168.1.{100 + n}"), f"{n * 10 + k:06d}") for n in range(12) for k in range(5)]
+    assert answers[:ALL_GUESSES] == [200] * ALL_GUESSES  # every device under its own limit...
+    assert set(answers[ALL_GUESSES:]) == {429}  # ...and all of them together stopped
+    assert unlock(device(app, "127.0.0.1"), PIN) == 302
