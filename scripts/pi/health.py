@@ -4,7 +4,8 @@
 serves). `health.py wait URL --timeout S [--reader-ok]` waits until the table serves `/`, its journal is
 open and writable (`storage.ok` in `/api/table`) and, with `--reader-ok`, its readers answer, and it stays
 so for --settle seconds (a crash loop serves a while); it prints the reason and exits 1 when that has not
-happened within S seconds.
+happened within S seconds. With --where it then asks the table where the game stands (`POST /api/where`):
+a table started with --speak says it aloud, which is how the service tells a person it is ready.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def main(argv: list[str]) -> int:
     wait.add_argument("--timeout", type=float, default=90)
     wait.add_argument("--reader-ok", action="store_true")
     wait.add_argument("--settle", type=float, default=5, help="seconds it must stay healthy")
+    wait.add_argument("--where", action="store_true", help="then ask the table to say where the game stands")
     args = parser.parse_args(argv)
     base = args.url.rstrip("/")
     if args.command == "reader-ok":
@@ -80,6 +82,11 @@ def main(argv: list[str]) -> int:
                 return 1
         time.sleep(1)
     print(f"healthy: {base}/ serves, the journal is open" + (", the reader answers" if args.reader_ok else ""))
+    if args.where:
+        request = urllib.request.Request(base + "/api/where", data=b"{}", method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            print(f"the table says: {json.loads(answer.read()).get('text')}")
     return 0
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 PLAYERS = ["Virginie", "Bruno", "Valentine", "Nicolas"]
 FIRST_CARD = "pea-3a"
-VOICES = {"fr": "fr", "en": "en", "nl": "nl"}
+VOICES = {"fr": "fr", "en": "en-gb", "nl": "nl"}  # as web_ui/speaker.py speaks
 
 
 def call(base: str, path: str, pin: str, body: Any = None) -> Any:

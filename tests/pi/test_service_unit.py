@@ -99,10 +99,23 @@ def service(tmp_path: Path) -> Iterator[str]:
     process = subprocess.Popen([sys.executable, str(PI / "unit.py"), "exec", str(installed_unit(tmp_path, settings))],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
+        post = start_post(tmp_path / "marmite.service")  # systemd runs it once ExecStart has started
+        said = subprocess.run([sys.executable, *post[1:]], capture_output=True, text=True, timeout=120)
+        assert said.returncode == 0, said.stderr
+        assert "the table says: Aucune partie en cours." in said.stdout  # aloud with --speak: "ready"
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def start_post(unit_file: Path) -> list[str]:
+    """The unit's ExecStartPost, expanded (without its '-': a failure there does not fail the service)."""
+    found = unit.service_settings(unit_file.read_text(encoding="utf-8"))
+    line = unit.the(found, "ExecStartPost")
+    assert line.startswith("-/usr/bin/python3 ")
+    words: list[str] = unit.command_line(line[1:], unit.environment(found))
+    return words
 
 
 def health(*args: str) -> subprocess.CompletedProcess[str]:
