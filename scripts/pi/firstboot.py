@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,6 +164,12 @@ def apply(settings: BootSettings, root: Path) -> list[str]:
     if settings.pin:
         lines = set_env(lines, "MARMITE_PIN", settings.pin)
         done.append("PIN set")
+    elif not env_value(lines, "MARMITE_PIN"):  # a new card: its own PIN, told here since no screen shows it
+        lines = set_env(lines, "MARMITE_PIN", f"{secrets.randbelow(10**6):06d}")
+        done.append(f"the table's PIN is {env_value(lines, 'MARMITE_PIN')}")
+    if not env_value(lines, "MARMITE_HOTSPOT_PASSWORD"):
+        lines = set_env(lines, "MARMITE_HOTSPOT_PASSWORD", f"{secrets.randbelow(10**10):010d}")
+        done.append(f"the password of the table's own Wi-Fi network is {env_value(lines, 'MARMITE_HOTSPOT_PASSWORD')}")
     if settings.reader or settings.speech is not None:
         lines = set_env(lines, "MARMITE_OPTIONS", options(env_value(lines, "MARMITE_OPTIONS"), settings))
         done.append(f"marmite run {env_value(lines, 'MARMITE_OPTIONS')}")

@@ -129,3 +129,16 @@ def test_the_language_applied_is_the_one_the_table_speaks(tmp_path: Path) -> Non
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_new_card_draws_its_own_pin_and_tells_it_in_the_report(tmp_path: Path) -> None:
+    root, boot = machine(tmp_path, (PI / "marmite.txt").read_text(encoding="utf-8"))
+    (root / "etc/marmite/marmite.env").write_text("MARMITE_OPTIONS=--reader rc522 --speak\n", encoding="utf-8")
+    assert firstboot.main(["--root", str(root), "--boot", str(boot)]) == 0
+    env = (root / "etc/marmite/marmite.env").read_text(encoding="utf-8").splitlines()
+    pin = firstboot.env_value(env, "MARMITE_PIN")
+    password = firstboot.env_value(env, "MARMITE_HOTSPOT_PASSWORD")
+    assert len(pin) == 6 and pin.isdigit() and len(password) == 10
+    report = (boot / "marmite-report.txt").read_text(encoding="utf-8")
+    assert f"- the table's PIN is {pin}\n" in report
+    assert f"- the password of the table's own Wi-Fi network is {password}\n" in report
