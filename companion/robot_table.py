@@ -25,6 +25,7 @@ from companion.robot_seats import is_buffet, turn_of
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part, RobotEvent, wire
+from companion.speech_pace import SpeechPace
 from companion.table import TableService
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ class RobotDriver:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._said: set[tuple[Any, ...]] = set()
-        self._last_message = clock()
+        self.pace = SpeechPace(clock)  # what the table's voice has said: the practice robots wait for it
         self._paused_at: int | None = None  # action count when an undo paused the practice robots
         self._undo_seq: int | None = None  # the journal seq of the latest undo the driver has paused for
         service.add_listener(self._heard)
@@ -66,7 +67,7 @@ class RobotDriver:
     def _heard(self, message: Message) -> None:
         """Every announcement wakes the driver (never blocks the one announcing)."""
         if message.kind not in ("reader", "storage"):
-            self._last_message = self._clock()
+            self.pace.heard(message.serial)
         if message.kind == "undo" and message.accepted:
             self._paused_at = -1  # set on the driver's thread at its next look
         self._wake.set()
@@ -317,10 +318,12 @@ class RobotDriver:
         return True
 
     def _paced(self, pace_ms: int) -> bool:
-        """True once `pace_ms` have passed since the last announcement (so speech is never cut)."""
-        if self._clock() - self._last_message >= pace_ms / 1000:
+        """True once the table's voice has said the last announcement (or, with no voice reporting, once
+        `pace_ms` have passed since it was sent): speech is never cut, and never waited for longer."""
+        if self.pace.ready(pace_ms):
             return True
-        time.sleep(min(0.05, pace_ms / 1000))
+        self.pace.changed.wait(0.05)
+        self.pace.changed.clear()
         return False
 
     def _say_once(self, key: tuple[Any, ...], *parts: Part) -> None:
