@@ -22,6 +22,7 @@ from companion.events import MalformedEvent, check_storable
 from companion.hub import Message
 from companion.journal import StorageError
 from companion.robot_seats import is_buffet, turn_of
+from companion.robot_talk import practice_card
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part, RobotEvent, wire
@@ -286,17 +287,16 @@ class RobotDriver:
             if not self._paced(pace_ms):
                 self._wake.set()
                 return False
-            if buffet and self.service.robots.is_robot(player):  # a person's card: the game's own words
-                parts = [Part("robot.plays_mouse_virtual", {"player": player, "card": card})]
-                with self.service.lock:
+            words = None
+            if self.service.robots.is_robot(player):  # a person's card: the game's own words
+                with self.service.lock:  # one line: the robot, its card and the reason (public facts only)
                     now = self.service.game_state
-                    why = robot_games.reveal_why(now, player, card) if now is not None and aids else None
-                if why is not None:  # the learning aid: a reason from public facts only
-                    parts.append(Part("robot.why", {"why": why}))
-                self._say_once(("reveal", game, position, player), *parts)
+                    reason = robot_games.reveal_why if buffet else robot_games.public_why
+                    why = reason(now, player, card) if now is not None and aids else None
+                words = practice_card(player, why, buffet)
             unchanged = self._unchanged(game, count)
             self.service.submit_if({"type": "card", "card": card}, SOURCE,
-                                   lambda: unchanged() and self.service.journal.last_seq == seq)
+                                   lambda: unchanged() and self.service.journal.last_seq == seq, words=words)
             return True
 
         return play

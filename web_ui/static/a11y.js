@@ -112,6 +112,7 @@ window.MarmiteA11y = (function () {
 
   // One announcement into the log; the oldest beyond LOG_LIMIT leave it. Nothing else moves.
   function addToLog(data) {
+    if (!data.text) return;  // a step that says nothing (a practice robot's choice: its card's line says it)
     if (keys(data).indexOf("game_started") >= 0 && entries.length) {  // a new game: a new log
       entries.length = 0;
       if (logBox) logBox.replaceChildren();
