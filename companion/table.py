@@ -523,13 +523,11 @@ class TableService:
         if kind == "robot" or outcome.reason in ROBOT_REASONS:
             return self._announce_robot(seq, event, outcome, state, detail)
         if outcome.accepted:
-            parts = tuple(state.describe(outcome.effects))
-            if words is not None:
-                parts = words(parts)
-                voice = voice_of(state)
-            else:
-                voice = state.voice()
-            return self._hub.publish(kind, parts, voice, seq=seq, is_event=True, accepted=True,
+            said: tuple[Part, ...] = tuple(state.describe(outcome.effects))
+            voice: Voice = state.voice()
+            if words is not None:  # a practice robot's card: the robot voice words its name and reason
+                said, voice = words(said), voice_of(state)
+            return self._hub.publish(kind, said, voice, seq=seq, is_event=True, accepted=True,
                                      detail=tuple(detail))
         part = state.describe_refusal(event, outcome.reason or "")
         return self._hub.publish("refused", (part,), state.voice(), seq=seq, is_event=True, accepted=False,

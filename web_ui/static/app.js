@@ -5,7 +5,6 @@
   const body = document.body;
   const page = body.dataset.page;
   const csrf = body.dataset.csrf;
-  const voices = { fr: "fr-FR", en: "en-GB", nl: "nl-NL" };
   const speech = window.MarmiteSpeech;
   // A seat link opened in a real browser claims its seat with a POST carrying this page's cookie and
   // CSRF token (a link preview or a bare GET never claims), then shows the seat's own view (reloaded;
@@ -29,17 +28,54 @@
     scope = "all";
   }
   let rate = parseFloat(speech.pref("rate", body.dataset.rate || "1")) || 1;
+  const voice = speech.voice;
+  voice.setRate(rate);
   window.marmiteLog = [];
 
+  // Said after what this device is still saying (one line at a time: see speech.js).
   function speak(text, lang) {
-    if (!voiceOn || !("speechSynthesis" in window) || !text) return;
-    speech.chunks(text).forEach(function (piece) {
-      const utterance = new SpeechSynthesisUtterance(piece);
-      utterance.lang = voices[lang || body.dataset.lang] || "fr-FR";
-      utterance.rate = rate;
-      window.speechSynthesis.speak(utterance);
-    });
+    if (!voiceOn || !text) return;
+    voice.say(text, lang || body.dataset.lang);
   }
+
+  // An answer to a question: said at once; the line it cut is said again after it, then the rest.
+  function speakNow(texts, lang) {
+    if (!voiceOn) return;
+    voice.sayNow(texts.filter(Boolean), lang || body.dataset.lang);
+  }
+
+  // The table's voice (the PIN holder's tablet, or a practice player's phone that speaks everything aloud)
+  // tells the table what it has finished saying; the robots wait for it. Another page is refused once and
+  // stops asking; a screen reader's page never tells (nothing signals its end: the robots keep the pause).
+  let heardSerial = 0;
+  let toldSerial = 0;
+  let telling = true;
+  function tellsTable() {
+    if (!telling || !voiceOn || scope === "silent") return false;
+    if (page === "table") return body.dataset.unlocked === "yes";
+    return page === "seat" && scope === "all" && !!body.dataset.seat;
+  }
+  function tell(payload) {
+    payload.serial = heardSerial;
+    if (body.dataset.seat) payload.seat = body.dataset.seat;
+    return fetch("/api/spoken", {
+      method: "POST", credentials: "same-origin", keepalive: true,
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(payload),
+    }).then(function (response) { if (response.status === 401 || response.status === 403) telling = false; })
+      .catch(function () { /* the next line tells again */ });
+  }
+  function spokenAll() {
+    if (!tellsTable() || heardSerial <= toldSerial || voice.busy()) return;
+    toldSerial = heardSerial;
+    tell({});
+  }
+  function stopTelling() {
+    if (toldSerial > 0 && telling) tell({ leaving: true });
+    toldSerial = 0;
+  }
+  voice.onIdle(spokenAll);
+  window.addEventListener("pagehide", stopTelling);
 
   // What this device says of a message from the stream: all of it, what concerns its player, or nothing.
   function spoken(data) {
@@ -59,10 +95,8 @@
   function sayFact(text) {
     const shown = document.getElementById("fact-answer");
     if (shown) shown.textContent = text;
-    if (voiceOn) {
-      if ("speechSynthesis" in window) window.speechSynthesis.cancel();
-      speak(text);
-    } else toReader(text, false);
+    if (voiceOn) speakNow([text]);
+    else toReader(text, false);
   }
 
   function announce(data, urgent, asked) {
@@ -81,7 +115,7 @@
       if (data.accepted === false) { refusal.textContent = data.text; refusal.hidden = false; }
       else if (data.kind !== "repeat" && data.kind !== "where") { refusal.hidden = true; }
     }
-    speak(said, data.lang);
+    if (asked) speakNow([said], data.lang); else speak(said, data.lang);
   }
 
   function idempotencyKey() {  // one key per tap: a resend of that tap is recorded once
@@ -230,17 +264,22 @@
     source.onerror = function () { dropped = true; body.dataset.stream = "reconnecting"; };
     source.onmessage = function (event) {
       const data = JSON.parse(event.data);
-      if (data.kind === "repeat" || data.kind === "where") return; // spoken where asked
-      if (page === "seat" && data.kind === "reader") return;
-      if (data.kind === "resumed") {  // another game is on the table: its whole page, then its words
-        sessionStorage.setItem("marmite-say", JSON.stringify(data));
-        window.location.reload();
-        return;
-      }
-      if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
-      detailFor = data.accepted === true;
-      refresh();
+      if (typeof data.serial === "number" && data.serial > heardSerial) heardSerial = data.serial;
+      try { onMessage(data); } finally { spokenAll(); }
     };
+  }
+
+  function onMessage(data) {
+    if (data.kind === "repeat" || data.kind === "where") return; // spoken where asked
+    if (page === "seat" && data.kind === "reader") return;
+    if (data.kind === "resumed") {  // another game is on the table: its whole page, then its words
+      sessionStorage.setItem("marmite-say", JSON.stringify(data));
+      window.location.reload();
+      return;
+    }
+    if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
+    detailFor = data.accepted === true;
+    refresh();
   }
 
   async function askAndSpeak(url) {
@@ -263,7 +302,7 @@
     speech.setPref("voice", voiceOn ? "on" : "off");
     showVoice();
     document.querySelectorAll("input[name=output]").forEach(function (c) { c.checked = c.value === (voiceOn ? "aloud" : "reader"); });
-    if (!voiceOn && "speechSynthesis" in window) window.speechSynthesis.cancel();
+    if (!voiceOn) { voice.hush(); stopTelling(); }
   }
   if (toggle) toggle.addEventListener("click", function () { setVoice(!voiceOn); });
   // Joining a seat: screen reader or read aloud, asked once on this device, changeable later.
@@ -283,14 +322,18 @@
   a11y.wire(sayFact);
   document.querySelectorAll("input[name=speak]").forEach(function (choice) {
     choice.checked = choice.value === scope;
-    choice.addEventListener("change", function () { scope = choice.value; speech.setPref("speak", scope); });
+    choice.addEventListener("change", function () {
+      scope = choice.value;
+      speech.setPref("speak", scope);
+      if (!tellsTable()) stopTelling();
+    });
   });
   const deviceRate = document.getElementById("device-rate");
   if (deviceRate) {
     deviceRate.value = String(rate);
     deviceRate.addEventListener("change", function () {
       const chosen = parseFloat(deviceRate.value);
-      if (chosen >= 0.5 && chosen <= 2) { rate = chosen; speech.setPref("rate", rate); }
+      if (chosen >= 0.5 && chosen <= 2) { rate = chosen; voice.setRate(rate); speech.setPref("rate", rate); }
     });
   }
   // The last five announcements, oldest first, on demand.
@@ -298,7 +341,7 @@
   if (lastFive) lastFive.addEventListener("click", function () {
     const texts = a11y.lastTexts(5);
     toReader(texts.join(" "), false);
-    texts.forEach(function (text) { speak(text); });
+    speakNow(texts);
   });
 
   async function control(url, payload) {
