@@ -22,7 +22,7 @@ from companion.events import MalformedEvent, check_storable
 from companion.hub import Message
 from companion.journal import StorageError
 from companion.robot_seats import is_buffet, turn_of
-from companion.robot_talk import practice_card
+from companion.robot_talk import practice_card, practice_step
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part, RobotEvent, wire
@@ -123,8 +123,8 @@ class RobotDriver:
                 events = robot_games.deal_virtually(state, ledger, short, game * 1009 + count)
                 return lambda: self._submit_all(events, game, count)
             plate = robot_games.plate_to_lay(state, ledger, game * 1013 + count)
-            if plate is not None:
-                return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count)
+            if plate is not None:  # the last plate opens the first step: everyone chooses
+                return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count, words=practice_step)
         if not practice:
             says.extend(self._draws_up(state, game, count))
         swapping = next((player for player in ledger.setup.seats
@@ -280,6 +280,7 @@ class RobotDriver:
         if paused:
             return None
         pace_ms, aids = self.service.robots.setup.pace_ms, self.service.robots.setup.aids
+        virtual_buffet = buffet and practice == "virtual"
         count = len(self.service.standing_actions()) - 1
         seq = self.service.journal.last_seq  # an undo journaled meanwhile (heard later) must stop this play
 
@@ -287,13 +288,14 @@ class RobotDriver:
             if not self._paced(pace_ms):
                 self._wake.set()
                 return False
-            words = None
+            words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = practice_step if virtual_buffet else None
             if self.service.robots.is_robot(player):  # a person's card: the game's own words
                 with self.service.lock:  # one line: the robot, its card and the reason (public facts only)
                     now = self.service.game_state
                     reason = robot_games.reveal_why if buffet else robot_games.public_why
                     why = reason(now, player, card) if now is not None and aids else None
-                words = practice_card(player, why, buffet)
+                said = practice_card(player, why, buffet)
+                words = (lambda parts: practice_step(said(parts))) if virtual_buffet else said
             unchanged = self._unchanged(game, count)
             self.service.submit_if({"type": "card", "card": card}, SOURCE,
                                    lambda: unchanged() and self.service.journal.last_seq == seq, words=words)
@@ -301,12 +303,13 @@ class RobotDriver:
 
         return play
 
-    def _paced_submit(self, event: dict[str, Any], pace_ms: int, game: int, count: int) -> bool:
+    def _paced_submit(self, event: dict[str, Any], pace_ms: int, game: int, count: int, *,
+                      words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = None) -> bool:
         """Submit the table's own move (a virtual plate) after the pace, if the table is still there."""
         if not self._paced(pace_ms):
             self._wake.set()
             return False
-        self.service.submit_if(event, SOURCE, self._unchanged(game, count))
+        self.service.submit_if(event, SOURCE, self._unchanged(game, count), words=words)
         return True
 
     def _submit_all(self, events: list[dict[str, Any]], game: int, count: int) -> bool:

@@ -58,6 +58,18 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
     return parts
 
 
+CHOOSE_STEP = {"buffet_ready": "buffet_ready_choose", "new_step": "new_step_choose"}
+"""At a Sus au buffet ! practice without cards each step starts with everyone choosing (the table turns the
+cards over itself): the step's start says so instead of naming who reveals first."""
+
+
+def practice_step(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """A buffet practice without cards: "Nouvelle étape : choisissez votre carte, face cachée." and no
+    "À Bop." between the cards the table turns over (the order is the table's business, not the player's)."""
+    return tuple(Part(CHOOSE_STEP[part.key], dict(part.fields)) if part.key in CHOOSE_STEP else part
+                 for part in parts if part.key != "turn")
+
+
 def practice_card(player: str, why: Part | None, buffet: bool) -> Callable[[tuple[Part, ...]], tuple[Part, ...]]:
     """A practice robot's card in one line, its reason joined to the game's own words for the card:
     "Marmiton : Pois 4 — 4, pour ne pas prendre le pli. À Cléo, couleur demandée Pois." (a buffet card's

@@ -55,6 +55,8 @@ SAID = Phrasebook(
     said("robot.dealt", "Practice table: the robots' hands are dealt."),
     said("robot.still_choosing", "Still to choose a card face down: {players}."),
     said("robot.why", "Why: {why}."),
+    said("robot.not_your_turn", "Not your turn: {player} plays now."),
+    said("robot.nothing_to_play", "No card to play now."),
     said("robot.played", "{player}: {play}, {why}."),
     said("robot.played_plain", "{player}: {play}."),
     said("robot.played_named", "{play}, {why}."),

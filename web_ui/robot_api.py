@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, make_respons
 
 from companion.events import MalformedEvent
 from companion.robot_games import hand_of, swap_due, swap_hand, visible_log
+from companion.robot_seats import turn_of
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part
@@ -117,13 +118,19 @@ def play(name: str) -> tuple[Response, int] | Response:
         if state is None or ledger.setup.practice != "virtual":
             return jsonify(error="cards are played from the phone only at a practice table without cards"), 409
         event = _pages().phone_card_event(state, name, card)  # the card itself, or a choice made face down
-        if event is None:
-            return jsonify(error=f"it is not {name}'s turn"), 409
+        if event is None:  # said on the phone in the table's language (`text`); `error` stays the API's words
+            turn = turn_of(state)
+            part = Part("robot.not_your_turn", {"player": turn}) if turn else Part("robot.nothing_to_play", {})
+            return jsonify(error=f"it is not {name}'s turn",
+                           text=voice_of(state).render([part], table.language)), 409
     try:
         answer = table.submit(event, source="seat")
     except MalformedEvent as error:  # too long or not valid Unicode: a clear 400, nothing recorded
         return jsonify(error=str(error)), 400
-    return jsonify(answer.as_json())
+    result = answer.as_json()
+    if not answer.accepted and answer.message is not None:  # the rule that refused it, said on the player's phone
+        result["text"] = table.render(answer.message)["text"]
+    return jsonify(result)
 
 
 @robot_api.post("/seat/<path:name>/swap")

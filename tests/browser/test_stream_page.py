@@ -97,3 +97,25 @@ def test_after_an_outage_a_flood_is_summed_up_in_one_line(page: Any, server: Ser
     assert not any(texts[i] in " ".join(said) for i in range(1, 9) if texts[i] != texts[-1])
     assert len(page.locator("#log li").all_inner_texts()) == 10  # all shown
     proxy.close()
+
+
+def test_a_page_whose_stream_is_refused_tries_again_says_so_and_is_heard_again(browser: Any, page: Any,
+                                                                              server: Server) -> None:
+    other = browser.new_context()
+    holder = other.new_page()
+    holder.goto(server.url + "/history")  # a stranger's page on the same address holds every stream it may
+    holder.evaluate("""url => { window.held = []; for (let i = 0; i < 8; i++)
+        window.held.push(new EventSource(url + '/api/stream')); }""", server.url)
+    holder.wait_for_function("() => window.held.every(s => s.readyState === 1)", timeout=15000)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_function("() => document.body.dataset.stream === 'retrying'", timeout=15000)
+        assert page.inner_text("#refusal").startswith("La table refuse cette page")  # said, and shown
+        holder.evaluate("() => window.held.forEach(s => s.close())")
+        wait_stream(page)  # it came back by itself
+        assert page.evaluate("window.marmiteRetries") >= 1
+        events = _game()
+        server.post("/api/events", events[0])
+        wait_log(page, 1)  # and hears the table again
+    finally:
+        other.close()

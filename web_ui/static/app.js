@@ -48,6 +48,7 @@
   // tells the table what it has finished saying; the robots wait for it. Another page is refused once and
   // stops asking; a screen reader's page never tells (nothing signals its end: the robots keep the pause).
   let heardSerial = 0;
+  let heardSeq = body.dataset.lastSeq || "0";  // the journal seq of the last event heard: a new stream resumes there
   let toldSerial = 0;
   let telling = true;
   function tellsTable() {
@@ -77,6 +78,16 @@
   voice.onIdle(spokenAll);
   window.addEventListener("pagehide", stopTelling);
 
+  // At a practice table the table's voices come with each fragment: when a practice player's phone speaks
+  // everything, the tablet leaves the stream's lines to it; when the tablet (or the Pi) speaks the table, a
+  // phone that speaks "what concerns me" leaves them to it. Either way one voice says each line.
+  let tableVoices = [];
+  function deferred() {
+    if (page === "table") return tableVoices.some(function (v) { return v.indexOf("seat:") === 0; });
+    return page === "seat" && scope === "mine"
+      && tableVoices.some(function (v) { return v === "table" || v === "speaker"; });
+  }
+
   // What this device says of a message from the stream: all of it, what concerns its player, or nothing.
   function spoken(data) {
     if (scope === "silent") return "";
@@ -85,9 +96,9 @@
   }
 
   // For the screen reader (voice off): the live regions; read aloud (voice on): the speech. One voice.
-  function toReader(text, urgent) {
+  function toReader(text, urgent, id) {
     if (voiceOn) return;
-    const region = document.getElementById(urgent ? "announce-urgent" : "announce");
+    const region = document.getElementById(id || (urgent ? "announce-urgent" : "announce"));
     if (region) { region.textContent = ""; region.textContent = text; }
   }
 
@@ -99,10 +110,22 @@
     else toReader(text, false);
   }
 
+  // Parts that tell a person to act; when this device said one for its player, "your move" is not said twice.
+  const TURN_KEYS = ["turn", "play_begins", "last_card", "swap", "buffet_ready_choose", "new_step_choose"];
+  let turnTold = false;
+  function tellsMyTurn(data, said) {
+    const seat = body.dataset.seat;
+    return !!seat && !!said && (data.parts || []).some(function (part) {
+      return TURN_KEYS.indexOf(part.key) >= 0 && said.indexOf(part.text) >= 0
+        && (/_choose$/.test(part.key) || speech.names(part.text, seat));
+    });
+  }
+
   function announce(data, urgent, asked) {
     window.marmiteLog.push(data);
     const said = asked ? data.text : spoken(data);
-    if (said || data.accepted === false) toReader(data.accepted === false ? data.text : said, urgent);
+    if (!asked && voiceOn && tellsMyTurn(data, said)) turnTold = true;
+    if (said) toReader(said, urgent);  // a refusal too only within this device's scope (a phone: its player's)
     if (data.kind !== "repeat" && data.kind !== "where") a11y.addToLog(data);
     if (!asked) a11y.cueFor(data);
     const answer = document.getElementById("now-answer");
@@ -115,7 +138,7 @@
       if (data.accepted === false) { refusal.textContent = data.text; refusal.hidden = false; }
       else if (data.kind !== "repeat" && data.kind !== "where") { refusal.hidden = true; }
     }
-    if (asked) speakNow([said], data.lang); else speak(said, data.lang);
+    if (asked) speakNow([said], data.lang); else if (!deferred()) speak(said, data.lang);
   }
 
   function idempotencyKey() {  // one key per tap: a resend of that tap is recorded once
@@ -170,16 +193,20 @@
     if (!response.ok) return;
     const html = await response.text();
     if (mine < refreshShown) return;
+    tableVoices = decodeURIComponent(response.headers.get("X-Table-Voices") || "").split(" ").filter(Boolean);
     refreshShown = mine;
     const wasMyTurn = !!document.getElementById("my-turn");
     a11y.update(state, html);  // node by node: the focused control stays where it is
     body.dataset.refreshed = String(mine);  // tests and tools can wait for the page to be current
     showHostBar();
     const myTurn = document.getElementById("my-turn");
-    if (myTurn && !wasMyTurn) {  // the seat's turn: a cue (when chosen) and a word for the screen reader
-      a11y.cue("turn");
-      toReader(myTurn.textContent, true);
+    if (myTurn && !wasMyTurn) {  // the seat's turn (play, choose, exchange): a cue when chosen, and words
+      a11y.cue("turn");  // in this device's one voice, unless a line it just said told the player already
+      window.marmiteYourMove = (window.marmiteYourMove || 0) + 1;
+      if (voiceOn && !turnTold && !deferred()) speak(myTurn.textContent);
+      toReader(myTurn.textContent, false, "announce-turn");
     }
+    turnTold = false;
     if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: the state after a play
       detailFor = false;
       const detail = a11y.fact("detail");
@@ -248,12 +275,21 @@
   }
 
   let detailFor = false;
+  // A stream the server refuses (too many at once from this address: 429) is closed for good by the
+  // browser: the page opens a new one itself, later and later (1 s, 2 s, 4 s… at most 30 s), and says once
+  // that it is trying again, so it is never silent for good.
+  let retries = 0;
+  let retrySaid = false;
   function connect() {
     // The first connection starts where the page was rendered, so nothing said in between is lost.
-    const source = new EventSource("/api/stream?last_id=" + encodeURIComponent(body.dataset.lastSeq || "0"));
+    const source = new EventSource("/api/stream?last_id=" + encodeURIComponent(heardSeq));
     window.marmiteSource = source;
-    let dropped = false;
+    let dropped = retries > 0;
     source.onopen = function () {
+      retries = 0;
+      retrySaid = false;
+      const banner = document.getElementById("refusal");
+      if (banner && banner.dataset.retry) { banner.hidden = true; delete banner.dataset.retry; }
       if (dropped) {
         catchUp = [];
         setTimeout(function () { const missed = catchUp || []; catchUp = null; sayMissed(missed); }, CATCH_UP_MS);
@@ -261,10 +297,27 @@
       body.dataset.stream = "open";
       refresh();
     };
-    source.onerror = function () { dropped = true; body.dataset.stream = "reconnecting"; };
+    source.onerror = function () {
+      dropped = true;
+      body.dataset.stream = "reconnecting";
+      if (source.readyState !== EventSource.CLOSED) return;  // the browser tries again by itself
+      body.dataset.stream = "retrying";
+      const wait = Math.min(30000, 1000 * Math.pow(2, retries));
+      retries += 1;
+      window.marmiteRetries = (window.marmiteRetries || 0) + 1;
+      if (!retrySaid && body.dataset.msgRetry) {
+        retrySaid = true;
+        toReader(body.dataset.msgRetry, false);
+        speak(body.dataset.msgRetry);
+        const banner = document.getElementById("refusal");  // shown at the top until the stream is back
+        if (banner) { banner.textContent = body.dataset.msgRetry; banner.hidden = false; banner.dataset.retry = "yes"; }
+      }
+      setTimeout(connect, wait);
+    };
     source.onmessage = function (event) {
       const data = JSON.parse(event.data);
       if (typeof data.serial === "number" && data.serial > heardSerial) heardSerial = data.serial;
+      if (event.lastEventId) heardSeq = event.lastEventId;
       try { onMessage(data); } finally { spokenAll(); }
     };
   }
@@ -272,7 +325,8 @@
   function onMessage(data) {
     if (data.kind === "repeat" || data.kind === "where") return; // spoken where asked
     if (page === "seat" && data.kind === "reader") return;
-    if (data.kind === "resumed") {  // another game is on the table: its whole page, then its words
+    if (data.kind === "resumed" || (data.lang && body.dataset.lang && data.lang !== body.dataset.lang)) {
+      // another game is on the table, or another language: its whole page (labels, log headings), then its words
       sessionStorage.setItem("marmite-say", JSON.stringify(data));
       window.location.reload();
       return;

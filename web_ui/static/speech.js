@@ -5,7 +5,7 @@ window.MarmiteSpeech = (function () {
   // Parts every player wants to hear, and parts a phone speaks only when they name its player.
   // (Chaud Devant's parts, then Sus au buffet !'s.)
   const ALWAYS = ["trick_won", "round_scored", "unclaimed", "game_over", "game_started", "round_opened",
-    "menus_revealed", "round_ended", "winner", "tie_break", "part_two"];
+    "menus_revealed", "round_ended", "winner", "tie_break", "part_two", "buffet_ready_choose", "new_step_choose"];
   const IF_NAMED = ["turn", "play_begins", "last_card", "revoke", "refused", "undone", "where_turn",
     "where_reveal", "menu_revealed", "moved", "duel_won", "duel_lost", "duel_tied", "swap", "rear_tied",
     "undone_card", "undone_plate"];
@@ -62,6 +62,8 @@ window.MarmiteSpeech = (function () {
   let current = null;
   let rate = 1;
   let idle = function () {};
+  // Counts for tests and benchmarks: lines of announcements queued, heard to their end, and answers.
+  const counts = window.marmiteSpeechCounts = { queued: 0, heard: 0, answers: 0, cut: 0 };
 
   function engine() { return "speechSynthesis" in window ? window.speechSynthesis : null; }
 
@@ -81,7 +83,10 @@ window.MarmiteSpeech = (function () {
     utterance.lang = LANGS[line.lang] || LANGS[document.body.dataset.lang] || "fr-FR";
     utterance.rate = rate;
     const gone = function () { finished(line); };
-    utterance.addEventListener("end", gone);
+    utterance.addEventListener("end", function () {
+      if (current && current.line === line) { if (line.fact) counts.answers += 1; else counts.heard += 1; }
+      gone();
+    });
     utterance.addEventListener("error", gone);
     utterance.addEventListener("start", function () {
       if (!current || current.line !== line) return;
@@ -95,7 +100,10 @@ window.MarmiteSpeech = (function () {
 
   // Lines of one announcement, said after those already waiting.
   function say(text, lang, fact) {
-    chunks(text).forEach(function (piece) { waiting.push({ text: piece, lang: lang, fact: !!fact }); });
+    chunks(text).forEach(function (piece) {
+      waiting.push({ text: piece, lang: lang, fact: !!fact });
+      if (!fact) counts.queued += 1;
+    });
     next();
   }
 
@@ -106,6 +114,7 @@ window.MarmiteSpeech = (function () {
     texts.forEach(function (text) { chunks(text).forEach(function (piece) { lines.push({ text: piece, lang: lang, fact: true }); }); });
     if (!lines.length) return;
     const interrupted = current && !current.line.fact ? current.line : null;
+    if (interrupted) counts.cut += 1;
     // unheard answers to earlier questions are dropped: only the newest question is worth answering
     for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i].fact) waiting.splice(i, 1);
     if (current) {
@@ -132,5 +141,5 @@ window.MarmiteSpeech = (function () {
     onIdle: function (callback) { idle = callback; },
   };
 
-  return { chunks: chunks, concerning: concerning, pref: pref, setPref: setPref, voice: voice };
+  return { chunks: chunks, concerning: concerning, names: names, pref: pref, setPref: setPref, voice: voice };
 })();
