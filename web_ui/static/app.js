@@ -295,6 +295,7 @@
         setTimeout(function () { const missed = catchUp || []; catchUp = null; sayMissed(missed); }, CATCH_UP_MS);
       }
       body.dataset.stream = "open";
+      if (tellsTable() && !voice.busy()) tell({});  // the table's voice from now on: the robots wait for it
       refresh();
     };
     source.onerror = function () {

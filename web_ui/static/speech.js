@@ -137,6 +137,7 @@ window.MarmiteSpeech = (function () {
   const voice = {
     say: say, sayNow: sayNow, hush: hush,
     busy: function () { return !!current || waiting.length > 0; },
+    answering: function () { return (!!current && current.line.fact) || waiting.some(function (l) { return l.fact; }); },
     setRate: function (value) { rate = value; },
     onIdle: function (callback) { idle = callback; },
   };
