@@ -15,7 +15,9 @@ ENGINE_JS = """
     localStorage.setItem("marmite.speak", "__SPEAK__");
   } catch (e) {}
   const msPerChar = __MS__ / __FACTOR__;
-  const log = window.__engine = { said: [], cut: [], started: [], overlaps: 0, speaking: 0, busyMs: 0 };
+  const log = window.__engine = { said: [], saidAt: [], cut: [], started: [], startedAt: [], overlaps: 0,
+    speaking: 0, busyMs: 0 };
+  function epoch() { return performance.timeOrigin + performance.now(); }
   window.__spoken = log.started;
   let queue = [];
   let current = null;
@@ -28,6 +30,7 @@ ENGINE_JS = """
     log.speaking -= 1;
     log.busyMs += performance.now() - since;
     (kind === "end" ? log.said : log.cut).push(u.text);
+    if (kind === "end") log.saidAt.push(epoch());
     u.dispatchEvent(new Event(kind));
   }
   function start() {
@@ -36,6 +39,7 @@ ENGINE_JS = """
     log.speaking += 1;
     if (log.speaking > 1) log.overlaps += 1;
     log.started.push(u.text);
+    log.startedAt.push(epoch());
     since = performance.now();
     u.dispatchEvent(new Event("start"));
     timer = setTimeout(function () { finish(u, "end"); start(); }, Math.max(1, u.text.length * msPerChar));
