@@ -175,11 +175,12 @@ window.MarmiteA11y = (function () {
   const FACT_KEYS = { m: "hand", "1": "hand-1", "2": "hand-2", "3": "hand-3", "4": "hand-4", p: "pot",
     c: "led", t: "turn", s: "scores", d: "last-trick", n: "left", e: "menu" };
 
-  function fact(name) {
+  // `bare`: no "nothing to say" in place of a missing fact (the detailed profile then says nothing).
+  function fact(name, bare) {
     const source = document.querySelector('#facts [data-fact="' + name + '"]');
     const text = source ? source.textContent.trim() : "";
     const none = document.getElementById("fact-keys");
-    return text || (none ? none.dataset.none : "");
+    return text || (bare || !none ? "" : none.dataset.none);
   }
 
   // ------------------------------------------------------------------ sounds and vibration

@@ -207,10 +207,14 @@
       toReader(myTurn.textContent, false, "announce-turn");
     }
     turnTold = false;
-    if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: the state after a play
-      detailFor = false;
-      const detail = a11y.fact("detail");
-      if (detail && scope !== "silent") { speak(detail); toReader(detail, false); }
+    if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: the state after a play,
+      detailFor = false;  // when there is one and it changed (never "nothing to say", never the same twice)
+      const detail = a11y.fact("detail", true);
+      if (detail && detail !== lastDetail && scope !== "silent" && !deferred()) {
+        lastDetail = detail;
+        speak(detail);
+        toReader(detail, false);
+      }
     }
   }
 
@@ -275,6 +279,7 @@
   }
 
   let detailFor = false;
+  let lastDetail = "";
   // A stream the server refuses (too many at once from this address: 429) is closed for good by the
   // browser: the page opens a new one itself, later and later (1 s, 2 s, 4 s… at most 30 s), and says once
   // that it is trying again, so it is never silent for good.
