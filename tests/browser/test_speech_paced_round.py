@@ -150,3 +150,31 @@ def test_a_buffet_practice_round_by_keyboard_every_step_asks_the_person_to_choos
         assert robot_lines and not [m for m in log if m["kind"] == "robot" and "robot.plays_mouse_virtual" in m["keys"]]
     finally:
         phone.close()
+
+
+def test_a_practice_phone_by_keyboard_the_join_choice_is_focused_and_its_moves_two_tabs_away(
+        browser: Any, page: Any, server: Server) -> None:
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual"}
+    assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"],
+                                       "dealer": "Cléo", "robots": robots})["accepted"]
+    unlock(page, server, "/setup")
+    link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    try:
+        ana = phone.new_page()
+        ana.goto(link)
+        wait_stream(ana)
+        assert ana.evaluate("document.activeElement.closest('#join-choice') !== null")  # asked where the keys are
+        ana.keyboard.press("Enter")  # with my screen reader
+        ana.wait_for_selector("#join-choice", state="hidden")
+        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
+        ana.reload()  # from the top of the page, as opened
+        wait_stream(ana)
+        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
+        ana.keyboard.press("Tab")
+        ana.keyboard.press("Tab")
+        assert ana.evaluate("document.activeElement.id") == "skip-moves"
+        ana.keyboard.press("Enter")
+        assert ana.evaluate("document.activeElement.classList.contains('seat-menu-btn')")  # her move, 3 keys away
+    finally:
+        phone.close()

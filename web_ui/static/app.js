@@ -371,7 +371,22 @@
     choice.addEventListener("change", function () { setVoice(choice.value === "aloud"); });
   });
   const joinChoice = document.getElementById("join-choice");
-  if (joinChoice && body.dataset.seat && speech.pref("voice", "") === "") joinChoice.hidden = false;
+  if (joinChoice && body.dataset.seat && speech.pref("voice", "") === "") {
+    joinChoice.hidden = false;
+    const first = joinChoice.querySelector("button");  // the question is where the keyboard is
+    if (first) first.focus();
+  }
+  // "Skip to my moves": the first control this player may use now (else the state, to read it).
+  const MOVES = [".practice-play:not([aria-disabled=true])", ".seat-menu-btn", "#practice-swap input",
+    ".practice-play", "#state button"];
+  document.querySelectorAll("[data-my-moves]").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      const target = MOVES.map(function (s) { return document.querySelector(s); }).find(Boolean);
+      if (!target) return;
+      event.preventDefault();
+      target.focus();
+    });
+  });
   document.querySelectorAll("[data-output]").forEach(function (button) {
     button.addEventListener("click", function () {
       setVoice(button.dataset.output === "aloud");
