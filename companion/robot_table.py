@@ -67,7 +67,7 @@ class RobotDriver:
 
     def _heard(self, message: Message) -> None:
         """Every announcement wakes the driver (never blocks the one announcing)."""
-        if message.kind not in ("reader", "storage"):
+        if message.kind not in ("reader", "storage") and message.parts:  # a silent step is not waited for
             self.pace.heard(message.serial)
         if message.kind == "undo" and message.accepted:
             self._paused_at = -1  # set on the driver's thread at its next look

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from benchmarks.speech_engine import engine_script
-from tests.browser.conftest import Server, unlock, wait_stream
+from tests.browser.conftest import SPEECH_SPY, Server, unlock, wait_stream
 
 FACTOR = 12
 """The stand-in engine speaks this many times faster than espeak-ng (a round in well under a minute)."""
@@ -154,12 +154,13 @@ def test_a_buffet_practice_round_by_keyboard_every_step_asks_the_person_to_choos
 
 def test_a_practice_phone_by_keyboard_the_join_choice_is_focused_and_its_moves_two_tabs_away(
         browser: Any, page: Any, server: Server) -> None:
-    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual"}
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
     assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"],
                                        "dealer": "Cléo", "robots": robots})["accepted"]
     unlock(page, server, "/setup")
     link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
     phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    phone.add_init_script(SPEECH_SPY)
     try:
         ana = phone.new_page()
         ana.goto(link)
@@ -176,5 +177,10 @@ def test_a_practice_phone_by_keyboard_the_join_choice_is_focused_and_its_moves_t
         assert ana.evaluate("document.activeElement.id") == "skip-moves"
         ana.keyboard.press("Enter")
         assert ana.evaluate("document.activeElement.classList.contains('seat-menu-btn')")  # her move, 3 keys away
+        ana.focus("#practice-hint")
+        ana.keyboard.press("Enter")
+        ana.wait_for_function("() => document.getElementById('practice-status').textContent", timeout=30000)
+        assert ana.inner_text("#practice-status").startswith("Le chef ")  # for her screen reader (role=status)
+        assert not [t for t in ana.evaluate("window.__spoken") if t.startswith("Le chef")]  # never a second voice
     finally:
         phone.close()

@@ -128,7 +128,8 @@ def test_a_practice_robot_plays_its_card_when_the_voice_has_said_the_last_line(t
                 driver.pace.spoken("table", table.last_serial)
                 clock.now += 1
                 steps(driver)
-                assert robot_moves(table) == played + 1  # one move, then it waits for the voice again
+                assert robot_moves(table) == played + 2  # its choice (silent) and its card, one line; then it
+                # waits for the voice again
                 checked += 1
                 if checked == 3:
                     break
