@@ -22,6 +22,8 @@ from speech_engine import engine_script
 
 THINK_S = 1.5
 KEYS = ["t", "s", "p", "o"]
+ASK_EVERY_S = 12.0
+"""A question about every 12 s, as the issue's player asked (82 presses in a 17.8-minute game)."""
 # Ana's phone: when "your move" appears (epoch ms); the tablet: each key press (epoch ms).
 WATCH = """
 window.__cueAt = [];
@@ -40,6 +42,19 @@ document.addEventListener("keydown", function () {
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+def played_since(table: LiveTable, before: dict[str, Any]) -> bool:
+    """True once the table has moved on from `before` (her card taken), within 3 s."""
+    mark = (before["pot"]["cards"], len(before["rounds"][0]["tricks"]) if before["rounds"] else 0)
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        now = table.get("/api/state")
+        if (now["pot"]["cards"], len(now["rounds"][0]["tricks"]) if now["rounds"] else 0) != mark or \
+                now.get("turn") != "Ana" or "points" in now["rounds"][0]:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def main() -> int:
@@ -80,13 +95,13 @@ def run(table: LiveTable, browser: Any, factor: float) -> int:
     time.sleep(THINK_S)
     ana.focus(".seat-menu-btn[data-menu=none]")
     ana.keyboard.press("Enter")
-    started, thinking, asked, looks = time.monotonic(), 0.0, 0, 0
-    while True:
+    started, thinking, asked, refused = time.monotonic(), 0.0, 0, 0
+    while time.monotonic() < started + 900:
         state = table.get("/api/state")
         if state["rounds"] and "points" in state["rounds"][0]:
             break
-        looks += 1
-        if looks % 20 == 0 and tablet.evaluate("() => window.MarmiteSpeech.voice.busy()"):
+        if time.monotonic() > started + ASK_EVERY_S * (asked + 1) and \
+                tablet.evaluate("() => window.MarmiteSpeech.voice.busy()"):
             tablet.locator("body").press(KEYS[asked % len(KEYS)])
             asked += 1
         buttons = ana.locator(".practice-play:not([aria-disabled=true])")
@@ -96,12 +111,21 @@ def run(table: LiveTable, browser: Any, factor: float) -> int:
             codes = buttons.evaluate_all("bs => bs.map(b => b.dataset.card)")
             led = state["pot"]["led"] or ""
             suited = [i for i, code in enumerate(codes) if code.startswith(led + "-")] if led else []
-            ana.focus(f".practice-play:not([aria-disabled=true]) >> nth={(suited or [0])[0]}")
+            order = suited + [i for i in range(len(codes)) if i not in suited]
+            ana.focus(f".practice-play:not([aria-disabled=true]) >> nth={order[refused % len(order)]}")
             ana.keyboard.press("Enter")
-            ana.wait_for_function("() => !document.getElementById('my-turn')", timeout=30000)
+            if played_since(table, state):
+                refused = 0
+            else:  # refused (its rule said on her phone): she tries her next card
+                refused += 1
         time.sleep(0.05)
-    tablet.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=120000)
     length = time.monotonic() - started
+    try:
+        tablet.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=120000)
+    except Exception:  # reported below, with what is still waiting
+        print("the tablet still had lines to say 120 s after the round:",
+              tablet.evaluate("window.__engine.started.slice(-3)"), file=sys.stderr)
+    print("voices the robots waited for:", table.post("/api/spoken", {"serial": 0})["voices"], file=sys.stderr)
     engine = tablet.evaluate("window.__engine")
     counts = tablet.evaluate("window.marmiteSpeechCounts")
     cues = ana.evaluate("window.__cueAt")
@@ -123,7 +147,8 @@ def run(table: LiveTable, browser: Any, factor: float) -> int:
     print(f"'your move': {len(moves)} cues, heard p50 {statistics.median(moves) if moves else float('nan'):.2f} s,"
           f" p95 {percentile(moves, 0.95):.2f} s after the cue")
     print(f"lines: {counts['queued']} queued, {counts['heard']} heard to their end,"
-          f" {counts['queued'] - counts['heard']} dropped; {counts['cut']} cut by a question and said again")
+          f" {counts['queued'] - counts['heard']} dropped ({counts['lost']} given up by the page, the engine"
+          f" never ending them); {counts['cut']} cut by a question and said again")
     print(f"fact keys: {len(facts)} pressed, to speech start p50 {statistics.median(facts) if facts else 0:.1f} ms,"
           f" p99 {percentile(facts, 0.99):.1f} ms; {engine['overlaps']} overlapping lines")
     return 0

@@ -63,12 +63,12 @@ window.MarmiteSpeech = (function () {
   let rate = 1;
   let idle = function () {};
   // Counts for tests and benchmarks: lines of announcements queued, heard to their end, and answers.
-  const counts = window.marmiteSpeechCounts = { queued: 0, heard: 0, answers: 0, cut: 0 };
+  const counts = window.marmiteSpeechCounts = { queued: 0, heard: 0, answers: 0, cut: 0, lost: 0 };
 
   function engine() { return "speechSynthesis" in window ? window.speechSynthesis : null; }
 
-  function finished(line) {
-    if (!current || current.line !== line) return;  // a cancelled line's late event
+  function finished(utterance) {
+    if (!current || current.utterance !== utterance) return;  // a cancelled utterance's late event
     clearTimeout(current.timer);
     current = null;
     next();
@@ -82,18 +82,22 @@ window.MarmiteSpeech = (function () {
     const utterance = new SpeechSynthesisUtterance(line.text);
     utterance.lang = LANGS[line.lang] || LANGS[document.body.dataset.lang] || "fr-FR";
     utterance.rate = rate;
-    const gone = function () { finished(line); };
+    const gone = function () { finished(utterance); };
+    const lost = function () {  // the engine never ended it: not heard (counted), and the voice goes on
+      if (current && current.utterance === utterance) counts.lost += 1;
+      gone();
+    };
     utterance.addEventListener("end", function () {
-      if (current && current.line === line) { if (line.fact) counts.answers += 1; else counts.heard += 1; }
+      if (current && current.utterance === utterance) { if (line.fact) counts.answers += 1; else counts.heard += 1; }
       gone();
     });
-    utterance.addEventListener("error", gone);
+    utterance.addEventListener("error", lost);
     utterance.addEventListener("start", function () {
-      if (!current || current.line !== line) return;
+      if (!current || current.utterance !== utterance) return;
       clearTimeout(current.timer);
-      current.timer = setTimeout(gone, 5000 + line.text.length * MS_PER_CHAR / Math.max(rate, 0.5));
+      current.timer = setTimeout(lost, 5000 + line.text.length * MS_PER_CHAR / Math.max(rate, 0.5));
     });
-    current = { line: line, utterance: utterance, timer: setTimeout(gone, NO_START_MS) };
+    current = { line: line, utterance: utterance, timer: setTimeout(lost, NO_START_MS) };
     window.marmiteSaid = (window.marmiteSaid || 0) + 1;
     synth.speak(utterance);
   }
