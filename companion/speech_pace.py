@@ -3,8 +3,9 @@
 A voice is a device allowed to speak for the table (the tablet holding the PIN, the seat phone a practice
 player chose, the computer's own espeak-ng); it reports the serial of the last announcement it has finished
 saying. While at least one voice reports, a robot waits for every reporting voice to reach the latest
-announcement, then a breath, never longer than `CEILING_S` after that announcement (a voice that lets the
-ceiling pass is no longer waited for, until it reports again). With no voice reporting (a screen reader, a
+announcement, then a breath, never longer than `CEILING_S` after that announcement or the voice's latest
+report (a page reports each line it finishes, so an answer to a question keeps it waited for; a voice that
+lets the ceiling pass is no longer waited for, until it reports again). With no voice reporting (a screen reader, a
 silent tablet) the robots keep the host's pause counted from the announcement, as before.
 """
 
@@ -86,8 +87,9 @@ class SpeechPace:
             if not behind:
                 finished = max(voice.at for voice in waited)
                 return now >= max(finished, self._latest_at) + min(self.breath_s, pace_ms / 1000)
-            if now >= self._latest_at + self.ceiling_s:
-                for voice in behind:
+            expired = [voice for voice in behind if now >= max(self._latest_at, voice.at) + self.ceiling_s]
+            if len(expired) == len(behind):  # each report (a line finished, an answer said) restarts its count
+                for voice in expired:
                     voice.waited = False
                 return True
             return False

@@ -136,3 +136,17 @@ def test_a_practice_robot_plays_its_card_when_the_voice_has_said_the_last_line(t
         driver.pace.spoken("table", table.last_serial)
         clock.now += 1
     assert checked == 3
+
+
+def test_a_voice_still_saying_lines_is_waited_for_beyond_the_ceiling() -> None:
+    clock = Clock()
+    pace = SpeechPace(clock)
+    pace.spoken("table", 0)
+    pace.heard(1)
+    for _ in range(3):  # a long answer to a question: a line finished every 15 s, the announcement not yet
+        clock.now += 15
+        pace.spoken("table", 0)
+        assert not pace.ready(2500)
+    assert pace.voices() == ["table"]
+    clock.now += CEILING_S  # then silence: the ceiling, counted from its last report
+    assert pace.ready(2500)

@@ -76,6 +76,15 @@
     toldSerial = 0;
   }
   voice.onIdle(spokenAll);
+  // Still speaking (a long answer, a backlog): each line finished says the voice is alive, so the robots
+  // keep waiting for it beyond their ceiling (what it has said is unchanged: the last serial told).
+  voice.onLine(function () {
+    if (!tellsTable() || toldSerial === 0 || !voice.busy()) return;
+    const keep = heardSerial;
+    heardSerial = toldSerial;
+    tell({});
+    heardSerial = keep;
+  });
   window.addEventListener("pagehide", stopTelling);
 
   // At a practice table the table's voices come with each fragment: when a practice player's phone speaks

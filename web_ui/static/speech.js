@@ -62,6 +62,7 @@ window.MarmiteSpeech = (function () {
   let current = null;
   let rate = 1;
   let idle = function () {};
+  let lineDone = function () {};
   // Counts for tests and benchmarks: lines of announcements queued, heard to their end, and answers.
   const counts = window.marmiteSpeechCounts = { queued: 0, heard: 0, answers: 0, cut: 0, lost: 0 };
 
@@ -71,6 +72,7 @@ window.MarmiteSpeech = (function () {
     if (!current || current.utterance !== utterance) return;  // a cancelled utterance's late event
     clearTimeout(current.timer);
     current = null;
+    lineDone();
     next();
   }
 
@@ -144,6 +146,7 @@ window.MarmiteSpeech = (function () {
     answering: function () { return (!!current && current.line.fact) || waiting.some(function (l) { return l.fact; }); },
     setRate: function (value) { rate = value; },
     onIdle: function (callback) { idle = callback; },
+    onLine: function (callback) { lineDone = callback; },
   };
 
   return { chunks: chunks, concerning: concerning, names: names, pref: pref, setPref: setPref, voice: voice };
