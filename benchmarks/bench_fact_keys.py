@@ -24,7 +24,10 @@ from companion.chaud_devant.simulate import simulate
 # The page's clock at each key press (capture phase, before the page's own handler) and at each speak call.
 SPY = """
 window.__pressAt = []; window.__speakAt = [];
-window.speechSynthesis.speak = function () { window.__speakAt.push(performance.now()); };
+window.speechSynthesis.speak = function (u) {  // each line ends at once: the page says one at a time
+  window.__speakAt.push(performance.now());
+  setTimeout(function () { u.dispatchEvent(new Event('end')); }, 0);
+};
 document.addEventListener('keydown', function (e) { window.__pressAt.push(e.timeStamp); }, true);
 try { localStorage.setItem('marmite.voice', 'on'); localStorage.setItem('marmite.speak', 'all'); } catch (e) {}
 """

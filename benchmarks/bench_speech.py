@@ -23,7 +23,10 @@ from companion.chaud_devant.simulate import random_game
 # Record when each utterance is handed to speech synthesis (epoch ms, sub-millisecond).
 SPY = """
 window.__speakAt = [];
-window.speechSynthesis.speak = function () { window.__speakAt.push(performance.timeOrigin + performance.now()); };
+window.speechSynthesis.speak = function (u) {  // each line ends at once: the page says one at a time
+  window.__speakAt.push(performance.timeOrigin + performance.now());
+  setTimeout(function () { u.dispatchEvent(new Event('end')); }, 0);
+};
 try { localStorage.setItem('marmite.speak', 'all'); } catch (e) {}
 """
 

@@ -22,9 +22,11 @@ from companion.events import MalformedEvent, check_storable
 from companion.hub import Message
 from companion.journal import StorageError
 from companion.robot_seats import is_buffet, turn_of
+from companion.robot_talk import practice_card, practice_step
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part, RobotEvent, wire
+from companion.speech_pace import SpeechPace
 from companion.table import TableService
 
 log = logging.getLogger(__name__)
@@ -44,7 +46,7 @@ class RobotDriver:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._said: set[tuple[Any, ...]] = set()
-        self._last_message = clock()
+        self.pace = SpeechPace(clock)  # what the table's voice has said: the practice robots wait for it
         self._paused_at: int | None = None  # action count when an undo paused the practice robots
         self._undo_seq: int | None = None  # the journal seq of the latest undo the driver has paused for
         service.add_listener(self._heard)
@@ -65,8 +67,8 @@ class RobotDriver:
 
     def _heard(self, message: Message) -> None:
         """Every announcement wakes the driver (never blocks the one announcing)."""
-        if message.kind not in ("reader", "storage"):
-            self._last_message = self._clock()
+        if message.kind not in ("reader", "storage") and message.parts:  # a silent step is not waited for
+            self.pace.heard(message.serial)
         if message.kind == "undo" and message.accepted:
             self._paused_at = -1  # set on the driver's thread at its next look
         self._wake.set()
@@ -121,8 +123,8 @@ class RobotDriver:
                 events = robot_games.deal_virtually(state, ledger, short, game * 1009 + count)
                 return lambda: self._submit_all(events, game, count)
             plate = robot_games.plate_to_lay(state, ledger, game * 1013 + count)
-            if plate is not None:
-                return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count)
+            if plate is not None:  # the last plate opens the first step: everyone chooses
+                return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count, words=practice_step)
         if not practice:
             says.extend(self._draws_up(state, game, count))
         swapping = next((player for player in ledger.setup.seats
@@ -280,6 +282,7 @@ class RobotDriver:
         if paused:
             return None
         pace_ms, aids = self.service.robots.setup.pace_ms, self.service.robots.setup.aids
+        virtual_buffet = buffet and practice == "virtual"
         count = len(self.service.standing_actions()) - 1
         seq = self.service.journal.last_seq  # an undo journaled meanwhile (heard later) must stop this play
 
@@ -287,27 +290,28 @@ class RobotDriver:
             if not self._paced(pace_ms):
                 self._wake.set()
                 return False
-            if buffet and self.service.robots.is_robot(player):  # a person's card: the game's own words
-                parts = [Part("robot.plays_mouse_virtual", {"player": player, "card": card})]
-                with self.service.lock:
+            words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = practice_step if virtual_buffet else None
+            if self.service.robots.is_robot(player):  # a person's card: the game's own words
+                with self.service.lock:  # one line: the robot, its card and the reason (public facts only)
                     now = self.service.game_state
-                    why = robot_games.reveal_why(now, player, card) if now is not None and aids else None
-                if why is not None:  # the learning aid: a reason from public facts only
-                    parts.append(Part("robot.why", {"why": why}))
-                self._say_once(("reveal", game, position, player), *parts)
+                    reason = robot_games.reveal_why if buffet else robot_games.public_why
+                    why = reason(now, player, card) if now is not None and aids else None
+                said = practice_card(player, why, buffet)
+                words = (lambda parts: practice_step(said(parts))) if virtual_buffet else said
             unchanged = self._unchanged(game, count)
             self.service.submit_if({"type": "card", "card": card}, SOURCE,
-                                   lambda: unchanged() and self.service.journal.last_seq == seq)
+                                   lambda: unchanged() and self.service.journal.last_seq == seq, words=words)
             return True
 
         return play
 
-    def _paced_submit(self, event: dict[str, Any], pace_ms: int, game: int, count: int) -> bool:
+    def _paced_submit(self, event: dict[str, Any], pace_ms: int, game: int, count: int, *,
+                      words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = None) -> bool:
         """Submit the table's own move (a virtual plate) after the pace, if the table is still there."""
         if not self._paced(pace_ms):
             self._wake.set()
             return False
-        self.service.submit_if(event, SOURCE, self._unchanged(game, count))
+        self.service.submit_if(event, SOURCE, self._unchanged(game, count), words=words)
         return True
 
     def _submit_all(self, events: list[dict[str, Any]], game: int, count: int) -> bool:
@@ -319,10 +323,12 @@ class RobotDriver:
         return True
 
     def _paced(self, pace_ms: int) -> bool:
-        """True once `pace_ms` have passed since the last announcement (so speech is never cut)."""
-        if self._clock() - self._last_message >= pace_ms / 1000:
+        """True once the table's voice has said the last announcement (or, with no voice reporting, once
+        `pace_ms` have passed since it was sent): speech is never cut, and never waited for longer."""
+        if self.pace.ready(pace_ms):
             return True
-        time.sleep(min(0.05, pace_ms / 1000))
+        self.pace.changed.wait(0.05)
+        self.pace.changed.clear()
         return False
 
     def _say_once(self, key: tuple[Any, ...], *parts: Part) -> None:

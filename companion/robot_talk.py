@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion.robot_seats import (
@@ -26,13 +27,18 @@ def why_part(event: dict[str, Any]) -> Part | None:
 
 
 def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any]) -> list[Part]:
-    """"Marmiton joue Pois 5 : posez-la dans la marmite", "Marmiton a choisi sa carte, face cachée"…"""
+    """"Marmiton joue Pois 5 : posez-la dans la marmite", "Marmiton a choisi sa carte, face cachée"…
+    At a practice table a robot's choice says nothing: its card's own line names it (`practice_card`),
+    and so do a robot's face-down card and the hands the table deals without cards."""
     parts: list[Part] = []
     virtual = bool(setup.practice)
     for effect in effects:
         if isinstance(effect, RobotChose):
             if effect.face_down:
-                parts.append(Part("robot.chose_face_down", {"player": effect.player}))
+                if not (setup.practice == "virtual" and effect.player in setup.seats):
+                    parts.append(Part("robot.chose_face_down", {"player": effect.player}))
+            elif virtual:
+                continue
             else:
                 key = "robot.plays_virtual" if virtual else "robot.plays"
                 parts.append(Part(key, {"player": effect.player, "card": effect.card}))
@@ -47,9 +53,39 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
             elif effect.swapped is not None:  # at a real table: the discards are not public, so the count
                 # only is said; which cards leave its tray is shown on the host's (PIN) robots page
                 parts.append(Part("robot.swapped_tray", {"player": effect.player, "count": effect.swapped}))
-            else:
+            elif setup.practice != "virtual":
                 parts.append(Part("robot.hand_known", {"player": effect.player, "size": effect.size}))
     return parts
+
+
+CHOOSE_STEP = {"buffet_ready": "buffet_ready_choose", "new_step": "new_step_choose"}
+"""At a Sus au buffet ! practice without cards each step starts with everyone choosing (the table turns the
+cards over itself): the step's start says so instead of naming who reveals first."""
+
+
+def practice_step(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """A buffet practice without cards: "Nouvelle étape : choisissez votre carte, face cachée." and no
+    "À Bop." between the cards the table turns over (the order is the table's business, not the player's)."""
+    return tuple(Part(CHOOSE_STEP[part.key], dict(part.fields)) if part.key in CHOOSE_STEP else part
+                 for part in parts if part.key != "turn")
+
+
+def practice_card(player: str, why: Part | None, buffet: bool) -> Callable[[tuple[Part, ...]], tuple[Part, ...]]:
+    """A practice robot's card in one line, its reason joined to the game's own words for the card:
+    "Marmiton : Pois 4 — 4, pour ne pas prendre le pli. À Cléo, couleur demandée Pois." (a buffet card's
+    words already name the mouse: "Bip : cinq — case 5, en tête, pour passer devant la dernière souris.")."""
+
+    def words(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+        if not parts:
+            return parts
+        first, rest = parts[0], parts[1:]
+        if buffet:
+            return parts if why is None else (Part("robot.played_named", {"play": first, "why": why}), *rest)
+        if why is None:
+            return (Part("robot.played_plain", {"player": player, "play": first}), *rest)
+        return (Part("robot.played", {"player": player, "play": first, "why": why}), *rest)
+
+    return words
 
 
 def describe_robot_refusal(event: dict[str, Any], reason: str, ledger: RobotLedger, state: State,

@@ -55,6 +55,11 @@ SAID = Phrasebook(
     said("robot.dealt", "Practice table: the robots' hands are dealt."),
     said("robot.still_choosing", "Still to choose a card face down: {players}."),
     said("robot.why", "Why: {why}."),
+    said("robot.not_your_turn", "Not your turn: {player} plays now."),
+    said("robot.nothing_to_play", "No card to play now."),
+    said("robot.played", "{player}: {play}, {why}."),
+    said("robot.played_plain", "{player}: {play}."),
+    said("robot.played_named", "{play}, {why}."),
 )
 
 
@@ -101,6 +106,8 @@ class RobotVoice:
                     fields["why"] = self._inner(fields["why"], language)
                     if not fields["why"]:
                         continue  # a reason this game cannot word: the sentence is left out
+                if isinstance(fields.get("play"), Part):  # the game's own sentence, its full stop left for ours
+                    fields["play"] = self._inner(fields["play"], language).rstrip(" .")
                 said_parts.append(SAID.format(part.key[6:], language, **fields))
             else:
                 said_parts.append(self._inner(part, language))

@@ -251,19 +251,22 @@ class TableService:
         self._hub.tell(message)  # outside the lock: a slow buzzer never holds up the table
         return Submission(outcome.accepted, outcome.reason, seq, message)
 
-    def submit_if(self, event: dict[str, Any], source: str, still: Callable[[], bool]) -> Submission | None:
+    def submit_if(self, event: dict[str, Any], source: str, still: Callable[[], bool], *,
+                  words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = None) -> Submission | None:
         """Submit `event` only if `still()` holds under the table lock (the robot driver's check that the
-        table has not moved on while it thought); None, recording nothing, otherwise."""
+        table has not moved on while it thought); None, recording nothing, otherwise. `words` rewords an
+        accepted event's announcement (a practice robot's card: its name and reason in the same line)."""
         checked = self._referee.shapes.check_well_formed(event)
         with self._lock:
             if not still():
                 return None
-            seq, outcome, message = self._record_locked(checked, source, tag=None, key=None)
+            seq, outcome, message = self._record_locked(checked, source, tag=None, key=None, words=words)
         self._hub.tell(message)
         return Submission(outcome.accepted, outcome.reason, seq, message)
 
-    def _record_locked(self, checked: dict[str, Any], source: str, *, tag: str | None,
-                       key: str | None) -> tuple[int, Outcome, Message]:
+    def _record_locked(self, checked: dict[str, Any], source: str, *, tag: str | None, key: str | None,
+                       words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = None
+                       ) -> tuple[int, Outcome, Message]:
         """Decide, journal, apply and publish one well-formed event (the caller holds the lock)."""
         reason = self._referee.decide(checked)
         closes = None
@@ -276,7 +279,7 @@ class TableService:
             if outcome.accepted and tag is not None:
                 self._reads.accepted(tag, seq)
             self.player_stats.observe(self.journal.current_game, self._referee.state)
-            return seq, outcome, self._announce(seq, checked, outcome)
+            return seq, outcome, self._announce(seq, checked, outcome, words)
 
     def submit_all(self, events: list[object], source: str = "api") -> list[Submission]:
         """Referee, journal and announce several events in one durable step: all recorded, or none (a
@@ -500,7 +503,8 @@ class TableService:
         self._hub.tell(message)
         return message
 
-    def _announce(self, seq: int, event: dict[str, Any], outcome: Outcome) -> Message:
+    def _announce(self, seq: int, event: dict[str, Any], outcome: Outcome,
+                  words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = None) -> Message:
         state = self._referee.state
         kind = str(event["type"])
         detail: list[tuple[str, Any]] = [("event", kind)]
@@ -519,8 +523,12 @@ class TableService:
         if kind == "robot" or outcome.reason in ROBOT_REASONS:
             return self._announce_robot(seq, event, outcome, state, detail)
         if outcome.accepted:
-            return self._hub.publish(kind, tuple(state.describe(outcome.effects)), state.voice(), seq=seq,
-                                     is_event=True, accepted=True, detail=tuple(detail))
+            said: tuple[Part, ...] = tuple(state.describe(outcome.effects))
+            voice: Voice = state.voice()
+            if words is not None:  # a practice robot's card: the robot voice words its name and reason
+                said, voice = words(said), voice_of(state)
+            return self._hub.publish(kind, said, voice, seq=seq, is_event=True, accepted=True,
+                                     detail=tuple(detail))
         part = state.describe_refusal(event, outcome.reason or "")
         return self._hub.publish("refused", (part,), state.voice(), seq=seq, is_event=True, accepted=False,
                                  reason=outcome.reason, detail=tuple(detail))

@@ -255,7 +255,8 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     app.extensions["marmite.reader"] = reader
     app.extensions["marmite.reader_scan"] = functools.partial(scan_beside, args.reader)  # the tablet's search
     store = app.extensions["marmite.settings"]
-    speaker = Speaker(service, rate=lambda: store.current.rate).start() if args.speak else None
+    speaker = Speaker(service, rate=lambda: store.current.rate,  # the robots wait for espeak-ng to finish
+                      on_spoken=functools.partial(robots.pace.spoken, "speaker")).start() if args.speak else None
     if service.deck_set_aside is not None:  # loudly: the terminal, every display and the voice
         print(f"marmite run: WARNING: the deck could not be read and is set aside; the table starts without it:"
               f" {service.set_aside_report}", file=sys.stderr, flush=True)

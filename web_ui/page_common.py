@@ -19,9 +19,9 @@ def common_context() -> dict[str, Any]:
             "last_seq": last_seq()}
 
 
-LOG_SEED = 1000
-"""Announcements of the current game a page's log starts from (it shows the last 200; the older ones
-only count the rounds and tricks for its headings)."""
+LOG_SEED = 5000
+"""Announcements of the current game a page's log starts from: the whole game (a five-round game says
+about 600), bounded."""
 
 
 def log_seed() -> list[dict[str, Any]]:

@@ -10,11 +10,14 @@ import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
+from urllib.parse import quote
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     current_app,
+    make_response,
     redirect,
     render_template,
     request,
@@ -48,11 +51,24 @@ def table_display() -> str:
                                    fragment=False)
 
 
+def _with_voices(html: str) -> Response:
+    """A fragment, with the voices that speak for a practice table (`X-Table-Voices`, URL-encoded, spaces
+    between): a practice player's phone and the tablet then do not both say the same lines."""
+    response = make_response(html)
+    driver = current_app.extensions.get("marmite.robots")
+    table = service()
+    with table.lock:
+        practice = table.game_state is not None and bool(table.robots.setup.practice)
+    if driver is not None and practice:
+        response.headers["X-Table-Voices"] = quote(" ".join(driver.pace.voices()))
+    return response
+
+
 @pages.get("/fragment/table")
-def table_fragment() -> str:
+def table_fragment() -> Response:
     """The state part of the table display, re-fetched after each event."""
-    return _current().render_table(service().table_view(), service().game_state, service().language,
-                                   fragment=True)
+    return _with_voices(_current().render_table(service().table_view(), service().game_state,
+                                                service().language, fragment=True))
 
 
 @pages.get("/seat/<path:name>")
@@ -62,9 +78,9 @@ def seat_page(name: str) -> str:
 
 
 @pages.get("/fragment/seat/<path:name>")
-def seat_fragment(name: str) -> str:
+def seat_fragment(name: str) -> Response:
     """The state part of a seat view."""
-    return _render_seat(name, fragment=True)
+    return _with_voices(_render_seat(name, fragment=True))
 
 
 def _render_seat(name: str, *, fragment: bool) -> str:

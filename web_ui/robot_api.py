@@ -1,5 +1,6 @@
 """Robot seats over HTTP: what the robots are asking for, a human's card and the chef's advice on their
-own phone (practice tables), a robot's hand entered by the host, and the robots' pause after an undo."""
+own phone (practice tables), a robot's hand entered by the host, the robots' pause after an undo, and the
+table's voice saying what it has finished speaking (the practice robots wait for it)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from flask import Blueprint, Response, abort, current_app, jsonify, make_respons
 
 from companion.events import MalformedEvent
 from companion.robot_games import hand_of, swap_due, swap_hand, visible_log
+from companion.robot_seats import turn_of
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part
-from web_ui.auth import CSRF_HEADER, require_pin
+from web_ui.auth import CSRF_HEADER, authorized, require_pin
 from web_ui.context import service
 from web_ui.game_pages import GamePages, page_table
 from web_ui.seats import owns_seat
@@ -116,13 +118,19 @@ def play(name: str) -> tuple[Response, int] | Response:
         if state is None or ledger.setup.practice != "virtual":
             return jsonify(error="cards are played from the phone only at a practice table without cards"), 409
         event = _pages().phone_card_event(state, name, card)  # the card itself, or a choice made face down
-        if event is None:
-            return jsonify(error=f"it is not {name}'s turn"), 409
+        if event is None:  # said on the phone in the table's language (`text`); `error` stays the API's words
+            turn = turn_of(state)
+            part = Part("robot.not_your_turn", {"player": turn}) if turn else Part("robot.nothing_to_play", {})
+            return jsonify(error=f"it is not {name}'s turn",
+                           text=voice_of(state).render([part], table.language)), 409
     try:
         answer = table.submit(event, source="seat")
     except MalformedEvent as error:  # too long or not valid Unicode: a clear 400, nothing recorded
         return jsonify(error=str(error)), 400
-    return jsonify(answer.as_json())
+    result = answer.as_json()
+    if not answer.accepted and answer.message is not None:  # the rule that refused it, said on the player's phone
+        result["text"] = table.render(answer.message)["text"]
+    return jsonify(result)
 
 
 @robot_api.post("/seat/<path:name>/swap")
@@ -181,3 +189,50 @@ def hint(name: str) -> tuple[Response, int] | Response:
         part = Part(advice_key, {"card": event.get("card")})
     parts = [part] if decision.why is None else [part, Part("robot.why", {"why": decision.why})]
     return jsonify(event=event, text=voice.render(parts, language), lang=language)
+
+
+def parse_spoken(body: object, last_serial: int) -> tuple[int, str | None, bool]:
+    """`{"serial": N, "seat": NAME?, "leaving": BOOL?}` as (serial, seat, leaving); ValueError when it is not
+    that, or names an announcement the table has not made (0 ≤ N ≤ the table's last serial)."""
+    if not isinstance(body, dict) or not set(body) <= {"serial", "seat", "leaving"}:
+        raise ValueError('the body must be {"serial": N} with optional "seat" and "leaving"')
+    serial, seat, leaving = body.get("serial"), body.get("seat"), body.get("leaving", False)
+    if not isinstance(serial, int) or isinstance(serial, bool) or not 0 <= serial <= last_serial:
+        raise ValueError(f"serial must be an announcement the table made (0 to {last_serial})")
+    if seat is not None and (not isinstance(seat, str) or not 0 < len(seat) <= 40):
+        raise ValueError("seat must be a player's name")
+    if not isinstance(leaving, bool):
+        raise ValueError("leaving must be true or false")
+    return serial, seat, leaving
+
+
+@robot_api.post("/spoken")
+def spoken() -> tuple[Response, int] | Response:
+    """The table's voice has finished saying every announcement up to `serial` (or stops speaking:
+    `leaving`). Only the PIN holder's tablet, or a person's own phone at a practice table, speaks for the
+    table: any other page is refused, so a stranger cannot pace the robots."""
+    table = service()
+    try:
+        serial, seat, leaving = parse_spoken(request.get_json(silent=True, force=True), table.last_serial)
+    except ValueError as error:
+        return jsonify(error=str(error)), 400
+    if seat is None:
+        ok, why = authorized()
+        if not ok:
+            return jsonify(error=why), 401
+        voice = "table"
+    else:
+        with table.lock:
+            practice = table.game_state is not None and bool(table.robots.setup.practice)
+        if not practice or not _own_phone(seat):
+            return jsonify(error="only the table's tablet, or a player's own phone at a practice table, "
+                                 "speaks for the table"), 403
+        voice = "seat:" + seat
+    driver = current_app.extensions.get("marmite.robots")
+    if driver is None:
+        return jsonify(voices=[])
+    if leaving:
+        driver.pace.leave(voice)
+    else:
+        driver.pace.spoken(voice, serial)
+    return jsonify(voices=driver.pace.voices())

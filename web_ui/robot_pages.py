@@ -8,6 +8,8 @@ from typing import Any
 from flask import Blueprint, render_template
 
 from companion.robot_seats import DEFAULT_PACE_MS, LEVELS
+from companion.robot_talk import robot_ask as robot_asks
+from companion.robot_words import voice_of
 from web_ui.context import service
 from web_ui.game_pages import page_table
 from web_ui.page_common import common_context
@@ -17,12 +19,25 @@ robot_pages = Blueprint("robot_pages", __name__)
 
 @robot_pages.app_context_processor
 def robot_helpers() -> dict[str, Any]:
-    """`robot_setup()` in every template: the current game's robot seats, practice mode and aids."""
+    """`robot_setup()` in every template: the current game's robot seats, practice mode and aids; and
+    `robot_ask()`: at a real table, the card the robot whose turn it is asks for, in the table's words
+    ("Marmiton joue Pois 4 : posez-la dans la marmite."), shown and said by T until it is played."""
 
     def robot_setup() -> dict[str, Any]:
         return service().robots.setup.as_json()
 
-    return {"robot_setup": robot_setup}
+    def robot_ask() -> str:
+        table = service()
+        with table.lock:
+            state, ledger = table.game_state, table.robots
+            if state is None or not ledger.setup.any or ledger.setup.practice:
+                return ""
+            part = robot_asks(state, ledger, len(table.standing_actions()) - 1)
+            if part is None or part.key == "robot.still_choosing":
+                return ""
+            return voice_of(state).render([part], table.language)
+
+    return {"robot_setup": robot_setup, "robot_ask": robot_ask}
 
 
 @robot_pages.get("/setup/robots")

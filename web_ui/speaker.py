@@ -1,7 +1,9 @@
-"""The computer's own voice (`--speak`): every announcement through espeak-ng, off the table service's thread."""
+"""The computer's own voice (`--speak`): every announcement through espeak-ng, off the table service's thread;
+it tells the robots' pace when it has said everything (the practice robots wait for it)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import threading
@@ -21,6 +23,9 @@ MAX_SPOKEN_CHARS = 1000
 """The longest text handed to espeak-ng (a whole "where are we" is a few hundred characters)."""
 ASKED = ("where", "repeat")
 """Kinds of message someone asked for: only the newest of them is worth saying."""
+SIGN_WORDS = {"fr": ("moins", "plus"), "en": ("minus", "plus"), "nl": ("min", "plus")}
+"""A number's sign as a word in each language: espeak-ng drops "-" before a digit, and says "−" in English."""
+_SIGNED = re.compile(r"(?<![\w.,])([-\u2212+])(?=\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +35,19 @@ class Phrase:
     language: str
     text: str
     kind: str
+    serial: int = 0
 
 
 def speakable(text: str) -> str:
     """`text` as plain data for espeak-ng: no NUL or other control characters, bounded length."""
     cleaned = "".join(" " if unicodedata.category(char).startswith("C") else char for char in text)
     return " ".join(cleaned.split())[:MAX_SPOKEN_CHARS]
+
+
+def signs_said(text: str, language: str) -> str:
+    """Signed numbers with their sign as a word ("Ana −1" → "Ana moins 1"); a hyphen between words stays."""
+    minus, plus = SIGN_WORDS.get(language, SIGN_WORDS["fr"])
+    return _SIGNED.sub(lambda match: (plus if match.group(1) == "+" else minus) + " ", text)
 
 
 def command(program: str, voice: str, words_per_minute: int, text: str) -> list[str]:
@@ -87,11 +99,15 @@ class Speaker:
     """A table-service listener that queues each message's text for espeak-ng; it never blocks the game."""
 
     def __init__(self, service: TableService, *, rate: Callable[[], float] = lambda: 1.0,
-                 program: str = "espeak-ng") -> None:
+                 program: str = "espeak-ng", on_spoken: Callable[[int], None] | None = None) -> None:
         self.service = service
         self.rate = rate
         self.program = shutil.which(program)
         self.queue = SpeechQueue()
+        self.on_spoken = on_spoken  # told the serial of the last announcement said (the robots' pace)
+        self._heard = 0
+        self._speaking = False
+        self._state = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
 
     @property
@@ -107,21 +123,40 @@ class Speaker:
 
     def hear(self, message: Message) -> None:
         """Queue one message (called by the table service)."""
-        text = speakable(self.service.render(message)["text"])
+        language = self.service.language
+        text = speakable(signs_said(self.service.render(message)["text"], language))
+        with self._state:
+            self._heard = max(self._heard, message.serial)
         if text:
-            self.queue.put(Phrase(self.service.language, text, message.kind))
+            self.queue.put(Phrase(language, text, message.kind, message.serial))
+        else:
+            self._tell()  # nothing to say: said at once, if nothing else is being said
+
+    def _tell(self) -> None:
+        """Tell the pace everything heard is said, when nothing waits and nothing is being said."""
+        with self._state:
+            idle = not self._speaking and len(self.queue) == 0
+            heard = self._heard
+        if idle and self.on_spoken is not None and self.program is not None:
+            self.on_spoken(heard)
 
     def _run(self) -> None:
         while (phrase := self.queue.get()) is not None:
             if self.program is None:
                 continue
             voice = VOICES.get(phrase.language, "fr")
+            with self._state:
+                self._speaking = True
             try:
                 subprocess.run(command(self.program, voice, round(WORDS_PER_MINUTE * self.rate()), phrase.text),
                                check=False, timeout=60, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
             except (OSError, subprocess.TimeoutExpired):
-                continue
+                pass
+            finally:
+                with self._state:
+                    self._speaking = False
+            self._tell()
 
     def close(self) -> None:
         """Stop once the phrases already waiting are said."""

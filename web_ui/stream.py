@@ -17,9 +17,11 @@ POLL_SECONDS = 1.0
 
 
 def rendered(service: TableService, message: Message) -> dict[str, Any]:
-    """The message's data object, with the language it is rendered in (for the speech voice)."""
+    """The message's data object, with the language it is rendered in (for the speech voice) and its
+    serial (the table's voice says which announcements it has finished: `POST /api/spoken`)."""
     data = service.render(message)
     data["lang"] = service.language
+    data["serial"] = message.serial
     return data
 
 

@@ -22,6 +22,8 @@ SAID = Phrasebook(
     said("buffet.buffet_ready", "{part}The buffet is open: {buffet}. {player} reveals first."),
     said("buffet.part_label", "Part {part}. "),
     said("buffet.new_step", "New step. {player} first."),
+    said("buffet.buffet_ready_choose", "{part}The buffet is open: {buffet}. Choose your card, face down."),
+    said("buffet.new_step_choose", "New step: choose your card, face down."),
     said("buffet.moved", "{player}: {value} — square {square}, {place}."),
     said("buffet.turn", "{player} next."),
     said("buffet.rear_tied", "{players} tie at the rear: nobody leaves."),

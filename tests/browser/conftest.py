@@ -25,11 +25,15 @@ ARTIFACTS = ROOT / "test-artifacts"
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
-# Records every text handed to speech synthesis, before the page's own scripts run.
+# Records every text handed to speech synthesis, before the page's own scripts run; each line "ends" at
+# once (the page says one line at a time and waits for its end).
 SPEECH_SPY = """
 window.__spoken = [];
 if ('speechSynthesis' in window) {
-  window.speechSynthesis.speak = function (u) { window.__spoken.push(u.text); };
+  window.speechSynthesis.speak = function (u) {
+    window.__spoken.push(u.text);
+    setTimeout(function () { u.dispatchEvent(new Event('start')); u.dispatchEvent(new Event('end')); }, 0);
+  };
 }
 """
 

@@ -4,6 +4,7 @@ through live updates, and the evening's rough edges (issue 21)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -104,7 +105,7 @@ def test_game_over_takes_the_grid_away_and_puts_the_standings_first(page: Any, s
         assert box is not None and box["x"] + box["width"] <= 1024, control
 
 
-def test_a_refusal_is_an_alert_and_a_log_line_and_a_sound_when_chosen(page: Any, server: Server) -> None:
+def test_a_refusal_is_shown_said_once_a_log_line_and_a_sound_when_chosen(page: Any, server: Server) -> None:
     events = simulate(random.Random(5), players=3, known_hands={0, 1, 2}, noise=Noise(revoke=1.0)).events
     page.set_viewport_size(SIZES["tablet"])
     page.goto(server.url + "/")
@@ -123,13 +124,17 @@ def test_a_refusal_is_an_alert_and_a_log_line_and_a_sound_when_chosen(page: Any,
     wait_log(page, count)
     page.wait_for_selector("#refusal:not([hidden])")
     banner = page.inner_text("#refusal")
-    assert page.get_attribute("#refusal", "role") == "alert"
+    assert page.get_attribute("#refusal", "role") is None  # shown; said once, by the page's one voice
+    said = page.evaluate("window.__spoken") if page.evaluate("document.body.dataset.voice") == "on" else \
+        [page.inner_text("#announce-urgent")]
+    assert sum(1 for text in said if banner in text) <= 1
     refused = page.locator("#log li.refused").first.inner_text()
     assert refused.startswith("Refusé :") and banner in refused
     assert "refused" in page.evaluate("window.marmiteCues")
     # The log: headings per round and trick, newest first, then oldest first on demand.
-    headings = page.locator("#log h3").all_inner_texts()
+    headings = page.locator("#log h4").all_inner_texts()
     assert any(h.startswith("Manche 1 · pli") for h in headings)
+    assert "Manche 1" in page.locator("#log h3").all_inner_texts()  # a heading per round, the tricks under it
     newest = page.locator("#log li").first.inner_text()
     page.click("#log-order")
     assert page.locator("#log li").last.inner_text() == newest
@@ -154,14 +159,16 @@ def test_a_refusal_box_is_whole_above_the_fold_at_1024x768(page: Any, server: Se
     assert box is not None and box["y"] + box["height"] <= 768
 
 
-def test_the_log_keeps_the_last_two_hundred(page: Any, server: Server) -> None:
+def test_the_log_keeps_the_whole_game(page: Any, server: Server) -> None:
     events = random_game(random.Random(4), players=5)
     for event in events:
         server.post("/api/events", event)
     page.goto(server.url + "/")
     wait_stream(page)
     shown = page.locator("#log li").count()
-    assert shown == min(200, len([e for e in events])) and len(events) > 200
+    assert shown == len(events) and len(events) > 200  # every announcement of the game, not the last 200
+    rounds = page.locator("#log h3").all_inner_texts()
+    assert [f"Manche {n}" in rounds for n in range(1, 6)] == [True] * 5  # a heading per round
 
 
 def test_fact_keys_answer_at_once_and_the_profile_is_one_key(page: Any, server: Server) -> None:
@@ -381,3 +388,13 @@ def test_the_detailed_profile_adds_the_state_after_a_play(page: Any, server: Ser
     page.wait_for_function("n => window.__spoken.slice(n).some(t => t.startsWith('Marmite :'))", arg=before)
     detail = next(t for t in page.evaluate("window.__spoken")[before:] if t.startswith("Marmite :"))
     assert detail.startswith(f"Marmite : {pot}")
+    rest = events[cards[1] + 1:cards[1] + 80]  # more of the game: cards, trick and round ends, new hands, menus
+    last = 0
+    for event in rest:
+        last = server.post("/api/events", event)["seq"]
+    page.wait_for_function("s => window.marmiteLog.some(m => m.seq >= s)", arg=last, timeout=30000)
+    page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()")
+    said = page.evaluate("window.__spoken")
+    assert not [t for t in said if t.startswith("Rien à dire")]  # never "nothing to say" after a play
+    details = [t for t in said if t.startswith("Marmite :")]
+    assert all(a != b for a, b in itertools.pairwise(details))  # never the same state twice

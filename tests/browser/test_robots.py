@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from companion.chaud_devant.cards import ALL_CODES
-from tests.browser.conftest import Server, audit, shot, unlock, wait_stream
+from tests.browser.conftest import SPEECH_SPY, Server, audit, shot, unlock, wait_stream
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +80,7 @@ def test_practice_without_cards_on_a_phone_the_chef_advises_and_a_tap_plays(brow
     link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
     assert link is not None
     phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
-    phone.add_init_script("window.__spoken = []; window.speechSynthesis.speak = u => window.__spoken.push(u.text);")
+    phone.add_init_script(SPEECH_SPY)
     try:
         ana = phone.new_page()
         ana.goto(link)
@@ -102,7 +102,7 @@ def test_practice_without_cards_on_a_phone_the_chef_advises_and_a_tap_plays(brow
                                                       .split(".")[0]).first
         card = button.get_attribute("data-card")
         button.click()
-        ana.wait_for_function("() => window.marmiteLog.some(m => m.text.startsWith('Marmiton joue '))",
+        ana.wait_for_function("() => window.marmiteLog.some(m => m.text.startsWith('Marmiton : '))",
                               timeout=20000)
         state = server.get("/api/state")
         assert card in [c for trick in state["rounds"][0]["tricks"] for c in trick["cards"]] + state["pot"]["cards"]
@@ -174,7 +174,7 @@ def buffet_phone(browser: Any, page: Any, server: Server, language: str = "fr", 
     link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
     assert link is not None
     phone = browser.new_context(viewport={"width": 390, "height": 844}, locale=f"{language}-FR")
-    phone.add_init_script("window.__spoken = []; window.speechSynthesis.speak = u => window.__spoken.push(u.text);")
+    phone.add_init_script(SPEECH_SPY)
     ana = phone.new_page()
     ana.goto(link)
     wait_stream(ana)
@@ -213,7 +213,7 @@ def test_sus_au_buffet_practice_without_cards_on_a_phone_choose_face_down_and_th
         assert chosen >= 1
         page.wait_for_function("() => window.__spoken.join(' ').includes('Ana a choisi sa carte, face cachée')",
                                timeout=20000)
-        page.wait_for_function("() => window.__spoken.some(t => / joue la souris /.test(t))", timeout=20000)
+        page.wait_for_function("() => window.__spoken.some(t => /^B[iou]p : /.test(t))", timeout=20000)  # one line
         assert any(text.startswith("Ana : ") for text in logged(page))  # her card turned over by the table
         if ana.locator("#practice-swap").count():
             assert audit(ana, "buffet-practice-swap") == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import random
 from typing import Any
 
@@ -23,9 +24,13 @@ def test_a_page_opened_mid_game_gets_what_was_said_before_its_stream_opened(page
         server.post("/api/events", event)
     between = events[4:7]
 
-    def late_stream(route: Any) -> None:  # the page is rendered; the stream is not open yet
-        for event in between:
-            server.post("/api/events", event)
+    posted: list[bool] = []
+
+    def late_stream(route: Any) -> None:  # the page is rendered; the stream is not open yet (once: a
+        if not posted:  # stream opened again later, as the server stops, must not post again)
+            posted.append(True)
+            for event in between:
+                server.post("/api/events", event)
         route.continue_()
 
     page.route("**/api/stream*", late_stream)
@@ -97,3 +102,28 @@ def test_after_an_outage_a_flood_is_summed_up_in_one_line(page: Any, server: Ser
     assert not any(texts[i] in " ".join(said) for i in range(1, 9) if texts[i] != texts[-1])
     assert len(page.locator("#log li").all_inner_texts()) == 10  # all shown
     proxy.close()
+
+
+def test_a_page_whose_stream_is_refused_tries_again_says_so_and_is_heard_again(page: Any, server: Server) -> None:
+    held = []  # a stranger on the same address holds every stream it may (8)
+    for _ in range(8):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("GET", "/api/stream")
+        answer = connection.getresponse()
+        assert answer.status == 200
+        held.append(connection)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_function("() => document.body.dataset.stream === 'retrying'", timeout=15000)
+        assert page.inner_text("#refusal").startswith("La table refuse cette page")  # said, and shown
+        for connection in held:
+            connection.close()
+        held.clear()
+        wait_stream(page)  # it came back by itself
+        assert page.evaluate("window.marmiteRetries") >= 1
+        events = _game()
+        server.post("/api/events", events[0])
+        wait_log(page, 1)  # and hears the table again
+    finally:
+        for connection in held:
+            connection.close()

@@ -35,6 +35,18 @@ def texts(table: TableService, language: str = "fr") -> list[str]:
     return [message.text(language) for message in table.messages_after(0)]
 
 
+def robot_lines(table: TableService, language: str = "en") -> list[tuple[str, str | None]]:
+    """A practice robot's card lines (one announcement each) and the learning aid's reason said in them."""
+    lines = []
+    for message in table.messages_after(0):
+        first = message.parts[0] if message.parts else None
+        if first is not None and first.key in ("robot.played", "robot.played_plain", "robot.played_named"):
+            why = first.fields.get("why")
+            said = None if why is None else message.voice.inner.render([why], language)  # type: ignore[attr-defined]
+            lines.append((message.text(language), said))
+    return lines
+
+
 def new_game(robots: dict[str, Any], players: list[str] = PLAYERS, dealer: str = "Cléo") -> dict[str, Any]:
     return {"type": "new_game", "players": players, "dealer": dealer, "robots": robots}
 
@@ -195,9 +207,13 @@ def test_a_virtual_practice_round_deals_the_hands_and_robots_play_themselves(ope
     assert {event["player"] for event in hands} == set(PLAYERS)  # every hand journaled as a known hand
     assert all(event["type"] != "robot" or event["player"] != "Ana" for event in log)
     assert any("why" in event for event in log if event["type"] == "robot")  # the learning aid's reason
-    assert any(" Pourquoi : " in text for text in texts(table))  # said after the robot's card
-    assert any(" Why: " in text for text in texts(table, "en"))
-    said_why = {text.split(" Why: ")[1] for text in texts(table, "en") if " Why: " in text}
+    lines = robot_lines(table)
+    assert lines and all(text.startswith(("Marmiton: ", "Cléo: ")) for text, _ in lines)  # one line per card
+    assert not any(message.kind == "robot" and message.parts for message in table.messages_after(0)
+                   if message.parts and message.parts[0].key.startswith("robot.plays"))  # no second line
+    assert all(f", {why}." in text for text, why in lines if why)  # the reason in the card's own line
+    said_why = {why + "." for _, why in lines if why}
+    assert said_why
     public = {"to open the trick.", "so as not to take the trick.", "to take the trick now."}
     assert all(why in public or why.startswith("to take this trick, worth ") for why in said_why), said_why
     assert replay(list(enumerate(log, 1)), GAMES)["rounds"][0]["points"] == table.state()["rounds"][0]["points"]
@@ -235,8 +251,9 @@ def test_sus_au_buffet_the_robot_chooses_face_down_and_is_named_at_its_reveal(op
     wait_for(lambda: any(t == "Marmiton a choisi sa carte, face cachée." for t in texts(table)))
     assert not any(t.startswith("Marmiton joue la souris") for t in texts(table))  # not named before its reveal
     assert table.submit({"type": "card", "card": "mouse-3"}).accepted  # Ana reveals
-    named = wait_for(lambda: [t for t in texts(table) if t.startswith("Marmiton joue la souris")])
-    assert len(named) == 1
+    named = wait_for(lambda: [line for line in robot_lines(table, "fr") if line[0].startswith("Marmiton : ")]
+                     or [t for t in texts(table) if t.startswith("Marmiton : ")])
+    assert len(named) == 1  # its card's own line, once
     wait_for(lambda: table.state()["turn"] == "Cléo")
     assert len(table.robots.hand("Marmiton") or ()) == 8
 
@@ -310,14 +327,14 @@ def test_sus_au_buffet_practice_without_cards_deals_lays_and_turns_over_only_onc
     log = [record.body for record in table.journal.records() if record.accepted]
     assert any(e["type"] == "robot" and e["player"] == "Ana" and "card" in e for e in log)
     assert any(t.startswith("Ana a choisi sa carte, face cachée") for t in texts(table))
-    reveals = [t for t in texts(table, "en") if " plays mouse card " in t]
-    assert any(" Why: " in t for t in reveals), reveals
-    for text in reveals:  # the learning aid at the reveal: public facts only (the card named, the situation)
-        why = text.split(" Why: ")[1] if " Why: " in text else None
-        assert why is None or why in ("to win the duel.", "to get ahead of the last mouse.") or \
+    reveals = robot_lines(table)
+    assert any(why for _, why in reveals), reveals
+    assert not any(t.endswith("has chosen a card, face down.") and not t.startswith("Ana ") for t in texts(table, "en"))
+    for text, why in reveals:  # the learning aid at the reveal: public facts only (the card named, the situation)
+        assert why is None or why in ("to win the duel", "to get ahead of the last mouse") or \
             why.startswith("to leave with "), text
         if why is not None and why.startswith("to leave with "):
-            assert " minus one." in text.split(" Why: ")[0] or " zero." in text.split(" Why: ")[0]
+            assert ": minus one " in text or ": zero " in text, text
     if exchanged:  # her mouse left first: the table waited for her choice, and said it
         assert any(t == "Ana garde ses cartes." for t in texts(table)), texts(table)
     else:  # a robot's mouse left first: it chose its exchange itself

@@ -5,7 +5,7 @@
 window.MarmiteA11y = (function () {
   const body = document.body;
   const speech = window.MarmiteSpeech;
-  const LOG_LIMIT = 200;
+  const LOG_LIMIT = 5000;  // the whole game (a five-round game says about 600 lines), bounded
 
   // ------------------------------------------------------------------ verbosity profiles
   // brief: what happened (cards, tricks, refusals, scores), without prompts the fact keys answer;
@@ -58,18 +58,21 @@ window.MarmiteA11y = (function () {
     const said = keys(data);
     if (said.indexOf("game_started") >= 0) { round = 0; trick = 1; trickClosed = false; }
     if (said.indexOf("round_opened") >= 0) { round += 1; trick = 1; trickClosed = false; }
-    else if (said.indexOf("new_step") >= 0) { trick += 1; trickClosed = false; }
-    else if (trickClosed && data.kind === "card") { trick += 1; trickClosed = false; }
+    else if (said.indexOf("new_step") >= 0 || said.indexOf("new_step_choose") >= 0) { trick += 1; trickClosed = false; }
+    else if (trickClosed && (data.kind === "card" || data.kind === "robot")) { trick += 1; trickClosed = false; }
     const at = { round: round, trick: trick };
     if (said.indexOf("trick_won") >= 0) trickClosed = true;
     return at;
   }
 
+  function roundText(at) {
+    return at.round === 0 ? logBox.dataset.startWord : logBox.dataset.roundWord.replace("%(n)s", String(at.round));
+  }
+
   function headingText(at) {
     if (!logBox) return "";
     if (at.round === 0) return logBox.dataset.startWord;
-    const roundWord = logBox.dataset.roundWord.replace("%(n)s", String(at.round));
-    return roundWord + " · " + logBox.dataset.trickWord.replace("%(n)s", String(at.trick));
+    return roundText(at) + " · " + logBox.dataset.trickWord.replace("%(n)s", String(at.trick));
   }
 
   function itemFor(entry) {
@@ -89,17 +92,33 @@ window.MarmiteA11y = (function () {
 
   function newestFirst() { return speech.pref("log-order", "newest") === "newest"; }
 
+  // A heading per round (h3) and, inside it, per trick or step (h4): a braille display moves by heading.
+  function roundFor(entry) {
+    let section = logBox.querySelector('section[data-round="' + entry.round + '"]');
+    if (section) return section;
+    section = document.createElement("section");
+    section.dataset.round = String(entry.round);
+    const heading = document.createElement("h3");
+    heading.textContent = roundText(entry);
+    section.appendChild(heading);
+    if (newestFirst()) logBox.prepend(section); else logBox.appendChild(section);
+    return section;
+  }
+
   function groupFor(entry) {
     const key = entry.round + "-" + entry.trick;
     let group = logBox.querySelector('section[data-group="' + key + '"]');
     if (group) return group;
+    const round = roundFor(entry);
     group = document.createElement("section");
     group.dataset.group = key;
-    const heading = document.createElement("h3");
-    heading.textContent = headingText(entry);
-    group.appendChild(heading);
+    if (entry.round !== 0) {  // before the first round the round's heading says it all
+      const heading = document.createElement("h4");
+      heading.textContent = headingText(entry);
+      group.appendChild(heading);
+    }
     group.appendChild(document.createElement("ul"));
-    if (newestFirst()) logBox.prepend(group); else logBox.appendChild(group);
+    if (newestFirst()) round.querySelector("h3").after(group); else round.appendChild(group);
     return group;
   }
 
@@ -112,6 +131,7 @@ window.MarmiteA11y = (function () {
 
   // One announcement into the log; the oldest beyond LOG_LIMIT leave it. Nothing else moves.
   function addToLog(data) {
+    if (!data.text) return;  // a step that says nothing (a practice robot's choice: its card's line says it)
     if (keys(data).indexOf("game_started") >= 0 && entries.length) {  // a new game: a new log
       entries.length = 0;
       if (logBox) logBox.replaceChildren();
@@ -123,9 +143,13 @@ window.MarmiteA11y = (function () {
     place_(entry);
     while (entries.length > LOG_LIMIT) {
       const gone = entries.shift();
-      const group = gone.item ? gone.item.closest("section") : null;
+      const group = gone.item ? gone.item.closest("section[data-group]") : null;
       if (gone.item) gone.item.remove();
-      if (group && !group.querySelector("li")) group.remove();
+      if (group && !group.querySelector("li")) {
+        const round = group.closest("section[data-round]");
+        group.remove();
+        if (round && !round.querySelector("li")) round.remove();
+      }
     }
   }
 
@@ -151,11 +175,12 @@ window.MarmiteA11y = (function () {
   const FACT_KEYS = { m: "hand", "1": "hand-1", "2": "hand-2", "3": "hand-3", "4": "hand-4", p: "pot",
     c: "led", t: "turn", s: "scores", d: "last-trick", n: "left", e: "menu" };
 
-  function fact(name) {
+  // `bare`: no "nothing to say" in place of a missing fact (the detailed profile then says nothing).
+  function fact(name, bare) {
     const source = document.querySelector('#facts [data-fact="' + name + '"]');
     const text = source ? source.textContent.trim() : "";
     const none = document.getElementById("fact-keys");
-    return text || (none ? none.dataset.none : "");
+    return text || (bare || !none ? "" : none.dataset.none);
   }
 
   // ------------------------------------------------------------------ sounds and vibration

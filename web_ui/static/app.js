@@ -5,7 +5,6 @@
   const body = document.body;
   const page = body.dataset.page;
   const csrf = body.dataset.csrf;
-  const voices = { fr: "fr-FR", en: "en-GB", nl: "nl-NL" };
   const speech = window.MarmiteSpeech;
   // A seat link opened in a real browser claims its seat with a POST carrying this page's cookie and
   // CSRF token (a link preview or a bare GET never claims), then shows the seat's own view (reloaded;
@@ -29,16 +28,73 @@
     scope = "all";
   }
   let rate = parseFloat(speech.pref("rate", body.dataset.rate || "1")) || 1;
+  const voice = speech.voice;
+  voice.setRate(rate);
   window.marmiteLog = [];
 
+  // Said after what this device is still saying (one line at a time: see speech.js).
   function speak(text, lang) {
-    if (!voiceOn || !("speechSynthesis" in window) || !text) return;
-    speech.chunks(text).forEach(function (piece) {
-      const utterance = new SpeechSynthesisUtterance(piece);
-      utterance.lang = voices[lang || body.dataset.lang] || "fr-FR";
-      utterance.rate = rate;
-      window.speechSynthesis.speak(utterance);
-    });
+    if (!voiceOn || !text) return;
+    voice.say(text, lang || body.dataset.lang);
+  }
+
+  // An answer to a question: said at once; the line it cut is said again after it, then the rest.
+  function speakNow(texts, lang) {
+    if (!voiceOn) return;
+    voice.sayNow(texts.filter(Boolean), lang || body.dataset.lang);
+  }
+
+  // The table's voice (the PIN holder's tablet, or a practice player's phone that speaks everything aloud)
+  // tells the table what it has finished saying; the robots wait for it. Another page is refused once and
+  // stops asking; a screen reader's page never tells (nothing signals its end: the robots keep the pause).
+  let heardSerial = 0;
+  let heardSeq = body.dataset.lastSeq || "0";  // the journal seq of the last event heard: a new stream resumes there
+  let toldSerial = 0;
+  let telling = true;
+  function tellsTable() {
+    if (!telling || !voiceOn || scope === "silent") return false;
+    if (page === "table") return body.dataset.unlocked === "yes";
+    return page === "seat" && scope === "all" && !!body.dataset.seat;
+  }
+  function tell(payload) {
+    payload.serial = heardSerial;
+    if (body.dataset.seat) payload.seat = body.dataset.seat;
+    return fetch("/api/spoken", {
+      method: "POST", credentials: "same-origin", keepalive: true,
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(payload),
+    }).then(function (response) { if (response.status === 401 || response.status === 403) telling = false; })
+      .catch(function () { /* the next line tells again */ });
+  }
+  function spokenAll() {
+    if (!tellsTable() || heardSerial <= toldSerial || voice.busy()) return;
+    toldSerial = heardSerial;
+    tell({});
+  }
+  function stopTelling() {
+    if (toldSerial > 0 && telling) tell({ leaving: true });
+    toldSerial = 0;
+  }
+  voice.onIdle(spokenAll);
+  // Still speaking (a long answer, a backlog): each line finished says the voice is alive, so the robots
+  // keep waiting for it beyond their ceiling (what it has said is unchanged: the last serial told).
+  voice.onLine(function () {
+    if (!tellsTable() || toldSerial === 0 || !voice.busy()) return;
+    const keep = heardSerial;
+    heardSerial = toldSerial;
+    tell({});
+    heardSerial = keep;
+  });
+  window.addEventListener("pagehide", stopTelling);
+
+  // At a practice table the table's voices come with each fragment: when a practice player's phone speaks
+  // everything, the tablet leaves the stream's lines to it; when the tablet (or the Pi) speaks the table, a
+  // phone that speaks "what concerns me" leaves them to it. Either way one voice says each line.
+  let tableVoices = [];
+  function deferred() {
+    if (page === "table") return tableVoices.some(function (v) { return v.indexOf("seat:") === 0; });
+    return page === "seat" && scope === "mine"
+      && tableVoices.some(function (v) { return v === "table" || v === "speaker"; });
   }
 
   // What this device says of a message from the stream: all of it, what concerns its player, or nothing.
@@ -49,9 +105,9 @@
   }
 
   // For the screen reader (voice off): the live regions; read aloud (voice on): the speech. One voice.
-  function toReader(text, urgent) {
+  function toReader(text, urgent, id) {
     if (voiceOn) return;
-    const region = document.getElementById(urgent ? "announce-urgent" : "announce");
+    const region = document.getElementById(id || (urgent ? "announce-urgent" : "announce"));
     if (region) { region.textContent = ""; region.textContent = text; }
   }
 
@@ -59,16 +115,26 @@
   function sayFact(text) {
     const shown = document.getElementById("fact-answer");
     if (shown) shown.textContent = text;
-    if (voiceOn) {
-      if ("speechSynthesis" in window) window.speechSynthesis.cancel();
-      speak(text);
-    } else toReader(text, false);
+    if (voiceOn) speakNow([text]);
+    else toReader(text, false);
+  }
+
+  // Parts that tell a person to act; when this device said one for its player, "your move" is not said twice.
+  const TURN_KEYS = ["turn", "play_begins", "last_card", "swap", "buffet_ready_choose", "new_step_choose"];
+  let turnTold = false;
+  function tellsMyTurn(data, said) {
+    const seat = body.dataset.seat;
+    return !!seat && !!said && (data.parts || []).some(function (part) {
+      return TURN_KEYS.indexOf(part.key) >= 0 && said.indexOf(part.text) >= 0
+        && (/_choose$/.test(part.key) || speech.names(part.text, seat));
+    });
   }
 
   function announce(data, urgent, asked) {
     window.marmiteLog.push(data);
     const said = asked ? data.text : spoken(data);
-    if (said || data.accepted === false) toReader(data.accepted === false ? data.text : said, urgent);
+    if (!asked && voiceOn && tellsMyTurn(data, said)) turnTold = true;
+    if (said) toReader(said, urgent);  // a refusal too only within this device's scope (a phone: its player's)
     if (data.kind !== "repeat" && data.kind !== "where") a11y.addToLog(data);
     if (!asked) a11y.cueFor(data);
     const answer = document.getElementById("now-answer");
@@ -81,7 +147,7 @@
       if (data.accepted === false) { refusal.textContent = data.text; refusal.hidden = false; }
       else if (data.kind !== "repeat" && data.kind !== "where") { refusal.hidden = true; }
     }
-    speak(said, data.lang);
+    if (asked) speakNow([said], data.lang); else if (!deferred()) speak(said, data.lang);
   }
 
   function idempotencyKey() {  // one key per tap: a resend of that tap is recorded once
@@ -136,20 +202,28 @@
     if (!response.ok) return;
     const html = await response.text();
     if (mine < refreshShown) return;
+    tableVoices = decodeURIComponent(response.headers.get("X-Table-Voices") || "").split(" ").filter(Boolean);
     refreshShown = mine;
     const wasMyTurn = !!document.getElementById("my-turn");
     a11y.update(state, html);  // node by node: the focused control stays where it is
     body.dataset.refreshed = String(mine);  // tests and tools can wait for the page to be current
     showHostBar();
     const myTurn = document.getElementById("my-turn");
-    if (myTurn && !wasMyTurn) {  // the seat's turn: a cue (when chosen) and a word for the screen reader
-      a11y.cue("turn");
-      toReader(myTurn.textContent, true);
+    if (myTurn && !wasMyTurn) {  // the seat's turn (play, choose, exchange): a cue when chosen, and words
+      a11y.cue("turn");  // in this device's one voice, unless a line it just said told the player already
+      window.marmiteYourMove = (window.marmiteYourMove || 0) + 1;
+      if (voiceOn && !turnTold && !deferred()) speak(myTurn.textContent);
+      toReader(myTurn.textContent, false, "announce-turn");
     }
-    if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: the state after a play
-      detailFor = false;
-      const detail = a11y.fact("detail");
-      if (detail && scope !== "silent") { speak(detail); toReader(detail, false); }
+    turnTold = false;
+    if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: the state after a play,
+      detailFor = false;  // when there is one and it changed (never "nothing to say", never the same twice)
+      const detail = a11y.fact("detail", true);
+      if (detail && detail !== lastDetail && scope !== "silent" && !deferred()) {
+        lastDetail = detail;
+        speak(detail);
+        toReader(detail, false);
+      }
     }
   }
 
@@ -214,33 +288,67 @@
   }
 
   let detailFor = false;
+  let lastDetail = "";
+  // A stream the server refuses (too many at once from this address: 429) is closed for good by the
+  // browser: the page opens a new one itself, later and later (1 s, 2 s, 4 s… at most 30 s), and says once
+  // that it is trying again, so it is never silent for good.
+  let retries = 0;
+  let retrySaid = false;
   function connect() {
     // The first connection starts where the page was rendered, so nothing said in between is lost.
-    const source = new EventSource("/api/stream?last_id=" + encodeURIComponent(body.dataset.lastSeq || "0"));
+    const source = new EventSource("/api/stream?last_id=" + encodeURIComponent(heardSeq));
     window.marmiteSource = source;
-    let dropped = false;
+    let dropped = retries > 0;
     source.onopen = function () {
+      retries = 0;
+      retrySaid = false;
+      const banner = document.getElementById("refusal");
+      if (banner && banner.dataset.retry) { banner.hidden = true; delete banner.dataset.retry; }
       if (dropped) {
         catchUp = [];
         setTimeout(function () { const missed = catchUp || []; catchUp = null; sayMissed(missed); }, CATCH_UP_MS);
       }
       body.dataset.stream = "open";
+      if (tellsTable() && !voice.busy()) tell({});  // the table's voice from now on: the robots wait for it
       refresh();
     };
-    source.onerror = function () { dropped = true; body.dataset.stream = "reconnecting"; };
+    source.onerror = function () {
+      dropped = true;
+      body.dataset.stream = "reconnecting";
+      if (source.readyState !== EventSource.CLOSED) return;  // the browser tries again by itself
+      body.dataset.stream = "retrying";
+      const wait = Math.min(30000, 1000 * Math.pow(2, retries));
+      retries += 1;
+      window.marmiteRetries = (window.marmiteRetries || 0) + 1;
+      if (!retrySaid && body.dataset.msgRetry) {
+        retrySaid = true;
+        toReader(body.dataset.msgRetry, false);
+        speak(body.dataset.msgRetry);
+        const banner = document.getElementById("refusal");  // shown at the top until the stream is back
+        if (banner) { banner.textContent = body.dataset.msgRetry; banner.hidden = false; banner.dataset.retry = "yes"; }
+      }
+      setTimeout(connect, wait);
+    };
     source.onmessage = function (event) {
       const data = JSON.parse(event.data);
-      if (data.kind === "repeat" || data.kind === "where") return; // spoken where asked
-      if (page === "seat" && data.kind === "reader") return;
-      if (data.kind === "resumed") {  // another game is on the table: its whole page, then its words
-        sessionStorage.setItem("marmite-say", JSON.stringify(data));
-        window.location.reload();
-        return;
-      }
-      if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
-      detailFor = data.accepted === true;
-      refresh();
+      if (typeof data.serial === "number" && data.serial > heardSerial) heardSerial = data.serial;
+      if (event.lastEventId) heardSeq = event.lastEventId;
+      try { onMessage(data); } finally { spokenAll(); }
     };
+  }
+
+  function onMessage(data) {
+    if (data.kind === "repeat" || data.kind === "where") return; // spoken where asked
+    if (page === "seat" && data.kind === "reader") return;
+    if (data.kind === "resumed" || (data.lang && body.dataset.lang && data.lang !== body.dataset.lang)) {
+      // another game is on the table, or another language: its whole page (labels, log headings), then its words
+      sessionStorage.setItem("marmite-say", JSON.stringify(data));
+      window.location.reload();
+      return;
+    }
+    if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
+    detailFor = data.accepted === true;
+    refresh();
   }
 
   async function askAndSpeak(url) {
@@ -263,7 +371,7 @@
     speech.setPref("voice", voiceOn ? "on" : "off");
     showVoice();
     document.querySelectorAll("input[name=output]").forEach(function (c) { c.checked = c.value === (voiceOn ? "aloud" : "reader"); });
-    if (!voiceOn && "speechSynthesis" in window) window.speechSynthesis.cancel();
+    if (!voiceOn) { voice.hush(); stopTelling(); }
   }
   if (toggle) toggle.addEventListener("click", function () { setVoice(!voiceOn); });
   // Joining a seat: screen reader or read aloud, asked once on this device, changeable later.
@@ -272,7 +380,22 @@
     choice.addEventListener("change", function () { setVoice(choice.value === "aloud"); });
   });
   const joinChoice = document.getElementById("join-choice");
-  if (joinChoice && body.dataset.seat && speech.pref("voice", "") === "") joinChoice.hidden = false;
+  if (joinChoice && body.dataset.seat && speech.pref("voice", "") === "") {
+    joinChoice.hidden = false;
+    const first = joinChoice.querySelector("button");  // the question is where the keyboard is
+    if (first) first.focus();
+  }
+  // "Skip to my moves": the first control this player may use now (else the state, to read it).
+  const MOVES = [".practice-play:not([aria-disabled=true])", ".seat-menu-btn", "#practice-swap input",
+    ".practice-play", "#state button"];
+  document.querySelectorAll("[data-my-moves]").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      const target = MOVES.map(function (s) { return document.querySelector(s); }).find(Boolean);
+      if (!target) return;
+      event.preventDefault();
+      target.focus();
+    });
+  });
   document.querySelectorAll("[data-output]").forEach(function (button) {
     button.addEventListener("click", function () {
       setVoice(button.dataset.output === "aloud");
@@ -283,14 +406,18 @@
   a11y.wire(sayFact);
   document.querySelectorAll("input[name=speak]").forEach(function (choice) {
     choice.checked = choice.value === scope;
-    choice.addEventListener("change", function () { scope = choice.value; speech.setPref("speak", scope); });
+    choice.addEventListener("change", function () {
+      scope = choice.value;
+      speech.setPref("speak", scope);
+      if (!tellsTable()) stopTelling();
+    });
   });
   const deviceRate = document.getElementById("device-rate");
   if (deviceRate) {
     deviceRate.value = String(rate);
     deviceRate.addEventListener("change", function () {
       const chosen = parseFloat(deviceRate.value);
-      if (chosen >= 0.5 && chosen <= 2) { rate = chosen; speech.setPref("rate", rate); }
+      if (chosen >= 0.5 && chosen <= 2) { rate = chosen; voice.setRate(rate); speech.setPref("rate", rate); }
     });
   }
   // The last five announcements, oldest first, on demand.
@@ -298,7 +425,7 @@
   if (lastFive) lastFive.addEventListener("click", function () {
     const texts = a11y.lastTexts(5);
     toReader(texts.join(" "), false);
-    texts.forEach(function (text) { speak(text); });
+    speakNow(texts);
   });
 
   async function control(url, payload) {

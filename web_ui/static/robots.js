@@ -3,7 +3,7 @@
 "use strict";
 (function () {
   const body = document.body;
-  const voices = { fr: "fr-FR", en: "en-GB", nl: "nl-NL" };
+  const speech = window.MarmiteSpeech;
 
   async function post(url, payload) {
     const response = await fetch(url, {
@@ -13,17 +13,19 @@
     });
     let data = {};
     try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    if (!response.ok) throw new Error(data.text || data.error || response.statusText);  // `text`: the players' words
     return data;
   }
 
-  function say(id, text, lang) {
+  // Shown in the status line (read by a screen reader: role=status); said aloud only when this page speaks
+  // itself (never both voices), at once like an answer. `echoed`: the table's stream says it too on a page
+  // that speaks everything, so it is not said twice there.
+  function say(id, text, lang, echoed) {
     const element = document.getElementById(id);
     if (element) element.textContent = text;
-    if (!("speechSynthesis" in window) || !text) return;
-    const utterance = new SpeechSynthesisUtterance(text);
-    utterance.lang = voices[lang || body.dataset.lang] || "fr-FR";
-    window.speechSynthesis.speak(utterance);
+    if (!text || speech.pref("voice", body.dataset.voice) !== "on") return;
+    if (echoed && speech.pref("speak", "mine") === "all") return;
+    speech.voice.sayNow([text], lang || body.dataset.lang);
   }
 
   const form = document.getElementById("robot-game");
@@ -97,7 +99,7 @@
     try {
       if (play) {
         const answer = await post("/api/seat/" + encodeURIComponent(seat) + "/play", { card: play.dataset.card });
-        if (!answer.accepted) say("practice-status", play.dataset.refused || "", body.dataset.lang);
+        if (!answer.accepted) say("practice-status", answer.text || play.dataset.refused || "", body.dataset.lang, true);
       } else {
         const answer = await post("/api/seat/" + encodeURIComponent(seat) + "/hint");
         window.marmiteHint = answer.text;

@@ -79,6 +79,9 @@ LABELS = Phrasebook(
     said("buffet_page.alone_rear", "Nobody behind"),
     said("buffet_page.alone_front", "Nobody ahead"),
     said("buffet_page.your_turn", "Your turn to reveal!"),
+    said("buffet_page.step_heading", "step {n}"),
+    said("buffet_page.your_choice", "Your move: choose your card for this step."),
+    said("buffet_page.your_swap", "Your move: exchange cards, or keep your hand."),
     said("buffet_page.level", "{n} on your square"),
     said("buffet_page.out", "Out of the round"),
     said("buffet_page.history", "Round history"),
@@ -122,6 +125,7 @@ def helpers(language: str) -> dict[str, Any]:
         "plate_codes": sorted(PLATES, key=lambda code: (FOODS.index(PLATES[code].food), -PLATES[code].value)),
         "mouse_codes": list(MOUSE_CARDS),
         "practice_seat": practice_seat,
+        "trick_word": t("step_heading", n="%(n)s"),  # the log's headings: "Manche 1 · étape 3", never "pli"
     }
 
 

@@ -1,0 +1,186 @@
+"""One whole round of each game at a practice table, played by keyboard, with a stand-in speech engine sped up
+(its clock divided by a factor): robots wait for the tablet's voice, keys never drop a line, every buffet step
+tells the person to choose, one announcement per robot card, one voice per person. Counts only, never times."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from benchmarks.speech_engine import engine_script
+from tests.browser.conftest import SPEECH_SPY, Server, unlock, wait_stream
+
+FACTOR = 12
+"""The stand-in engine speaks this many times faster than espeak-ng (a round in well under a minute)."""
+KEYS = ["t", "s", "o", "r", "l", "m"]
+"""Questions asked on the tablet while it still has lines to say: facts, where, repeat, the last five."""
+
+
+def counts(page: Any) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(
+        "() => Object.assign({}, window.marmiteSpeechCounts, {overlaps: window.__engine.overlaps,"
+        " said: window.__engine.said.length, yourMove: window.marmiteYourMove || 0,"
+        " busy: window.MarmiteSpeech.voice.busy()})")
+    return result
+
+
+def log_of(page: Any) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = page.evaluate("() => window.marmiteLog.map(m => ({kind: m.kind, text: m.text,"
+                                                 " keys: (m.parts || []).map(p => p.key)}))")
+    return result
+
+
+def open_tablet_and_phone(browser: Any, page: Any, server: Server, start: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """The tablet (unlocked, reading everything aloud) and Ana's phone (aloud, what concerns her)."""
+    tablet_context = page.context
+    tablet_context.add_init_script(engine_script(FACTOR, speak="all"))
+    assert server.post("/api/events", start)["accepted"]
+    unlock(page, server, "/setup")
+    link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
+    assert link is not None
+    page.goto(server.url + "/")
+    wait_stream(page)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    phone.add_init_script(engine_script(FACTOR, speak="mine"))
+    ana = phone.new_page()
+    ana.goto(link)
+    wait_stream(ana)
+    return tablet_context, phone, ana
+
+
+def press_on(page: Any, selector: str) -> None:
+    """A person's keyboard: focus the control, then Enter."""
+    page.focus(selector)
+    page.keyboard.press("Enter")
+
+
+def ask_questions(page: Any, asked: int) -> int:
+    """While the tablet is saying an announcement (not an answer), one question key, as a person asks:
+    its answer must not cost a line."""
+    if page.evaluate("() => window.MarmiteSpeech.voice.busy() && !window.MarmiteSpeech.voice.answering()"):
+        page.locator("body").press(KEYS[asked % len(KEYS)])
+        page.wait_for_function("() => !window.MarmiteSpeech.voice.answering()", timeout=30000)
+        return asked + 1
+    return asked
+
+
+def settle(page: Any) -> None:
+    page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=30000)
+
+
+def test_a_chaud_devant_practice_round_by_keyboard_paced_by_speech(browser: Any, page: Any, server: Server) -> None:
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
+    start = {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"], "dealer": "Cléo", "robots": robots}
+    _, phone, ana = open_tablet_and_phone(browser, page, server, start)
+    try:
+        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
+        press_on(ana, ".seat-menu-btn[data-menu=none]")
+        asked, scored, turns, deadline = 0, False, 0, time.monotonic() + 240
+        while time.monotonic() < deadline and not scored:
+            state = server.get("/api/state")
+            scored = bool(state["rounds"]) and "points" in state["rounds"][0]
+            turns += 1
+            if turns % 8 == 0:  # now and then, not at every look
+                asked = ask_questions(page, asked)
+            buttons = ana.locator(".practice-play:not([aria-disabled=true])")
+            if state.get("turn") == "Ana" and buttons.count():
+                codes = buttons.evaluate_all("bs => bs.map(b => b.dataset.card)")
+                led = state["pot"]["led"] or ""
+                suited = [i for i, code in enumerate(codes) if code.startswith(led + "-")] if led else []
+                press_on(ana, f".practice-play:not([aria-disabled=true]) >> nth={(suited or [0])[0]}")
+                time.sleep(0.3)
+            time.sleep(0.1)
+        assert scored  # the whole round, 13 cards of hers, by keyboard
+        settle(page)
+        tablet, mine = counts(page), counts(ana)
+        assert asked >= 5
+        assert tablet["queued"] == tablet["heard"]  # 0 lines dropped by the keys
+        assert tablet["answers"] >= 1
+        assert tablet["overlaps"] == 0 and mine["overlaps"] == 0  # one voice per device
+        said_by_phone = set(ana.evaluate("window.__engine.said"))
+        assert not said_by_phone & set(page.evaluate("window.__engine.said"))  # no line said by both
+        log = log_of(page)
+        robot_cards = [m for m in log if m["kind"] == "card" and m["keys"][0] == "robot.played"]
+        assert len(robot_cards) == 26, [m["text"] for m in log if m["kind"] == "card"]  # one line per robot card
+        assert not [m for m in log if m["kind"] == "robot" and m["text"]]  # and no second line for it
+        paced = server.post("/api/spoken", {"serial": 0})  # the tablet is the voice the robots waited for
+        assert "table" in paced["voices"]
+    finally:
+        phone.close()
+
+
+def test_a_buffet_practice_round_by_keyboard_every_step_asks_the_person_to_choose(browser: Any, page: Any,
+                                                                                 server: Server) -> None:
+    robots = {"seats": {"Bip": "debutant", "Bop": "debutant", "Bup": "debutant"}, "practice": "virtual",
+              "aids": True}
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Bip", "Bop", "Bup"], "first": "Ana",
+             "robots": robots}
+    _, phone, ana = open_tablet_and_phone(browser, page, server, start)
+    try:
+        asked, chose, turns, deadline = 0, 0, 0, time.monotonic() + 240
+        while time.monotonic() < deadline:
+            state = server.get("/api/state")
+            if state.get("round", 1) > 1 or state.get("phase") == "game_over":
+                break
+            turns += 1
+            if turns % 8 == 0:
+                asked = ask_questions(page, asked)
+            if ana.locator("#practice-swap").count():
+                press_on(ana, "#practice-swap button[type=submit]")  # keeps her hand
+                ana.wait_for_selector("#practice-swap", state="detached", timeout=20000)
+            elif ana.locator("#my-turn[data-move=choose]").count() and ana.locator(".practice-play").count():
+                press_on(ana, ".practice-play >> nth=0")
+                ana.wait_for_selector("#practice-chosen", timeout=20000)
+                chose += 1
+            time.sleep(0.1)
+        assert chose >= 1
+        settle(page)
+        tablet, mine = counts(page), counts(ana)
+        assert tablet["queued"] == tablet["heard"]  # 0 lines dropped by the keys
+        assert tablet["overlaps"] == 0 and mine["overlaps"] == 0
+        log = log_of(page)
+        log = [m for m in log if m["kind"] not in ("where", "repeat")]  # the answers to her questions aside
+        steps = [m for m in log if "buffet_ready_choose" in m["keys"] or "new_step_choose" in m["keys"]]
+        assert steps and not [m for m in log if "buffet_ready" in m["keys"] or "new_step" in m["keys"]]
+        said = page.evaluate("window.__engine.said.join(' ')")
+        assert said.count("choisissez votre carte") >= len(steps)  # every step said, on the tablet
+        assert mine["yourMove"] >= chose  # and her phone showed "your move" for each choice she made
+        robot_lines = [m for m in log if m["kind"] == "card" and m["keys"][0] in ("robot.played_named", "moved")
+                       and not m["text"].startswith("Ana ")]
+        assert robot_lines and not [m for m in log if m["kind"] == "robot" and "robot.plays_mouse_virtual" in m["keys"]]
+    finally:
+        phone.close()
+
+
+def test_a_practice_phone_by_keyboard_the_join_choice_is_focused_and_its_moves_two_tabs_away(
+        browser: Any, page: Any, server: Server) -> None:
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
+    assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"],
+                                       "dealer": "Cléo", "robots": robots})["accepted"]
+    unlock(page, server, "/setup")
+    link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    phone.add_init_script(SPEECH_SPY)
+    try:
+        ana = phone.new_page()
+        ana.goto(link)
+        wait_stream(ana)
+        assert ana.evaluate("document.activeElement.closest('#join-choice') !== null")  # asked where the keys are
+        ana.keyboard.press("Enter")  # with my screen reader
+        ana.wait_for_selector("#join-choice", state="hidden")
+        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
+        ana.reload()  # from the top of the page, as opened
+        wait_stream(ana)
+        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
+        ana.keyboard.press("Tab")
+        ana.keyboard.press("Tab")
+        assert ana.evaluate("document.activeElement.id") == "skip-moves"
+        ana.keyboard.press("Enter")
+        assert ana.evaluate("document.activeElement.classList.contains('seat-menu-btn')")  # her move, 3 keys away
+        ana.focus("#practice-hint")
+        ana.keyboard.press("Enter")
+        ana.wait_for_function("() => document.getElementById('practice-status').textContent", timeout=30000)
+        assert ana.inner_text("#practice-status").startswith("Le chef ")  # for her screen reader (role=status)
+        assert not [t for t in ana.evaluate("window.__spoken") if t.startswith("Le chef")]  # never a second voice
+    finally:
+        phone.close()

@@ -1,0 +1,41 @@
+"""At a real table a robot's card is shown on the table view and said by the T key, not only spoken once."""
+
+from __future__ import annotations
+
+import html
+
+from flask.testing import FlaskClient
+
+from companion.chaud_devant.cards import ALL_CODES
+from companion.table import TableService
+from tests.web_ui.conftest import HEADERS
+
+PLAYERS = ["Ana", "Marmiton", "Cléo"]
+HANDS = {name: sorted(ALL_CODES[i::4][:13]) for i, name in enumerate(PLAYERS)}
+
+
+def test_the_robots_card_is_on_the_table_view_and_in_the_turn_fact(client: FlaskClient,
+                                                                    service: TableService) -> None:
+    assert client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "players": PLAYERS, "dealer": "Ana",
+        "robots": {"seats": {"Marmiton": "chef"}}}).get_json()["accepted"]
+    for name in PLAYERS:
+        assert service.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    for name in PLAYERS:
+        assert service.submit({"type": "menu", "player": name, "menu": "none"}).accepted
+    while service.state()["turn"] != "Marmiton":
+        state = service.game_state
+        assert state is not None
+        assert service.submit(state.legal_actions()[0]).accepted
+    assert 'id="robot-ask"' not in client.get("/fragment/table").get_data(as_text=True)  # not chosen yet
+    state = service.game_state
+    assert state is not None
+    card = str(state.legal_actions()[0]["card"])
+    assert service.submit({"type": "robot", "player": "Marmiton", "card": card}, source="robot").accepted
+    page = html.unescape(client.get("/fragment/table").get_data(as_text=True))
+    asked = [message.text("fr") for message in service.messages_after(0) if message.kind == "robot"][-1]
+    assert f'id="robot-ask">{asked}</p>' in page  # shown, as it was said
+    turn_fact = page.split('data-fact="turn">')[1].split("</p>")[0]
+    assert turn_fact == f"À Marmiton de jouer. {asked}"  # and T says it
+    assert service.submit({"type": "card", "card": card}).accepted
+    assert 'id="robot-ask"' not in client.get("/fragment/table").get_data(as_text=True)  # played: gone
