@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.events import MAX_EVENT_BYTES, MAX_EVENT_DEPTH, EventShapes, check_storable
+from companion.events import MAX_EVENT_BYTES, MAX_EVENT_DEPTH, EventShapes, check_storable, strict_json
 
 STORE_FILE = "club.sqlite3"
 ROW_ENVELOPE_BYTES = 4 * 1024  # a row's fields beside its event: numbers, a time, a source, a refusal's reason
@@ -165,23 +165,12 @@ class Row:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:DIGEST_CHARS]
 
 
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
-
-
 def parse_row(table: int, payload: bytes, shapes: EventShapes) -> Row:
     """The row in a message on table `table`'s topic, strictly; ValueError saying why when it is not one the
     hub may store: too large, not UTF-8 JSON, NaN, too deep, a lone surrogate, an event the games do not know."""
     if len(payload) > MAX_ROW_BYTES:
         raise ValueError(f"{len(payload)} bytes, more than a row's {MAX_ROW_BYTES}")
-    try:
-        message = json.loads(payload.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise ValueError("not UTF-8") from None
-    except RecursionError:
-        raise ValueError("nested too deep") from None
-    except ValueError as error:
-        raise ValueError(f"not JSON: {error}") from None
+    message = strict_json(payload, MAX_ROW_BYTES)  # MalformedEvent, a ValueError, says why it is not one
     if not isinstance(message, dict):
         raise ValueError("not a JSON object")
     row = Row.from_message(table, message)

@@ -125,12 +125,13 @@ def _no_constant(name: str) -> object:
     raise MalformedEvent(f"{name} is not JSON: numbers must be finite")
 
 
-def parse_event_json(data: bytes) -> object:
-    """One JSON value from a request body, strictly: UTF-8, no NaN/Infinity, then `check_storable`."""
-    if len(data) > MAX_EVENT_BYTES:
-        raise MalformedEvent(f"an event may be at most {MAX_EVENT_BYTES // 1024} KiB long")
+def strict_json(data: bytes, limit: int) -> object:
+    """One JSON value, strictly (UTF-8, no NaN/Infinity, not nested past what the parser takes, at most
+    `limit` bytes); MalformedEvent saying why otherwise. Shared by the table's API and the club hub."""
+    if len(data) > limit:
+        raise MalformedEvent(f"an event may be at most {limit // 1024} KiB long")
     try:
-        value = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise MalformedEvent("the body must be UTF-8 JSON") from None
     except RecursionError:
@@ -139,5 +140,10 @@ def parse_event_json(data: bytes) -> object:
         if isinstance(error, MalformedEvent):
             raise
         raise MalformedEvent(f"the body is not JSON: {error}") from None
+
+
+def parse_event_json(data: bytes) -> object:
+    """One JSON value from a request body, strictly: `strict_json`, then `check_storable`."""
+    value = strict_json(data, MAX_EVENT_BYTES)
     check_storable(value)
     return value
