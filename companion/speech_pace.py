@@ -5,7 +5,8 @@ player chose, the computer's own espeak-ng); it reports the serial of the last a
 saying. While at least one voice reports, a robot waits for every reporting voice to reach the latest
 announcement, then a breath, never longer than `CEILING_S` after that announcement or the voice's latest
 report (a page reports each line it finishes, so an answer to a question keeps it waited for; a voice that
-lets the ceiling pass is no longer waited for, until it reports again). With no voice reporting (a screen reader, a
+lets the ceiling pass is no longer waited for, until it reports again), and never longer than `MAX_WAIT_S` after
+the announcement however often a voice reports. With no voice reporting (a screen reader, a
 silent tablet) the robots keep the host's pause counted from the announcement, as before.
 """
 
@@ -20,6 +21,8 @@ CEILING_S = 20.0
 """The longest a robot waits for a voice after an announcement (a long round summary takes about 12 s)."""
 BREATH_S = 0.4
 """The pause after the voice has finished, before the next robot plays (a person hears the line end)."""
+MAX_WAIT_S = 60.0
+"""However often a voice reports, a robot never waits longer than this after the latest announcement."""
 MAX_VOICES = 8
 """Voices kept at once (the tablet, espeak-ng, a few practice phones): a bound, never a growing table."""
 
@@ -35,10 +38,11 @@ class SpeechPace:
     """The announcements the robots heard and what each voice has said; thread-safe, clock injected."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, *, ceiling_s: float = CEILING_S,
-                 breath_s: float = BREATH_S) -> None:
+                 breath_s: float = BREATH_S, max_wait_s: float = MAX_WAIT_S) -> None:
         self._clock = clock
         self.ceiling_s = ceiling_s
         self.breath_s = breath_s
+        self.max_wait_s = max_wait_s
         self._lock = threading.Lock()
         self._latest = 0  # serial of the latest announcement the robots wait to have said
         self._latest_at = clock()
@@ -87,6 +91,8 @@ class SpeechPace:
             if not behind:
                 finished = max(voice.at for voice in waited)
                 return now >= max(finished, self._latest_at) + min(self.breath_s, pace_ms / 1000)
+            if now >= self._latest_at + self.max_wait_s:  # a voice reporting without ever catching up
+                return True
             expired = [voice for voice in behind if now >= max(self._latest_at, voice.at) + self.ceiling_s]
             if len(expired) == len(behind):  # each report (a line finished, an answer said) restarts its count
                 for voice in expired:

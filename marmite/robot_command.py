@@ -29,7 +29,7 @@ def add_commands(sub: Any) -> None:
     """Register `robot` on the `marmite` parser (its own parser, so the fast path needs no other command)."""
     p = sub.add_parser("robot", help="play a seat: decisions asked as JSON Lines on standard input")
     add_arguments(p)
-    p.set_defaults(handler=lambda args: serve_requests(args, standard_input(), sys.stdout))
+    p.set_defaults(handler=lambda args: serve_requests(args, standard_input(), standard_output()))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +48,7 @@ def main(argv: Sequence[str]) -> int:
     add_arguments(parser)
     args = parser.parse_args(list(argv))
     try:
-        return serve_requests(args, standard_input(), sys.stdout)
+        return serve_requests(args, standard_input(), standard_output())
     except BrokenPipeError:  # the reader left: nothing more to answer
         sys.stderr.close()
         return 0
@@ -98,6 +98,15 @@ def standard_input() -> IO[str]:
     """The process's standard input as `open_input` reads it (as is when it has no bytes underneath)."""
     binary = getattr(sys.stdin, "buffer", None)
     return sys.stdin if binary is None else open_input(binary)
+
+
+def standard_output() -> IO[str]:
+    """The process's standard output as UTF-8 JSON Lines, whatever the platform's own encoding (a Windows
+    pipe's code page could not write every name, and the answer would not be UTF-8)."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(encoding="utf-8", newline="\n")
+    return sys.stdout
 
 
 def open_input(binary: IO[bytes]) -> IO[str]:

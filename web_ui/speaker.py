@@ -125,11 +125,11 @@ class Speaker:
         """Queue one message (called by the table service)."""
         language = self.service.language
         text = speakable(signs_said(self.service.render(message)["text"], language))
-        with self._state:
+        with self._state:  # heard and queued together: the speaker never reports a line not yet queued as said
             self._heard = max(self._heard, message.serial)
-        if text:
-            self.queue.put(Phrase(language, text, message.kind, message.serial))
-        else:
+            if text:
+                self.queue.put(Phrase(language, text, message.kind, message.serial))
+        if not text:
             self._tell()  # nothing to say: said at once, if nothing else is being said
 
     def _tell(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.robot_table import RobotDriver
-from companion.speech_pace import CEILING_S, SpeechPace
+from companion.speech_pace import CEILING_S, MAX_WAIT_S, SpeechPace
 from companion.table import TableService
 from tests.companion.clock import Clock
 
@@ -150,3 +150,16 @@ def test_a_voice_still_saying_lines_is_waited_for_beyond_the_ceiling() -> None:
     assert pace.voices() == ["table"]
     clock.now += CEILING_S  # then silence: the ceiling, counted from its last report
     assert pace.ready(2500)
+
+
+def test_a_voice_that_reports_without_catching_up_holds_the_robots_no_longer_than_the_cap() -> None:
+    clock = Clock()
+    pace = SpeechPace(clock)
+    pace.spoken("table", 4)
+    pace.heard(5)
+    waited = 0.0
+    while not pace.ready(2500) and waited < 10 * MAX_WAIT_S:  # serial 4 again every 15 s: never the latest
+        clock.now += 15
+        waited += 15
+        pace.spoken("table", 4)
+    assert waited == MAX_WAIT_S

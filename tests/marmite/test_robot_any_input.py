@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -106,3 +107,15 @@ def test_blank_lines_of_any_spaces_get_no_answer_and_others_one() -> None:
     data = "\u3000\n\u00a0 \r\n{}\n\n".encode() + b"\xc2\n"
     answers = check_answers(*served(data), 2)
     assert all("error" in answer for answer in answers)
+
+
+def test_answers_are_utf8_whatever_the_platform_encoding() -> None:
+    """A Windows pipe writes in its code page: a name it cannot hold killed the robot, others came out not UTF-8."""
+    log = json.loads(json.dumps(MENU.log).replace(json.dumps(MENU.seat), json.dumps("Zoë\u4e00")))
+    line = json.dumps({"log": log, "seat": "Zoë\u4e00", "hand": list(MENU.hand)})
+    done = subprocess.run([sys.executable, "-m", "marmite.cli", "robot", "--think-ms", "50", "--level", "cuisinier"],
+                          cwd=ROOT, input=(line + "\n" + line + "\n").encode("ascii"), capture_output=True,
+                          timeout=120, check=False, env={**os.environ, "PYTHONIOENCODING": "cp1252"})
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(text) for text in done.stdout.decode("utf-8").splitlines()]
+    assert [answer["player"] for answer in answers] == ["Zoë\u4e00", "Zoë\u4e00"]
