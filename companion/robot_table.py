@@ -48,6 +48,7 @@ class RobotDriver:
         self._said: set[tuple[Any, ...]] = set()
         self.pace = SpeechPace(clock)  # what the table's voice has said: the practice robots wait for it
         self._paused_at: int | None = None  # action count when an undo paused the practice robots
+        self._paused_game = 0  # the game that undo belonged to
         self._undo_seq: int | None = None  # the journal seq of the latest undo the driver has paused for
         service.add_listener(self._heard)
 
@@ -116,7 +117,7 @@ class RobotDriver:
         actions = service.standing_actions()
         count = len(actions) - 1
         practice = ledger.setup.practice
-        paused = self._pause_after_undo(count) and practice != ""
+        paused = self._pause_after_undo(count, game) and practice != ""
         if practice and not paused:
             short = robot_games.missing_hands(state, ledger, practice == "virtual")
             if short:
@@ -175,14 +176,17 @@ class RobotDriver:
             return False
         return self._record(decision.event, decision.why, ask.seat, owed, game, count)
 
-    def _pause_after_undo(self, count: int) -> bool:
-        """True while practice robots wait after an undo (until a player goes on, or the host resumes)."""
+    def _pause_after_undo(self, count: int, game: int) -> bool:
+        """True while practice robots wait after an undo (until a player goes on, or the host resumes); an
+        undo pauses its own game only (a new game started after it deals and plays at once)."""
         undone = self._latest_undo()
         if undone is not None and undone != self._undo_seq:  # read from the journal, not only heard: an undo
             self._undo_seq = undone  # journaled just before this look pauses the robots even if its
             self._paused_at = -1  # announcement has not reached the driver yet
         if self._paused_at == -1:
-            self._paused_at = count
+            self._paused_at, self._paused_game = count, game
+        elif self._paused_at is not None and game != self._paused_game:
+            self._paused_at = None  # the undo was another game's
         elif self._paused_at is not None and count > self._paused_at:
             self._paused_at = None  # a player went on after the undo: the robots follow
         return self._paused_at is not None

@@ -365,6 +365,18 @@ def test_after_undo_practice_robots_wait_until_a_person_plays_or_the_host_resume
     wait_for(lambda: table.state()["turn"] == "Cléo")
 
 
+def test_a_practice_game_started_after_an_undo_deals_at_once(opened: Any) -> None:
+    """An undo's pause belongs to its game: the next practice game's robots deal without waiting for a person."""
+    table, _driver = opened()
+    assert table.submit(new_game({"seats": {"Marmiton": "chef"}})).accepted
+    deal_and_choose(table)
+    assert table.submit({"type": "card", "card": first_legal(table)}).accepted
+    assert table.undo().accepted  # the last thing the table did: an undo
+    robots = {"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0}
+    assert table.submit(new_game(robots)).accepted
+    wait_for(lambda: any("hand_recorded" in line or "enregistrée" in line for line in texts(table)[-4:]))
+
+
 def test_a_robot_game_exports_and_replays_to_the_tables_state(opened: Any, tmp_path: Path) -> None:
     import json
     import subprocess
