@@ -194,6 +194,8 @@ def seat_view(state: State | None, player: str, *, owner: bool = False) -> dict[
         "my_menu": own_menu,
         "cards_left": in_round.left[seat] if in_round is not None else None,
         "my_turn": progress.phase == "play" and progress.turn == seat,
+        "playable": (sorted(str(event["card"]) for event in state.legal_actions())  # the owner's, on their turn
+                     if known and progress.phase == "play" and progress.turn == seat else []),
         "must_reveal": state.next_to_reveal() == seat,
         "turn": table["turn"],
         "hand": hand,

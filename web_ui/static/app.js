@@ -386,7 +386,8 @@
     if (first) first.focus();
   }
   // "Skip to my moves": the first control this player may use now (else the state, to read it).
-  const MOVES = [".practice-play:not([aria-disabled=true])", ".seat-menu-btn", "#practice-swap input",
+  const MOVES = [".practice-play[data-playable]:not([aria-disabled=true])",  // a card the rules allow first
+    ".practice-play:not([aria-disabled=true])", ".seat-menu-btn", "#practice-swap input",
     ".practice-play", "#state button"];
   document.querySelectorAll("[data-my-moves]").forEach(function (link) {
     link.addEventListener("click", function (event) {

@@ -64,3 +64,27 @@ def test_a_hidden_hand_may_play_any_unplayed_card_as_the_referee_accepts() -> No
     legal = {e["card"] for e in current(referee).legal_actions()}
     assert "onion-2a" in legal and current(referee).decide({"type": "card", "card": "onion-2a"}) is None
     assert legal == {code for code in ALL_CODES if code != "pea-1a"}
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_an_owners_seat_view_names_the_cards_the_rules_allow_now(seed: int) -> None:
+    """The practice phone's "skip to my moves" focuses a card the rules allow: its view says which they are."""
+    sim = simulate(random.Random(seed), players=4, known_hands=range(4))
+    referee = Referee(GAMES)
+    seen_a_choice = False
+    for event in sim.events:
+        state = referee.state
+        if isinstance(state, State) and not state.is_terminal():
+            for player in state.players:
+                view = state.seat_view(player, owner=True)
+                assert view is not None
+                if view["my_turn"]:
+                    allowed = [code for code in view["hand"] if state.decide({"type": "card", "card": code}) is None]
+                    assert view["playable"] == sorted(allowed)
+                    seen_a_choice |= len(allowed) < len([c for c in view["hand"] if c in ALL_CODES])
+                else:
+                    assert view["playable"] == []
+                assert state.seat_view(player, owner=False)["playable"] == []  # type: ignore[index]
+        referee.apply(event)
+    assert seen_a_choice  # some turn had a card the rules refused, so the list is a real choice
