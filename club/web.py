@@ -453,6 +453,9 @@ def director_settings() -> WerkzeugResponse:
 @board.post("/director/close")
 def director_close() -> WerkzeugResponse:
     _director_post()
+    if request.form.get("sure") != "yes":  # one press by mistake closes no night
+        session["message"] = ["not_closed"]
+        return redirect(url_for("board.director_page"))
     _hub().store.set_setting("closed", "yes")
     _hub().touch()
     return redirect(url_for("board.director_page"))
@@ -464,6 +467,9 @@ def director_next_night() -> WerkzeugResponse:
     _director_post()
     if _hub().store.setting("closed", "") != "yes":  # the night is closed first: its final standings shown
         abort(400)
+    if request.form.get("sure") != "yes":  # a double tap on close must not open the next night too
+        session["message"] = ["not_opened"]
+        return redirect(url_for("board.director_page"))
     _hub().open_next_night()
     return redirect(url_for("board.director_page"))
 

@@ -154,7 +154,7 @@ def test_the_wall_board_fits_1024_by_768_and_pages_through_the_standings(page: A
         shot(page, "club-wall-board")
 
         director = director_page(hub, "fr")
-        director.post("/director/close", {"csrf_token": director.csrf(director.get("/director")[1])})
+        director.post("/director/close", {"csrf_token": director.csrf(director.get("/director")[1]), "sure": "yes"})
         page.wait_for_selector(".closed")
         page.wait_for_function("() => !document.querySelector('table.standings tbody tr').hidden", timeout=20000)
         assert in_view(page, ".closed") == [True] and in_view(page, "table.standings tbody tr")[0]
@@ -302,6 +302,9 @@ def test_a_whole_night_as_an_organiser_runs_it(page: Any, browser: Any, tmp_path
 
         # The night is closed; the next one opens empty; the first stays exportable.
         closed = board
+        page.click("form[action$='/director/close'] button")  # one press: the browser asks for the box first
+        assert page.locator("form[action$='/director/close'] button").count() == 1
+        page.check("#c-sure")
         page.click("form[action$='/director/close'] button")
         page.wait_for_selector("form[action$='/director/next-night'] button")
         assert audit(page, "club-director-closed") == []
@@ -310,6 +313,7 @@ def test_a_whole_night_as_an_organiser_runs_it(page: Any, browser: Any, tmp_path
         assert page.locator("table.standings tbody tr").first.is_visible()
         assert audit(page, "club-board-closed") == []
         open_console(page, hub)
+        page.check("#n-sure")
         page.click("form[action$='/director/next-night'] button")
         page.wait_for_selector("form[action$='/director/close'] button")
         board = assert_exports_equal_the_board(page)

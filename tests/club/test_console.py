@@ -132,7 +132,9 @@ def test_console_decisions_change_the_standings_and_are_journaled(hub: Hub) -> N
     status, raw = director.get("/director/night.bgstats.json")
     assert status == 200 and json.loads(raw)["plays"] == []  # a voided game counts in no export
     assert json.loads(director.get("/director/night.players.json")[1]) == []
-    director.post("/director/close", {"csrf_token": token})
+    director.post("/director/close", {"csrf_token": token})  # not ticked: nothing closes
+    assert "The night is closed" not in visitor.get("/")[1]
+    director.post("/director/close", {"csrf_token": token, "sure": "yes"})
     assert "The night is closed" in visitor.get("/")[1]
 
 

@@ -158,9 +158,12 @@ def test_the_next_night_opens_empty_and_the_closed_one_stays_exportable(hub: Hub
     token = director.csrf(director.get("/director")[1])
     assert director.post("/director/next-night", {"csrf_token": token})[0] == 400  # close it first
     director.post("/director/seat", {"csrf_token": token, "players": "Ana\nBen\nCléo", "game": "chaud_devant"})
-    director.post("/director/close", {"csrf_token": token})
+    director.post("/director/close", {"csrf_token": token, "sure": "yes"})
     assert json.loads(Browser(hub.web).get("/api/board")[1])["closed"]
-    page = director.post("/director/next-night", {"csrf_token": token})[1]
+    page = director.post("/director/next-night", {"csrf_token": token})[1]  # a second press: nothing opens
+    assert json.loads(Browser(hub.web).get("/api/board")[1])["night"] == 1
+    assert "La soirée suivante n’a pas été ouverte" in page
+    page = director.post("/director/next-night", {"csrf_token": token, "sure": "yes"})[1]
     board = json.loads(Browser(hub.web).get("/api/board")[1])
     assert (board["night"], board["closed"], board["standings"], board["games"]) == (2, False, [], [])
     assert "Ana — " not in page and "Clore la soirée" in page  # no seating of the last night; open again
