@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
+from pathlib import Path
 
 DISTRIBUTION = "marmite-table"
 """Marmite's distribution name. It is not on the Python package index: `marmite` there is another project."""
@@ -26,8 +28,13 @@ class MissingExtra(RuntimeError):
 
 
 def install_hint(extra: str) -> str:
-    """The one command that adds `extra` to the venv Marmite was installed in from its folder."""
-    return f"in the Marmite folder, run .venv/bin/pip install -e '.[{extra}]'"
+    """The one command that adds `extra` to the venv this Marmite runs in, from the folder it was installed from
+    (the guide's `.venv` in the Marmite folder, or wherever the person made theirs)."""
+    folder = Path(__file__).resolve().parents[1]
+    pip = Path(sys.prefix) / "bin" / "pip"
+    if (folder / "pyproject.toml").is_file():  # installed from its folder (editable), as every guide does
+        return f"run {pip} install -e '{folder}[{extra}]'"
+    return f"in the Marmite folder, run {pip} install -e '.[{extra}]'"
 
 
 def installed(extra: str) -> bool:

@@ -70,7 +70,7 @@ def test_scan_names_the_readers_it_could_not_look_for(monkeypatch: pytest.Monkey
     assert len(notes) == 3
     assert notes[0].startswith("keyboard-wedge readers: not looked for") and "win32" in notes[0]
     assert notes[1].startswith("PN532 on serial ports: not looked for") and "pip install -e ." in notes[1]
-    assert notes[2].startswith("PC/SC readers: not looked for, pyscard is not installed") and ".[readers]" in notes[2]
+    assert notes[2].startswith("PC/SC readers: not looked for, pyscard is not installed") and "[readers]'" in notes[2]
     lines = reader_scan.report([], (), notes)
     assert [line for line in lines if line.startswith("NOT SEEN ")] == [f"NOT SEEN {n}" for n in notes]
 
