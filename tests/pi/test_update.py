@@ -4,6 +4,7 @@ served on a free loopback port and checked by the real scripts/pi/health.py."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -130,15 +131,14 @@ class Pi:
                               text=True, check=True).stdout.strip()
 
     def serving(self) -> bool:
-        return subprocess.run(["python3", "scripts/pi/health.py", "wait", f"http://127.0.0.1:{self.port}",
-                               "--timeout", "10", "--settle", "0"], cwd=self.checkout, capture_output=True).returncode == 0
+        health = ["python3", "scripts/pi/health.py", "wait", f"http://127.0.0.1:{self.port}", "--timeout", "10",
+                  "--settle", "0"]
+        return subprocess.run(health, cwd=self.checkout, capture_output=True).returncode == 0
 
     def stop(self) -> None:
         if self.pidfile.exists():
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(int(self.pidfile.read_text()), signal.SIGTERM)
-            except ProcessLookupError:
-                pass
 
 
 @pytest.fixture
