@@ -188,3 +188,12 @@ def test_a_wheel_pip_refuses_is_not_an_update(pi: Pi) -> None:
     assert result.returncode == 1, result.stderr
     assert "updated:" not in result.stderr
     assert pi.serving()
+
+
+def test_through_sudo_the_health_timeout_is_kept(pi: Pi, tmp_path: Path) -> None:
+    # Not root: update-pi runs itself again through sudo, which drops the environment; the timeout must pass.
+    asked = tmp_path / "sudo.args"
+    write_exe(tmp_path / "bin" / "id", "#!/bin/sh\necho 1000\n")
+    write_exe(tmp_path / "bin" / "sudo", f'#!/bin/sh\necho "$@" >{asked}\n')
+    assert pi.update("v2").returncode == 0
+    assert asked.read_text(encoding="utf-8").split()[:2] == ["env", "MARMITE_HEALTH_TIMEOUT_S=10"]
