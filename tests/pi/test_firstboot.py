@@ -165,7 +165,7 @@ def test_a_leading_space_is_written_as_glib_does() -> None:
     assert firstboot.keyfile_value("  a\\b ") == "\\s\\sa\\\\b "
 
 
-@given(st.text(st.characters(min_codepoint=32), max_size=32))
+@given(st.text(st.characters(min_codepoint=32, exclude_categories=("Cs",)), max_size=32))  # text read as UTF-8
 def test_a_table_name_accepted_is_read_back_whole_from_the_settings_file(name: str) -> None:
     try:
         settings = firstboot.checked({"table_name": name.strip()})
