@@ -197,3 +197,17 @@ def test_through_sudo_the_health_timeout_is_kept(pi: Pi, tmp_path: Path) -> None
     write_exe(tmp_path / "bin" / "sudo", f'#!/bin/sh\necho "$@" >{asked}\n')
     assert pi.update("v2").returncode == 0
     assert asked.read_text(encoding="utf-8").split()[:2] == ["env", "MARMITE_HEALTH_TIMEOUT_S=10"]
+
+
+def test_an_older_updates_copy_never_comes_back(pi: Pi) -> None:
+    # No data dir when this update starts, an older update's copy beside it: going back must not restore it.
+    assert pi.serving()  # (it has made its data dir by then)
+    shutil.rmtree(pi.data)
+    stale = pi.data.with_name("marmite-data.before-update")
+    stale.mkdir()
+    (stale / "journal.db").write_text("an older game", encoding="utf-8")
+    result = pi.update("v3")
+    assert result.returncode == 1, result.stderr
+    assert not (pi.data / "journal.db").exists()  # the previous version starts as it was: with no data yet
+    failed = pi.data.with_name("marmite-data.failed-update")
+    assert (failed / "journal.db").read_text(encoding="utf-8") == "migrated by 3"
