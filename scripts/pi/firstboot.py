@@ -22,7 +22,9 @@ from pathlib import Path
 
 SETTINGS_NAME = "marmite.txt"
 REPORT_NAME = "marmite-report.txt"
-READERS = ("rc522", "pn532", "pcsc", "keyboard", "usb", "sim")
+# The readers the image can run unattended: pcsc needs pyscard and pcscd (not in the image), and keyboard a
+# device at start (without one `marmite run` exits 2, which the service does not restart).
+READERS = ("rc522", "pn532", "usb", "sim")
 LANGUAGES = ("fr", "en", "nl")
 SWITCH = {"on": True, "off": False, "oui": True, "non": False, "aan": True, "uit": False, "yes": True, "no": False}
 KEYS = ("wifi_name", "wifi_password", "table_name", "pin", "language", "reader", "speech")
@@ -79,6 +81,8 @@ def checked(found: dict[str, str]) -> BootSettings:
     table = found.get("table_name", "")
     if len(table.encode()) > 32:
         raise BadSettings("table_name: at most 32 bytes (it names the table's own Wi-Fi network)")
+    if "\\" in table or table[:1] in ("'", '"'):  # systemd's settings file would read them as escapes or quoting
+        raise BadSettings("table_name: no \\, and no quote as its first character")
     pin = found.get("pin", "")
     if pin and not re.fullmatch(r"[0-9]{4,12}", pin):
         raise BadSettings("pin: 4 to 12 digits")
@@ -87,7 +91,7 @@ def checked(found: dict[str, str]) -> BootSettings:
         raise BadSettings(f"language: one of {', '.join(LANGUAGES)}")
     reader = found.get("reader", "").lower()
     if reader and reader not in READERS:
-        raise BadSettings(f"reader: one of {', '.join(READERS)}")
+        raise BadSettings(f"reader: one of {', '.join(READERS)} (the readers this card's Marmite can run)")
     speech = found.get("speech", "").lower()
     if speech and speech not in SWITCH:
         raise BadSettings("speech: on or off")
@@ -125,11 +129,18 @@ def options(current: str, settings: BootSettings) -> str:
     return " ".join(words)
 
 
+def keyfile_value(value: str) -> str:
+    """A string as GLib's key files write it (control characters are refused before): \\ and a leading space."""
+    escaped = value.replace("\\", "\\\\")
+    stripped = escaped.lstrip(" ")
+    return "\\s" * (len(escaped) - len(stripped)) + stripped
+
+
 def wifi_connection(name: str, password: str) -> str:
     """A NetworkManager keyfile for the network named in the file."""
-    security = f"[wifi-security]\nkey-mgmt=wpa-psk\npsk={password}\n\n" if password else ""
+    security = f"[wifi-security]\nkey-mgmt=wpa-psk\npsk={keyfile_value(password)}\n\n" if password else ""
     return (f"[connection]\nid=marmite-wifi\ntype=wifi\nautoconnect=true\n\n[wifi]\nmode=infrastructure\n"
-            f"ssid={name}\n\n{security}[ipv4]\nmethod=auto\n\n[ipv6]\nmethod=auto\n")
+            f"ssid={keyfile_value(name)}\n\n{security}[ipv4]\nmethod=auto\n\n[ipv6]\nmethod=auto\n")
 
 
 def write_private(path: Path, text: str) -> None:
@@ -156,6 +167,17 @@ def write_language(data: Path, language: str) -> None:
         os.chown(web, owner.st_uid, owner.st_gid)
 
 
+def draw_secrets(lines: list[str], done: list[str]) -> list[str]:
+    """A new card's own PIN and access point password, told in `done` since no screen shows them."""
+    if not env_value(lines, "MARMITE_PIN"):
+        lines = set_env(lines, "MARMITE_PIN", f"{secrets.randbelow(10**6):06d}")
+        done.append(f"the table's PIN is {env_value(lines, 'MARMITE_PIN')}")
+    if not env_value(lines, "MARMITE_HOTSPOT_PASSWORD"):
+        lines = set_env(lines, "MARMITE_HOTSPOT_PASSWORD", f"{secrets.randbelow(10**10):010d}")
+        done.append(f"the password of the table's own Wi-Fi network is {env_value(lines, 'MARMITE_HOTSPOT_PASSWORD')}")
+    return lines
+
+
 def apply(settings: BootSettings, root: Path) -> list[str]:
     """Apply the settings under `root`; what was done, one line each."""
     done: list[str] = []
@@ -164,12 +186,7 @@ def apply(settings: BootSettings, root: Path) -> list[str]:
     if settings.pin:
         lines = set_env(lines, "MARMITE_PIN", settings.pin)
         done.append("PIN set")
-    elif not env_value(lines, "MARMITE_PIN"):  # a new card: its own PIN, told here since no screen shows it
-        lines = set_env(lines, "MARMITE_PIN", f"{secrets.randbelow(10**6):06d}")
-        done.append(f"the table's PIN is {env_value(lines, 'MARMITE_PIN')}")
-    if not env_value(lines, "MARMITE_HOTSPOT_PASSWORD"):
-        lines = set_env(lines, "MARMITE_HOTSPOT_PASSWORD", f"{secrets.randbelow(10**10):010d}")
-        done.append(f"the password of the table's own Wi-Fi network is {env_value(lines, 'MARMITE_HOTSPOT_PASSWORD')}")
+    lines = draw_secrets(lines, done)
     if settings.reader or settings.speech is not None:
         lines = set_env(lines, "MARMITE_OPTIONS", options(env_value(lines, "MARMITE_OPTIONS"), settings))
         done.append(f"marmite run {env_value(lines, 'MARMITE_OPTIONS')}")
@@ -208,7 +225,14 @@ def main(argv: list[str]) -> int:
     try:
         done = apply(parse(raw.decode("utf-8-sig")), args.root)
     except (BadSettings, UnicodeDecodeError) as error:
-        report.write_text(f"NOT APPLIED, nothing changed: {error}\n", encoding="utf-8")
+        # A new card still gets its PIN and access point password, so that it can be reached and the file fixed.
+        drawn: list[str] = []
+        env_path = args.root / ENV_FILE
+        lines = draw_secrets(read_env(env_path), drawn)
+        if drawn:
+            write_private(env_path, "\n".join(lines) + "\n")
+        report.write_text(f"NOT APPLIED, nothing {'else ' if drawn else ''}changed: {error}\n"
+                          + "".join(f"- {line}\n" for line in drawn), encoding="utf-8")
         print(f"marmite.txt not applied: {error}", file=sys.stderr)
         return 1
     write_private(marker, digest + "\n")

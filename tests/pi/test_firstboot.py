@@ -29,7 +29,8 @@ def load() -> ModuleType:
 
 
 firstboot = load()
-SETTINGS = "MARMITE_PIN=111111\nMARMITE_DATA={data}\nMARMITE_OPTIONS=--reader rc522 --speak --panel\n"
+SETTINGS = ("MARMITE_PIN=111111\nMARMITE_DATA={data}\nMARMITE_OPTIONS=--reader rc522 --speak --panel\n"
+            "MARMITE_HOTSPOT_PASSWORD=0123456789\n")
 
 
 def machine(tmp_path: Path, text: str) -> tuple[Path, Path]:
@@ -87,6 +88,11 @@ def test_a_file_already_applied_is_not_applied_again(tmp_path: Path) -> None:
     ("wifi_name = x\nwifi_password = short", "wifi_password: 8 to 63 characters"),
     ("colour = red", "line 1: 'colour = red' is not one of"),
     ("pin = 1234\npin = 5678", "line 2: pin is given twice"),
+    ("reader = keyboard", "reader: one of rc522, pn532, usb, sim"),  # no device at boot: the service never serves
+    ("reader = pcsc", "reader: one of rc522, pn532, usb, sim"),  # no pyscard nor pcscd in the image
+    ("table_name = Chez Paul\\", "table_name: no \\"),  # would join the next line of the settings file
+    ('table_name = "Chez Paul', "table_name: no \\, and no quote as its first character"),
+    ("table_name = 'Chez Paul", "no quote as its first character"),
 ])
 def test_a_wrong_line_changes_nothing_and_the_report_says_why(tmp_path: Path, line: str, says: str) -> None:
     root, boot = machine(tmp_path, f"{line}\n")
@@ -142,3 +148,44 @@ def test_a_new_card_draws_its_own_pin_and_tells_it_in_the_report(tmp_path: Path)
     report = (boot / "marmite-report.txt").read_text(encoding="utf-8")
     assert f"- the table's PIN is {pin}\n" in report
     assert f"- the password of the table's own Wi-Fi network is {password}\n" in report
+
+
+@pytest.mark.parametrize(("name", "password", "ssid", "psk"), [
+    ("Club\\Haute", "pass\\word12", "ssid=Club\\\\Haute\n", "psk=pass\\\\word12\n"),
+    ("L'Auberge #3", "a b;c=d#e", "ssid=L'Auberge #3\n", "psk=a b;c=d#e\n"),
+])
+def test_the_wifi_keyfile_escapes_as_glib_reads(tmp_path: Path, name: str, password: str, ssid: str, psk: str) -> None:
+    root, boot = machine(tmp_path, f"wifi_name = {name}\nwifi_password = {password}\n")
+    assert firstboot.main(["--root", str(root), "--boot", str(boot)]) == 0
+    keyfile = (root / "etc/NetworkManager/system-connections/marmite-wifi.nmconnection").read_text(encoding="utf-8")
+    assert ssid in keyfile and psk in keyfile
+
+
+def test_a_leading_space_is_written_as_glib_does() -> None:
+    assert firstboot.keyfile_value("  a\\b ") == "\\s\\sa\\\\b "
+
+
+@given(st.text(st.characters(min_codepoint=32, exclude_categories=("Cs",)), max_size=32))  # text read as UTF-8
+def test_a_table_name_accepted_is_read_back_whole_from_the_settings_file(name: str) -> None:
+    try:
+        settings = firstboot.checked({"table_name": name.strip()})
+    except firstboot.BadSettings:
+        return
+    # systemd's EnvironmentFile: a backslash escapes, a leading quote quotes; neither may reach the file.
+    assert "\\" not in settings.table_name and settings.table_name[:1] not in ("'", '"')
+
+
+def test_a_refused_file_on_a_new_card_still_draws_its_pin_and_password(tmp_path: Path) -> None:
+    root, boot = machine(tmp_path, "reader = nfc\n")
+    (root / "etc/marmite/marmite.env").write_text("MARMITE_OPTIONS=--reader rc522 --speak\n", encoding="utf-8")
+    assert firstboot.main(["--root", str(root), "--boot", str(boot)]) == 1
+    env = (root / "etc/marmite/marmite.env").read_text(encoding="utf-8").splitlines()
+    pin = firstboot.env_value(env, "MARMITE_PIN")
+    password = firstboot.env_value(env, "MARMITE_HOTSPOT_PASSWORD")
+    assert len(pin) == 6 and pin.isdigit() and len(password) == 10
+    assert "MARMITE_OPTIONS=--reader rc522 --speak" in env  # the rest is not applied
+    report = (boot / "marmite-report.txt").read_text(encoding="utf-8")
+    assert report.startswith("NOT APPLIED, nothing else changed: reader: one of")
+    assert f"- the table's PIN is {pin}\n" in report
+    assert f"- the password of the table's own Wi-Fi network is {password}\n" in report
+    assert not (root / "etc/marmite/firstboot-applied").exists()

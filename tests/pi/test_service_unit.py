@@ -160,3 +160,19 @@ def test_health_reader_ok_is_false_for_a_reader_that_does_not_answer(tmp_path: P
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("checkout", ["/home/pi/my marmite", "/home/pi/a&b", "/home/pi/a|b", "/home/pi/50%"])
+def test_a_checkout_path_the_unit_cannot_hold_is_refused_before_anything(tmp_path: Path, checkout: str) -> None:
+    # Stand-ins for the commands that change the system: none may run.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    touched = tmp_path / "touched"
+    for command in ("install", "chown", "chmod", "mv", "systemctl", "hostnamectl"):
+        (bin_dir / command).write_text(f"#!/bin/sh\necho {command} >>{touched}\nexit 1\n", encoding="utf-8")
+        (bin_dir / command).chmod(0o755)
+    result = subprocess.run(["bash", str(PI / "install-service"), "pi", "/home/pi", checkout, "rc522", "1", "1"],
+                            env={"PATH": f"{bin_dir}:/usr/bin:/bin"}, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert f"the path {checkout} holds a space, &, |, \\ or %" in result.stderr
+    assert not touched.exists()
