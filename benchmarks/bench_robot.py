@@ -75,14 +75,7 @@ def random_player(seed: int) -> Player:
     return play
 
 
-def heuristic_player(seed: int) -> Player:
-    rng = random.Random(seed)
-
-    def play(ask: RobotAsk) -> dict[str, Any]:
-        position = position_of(GAMES, ask)
-        return dict(position.choices[position.heuristic(rng)])
-
-    return play
+heuristic_player = robot_duel.heuristic_player  # the rule-based player, one definition for both benchmarks
 
 
 def pimc_player(seed: int) -> Player:
