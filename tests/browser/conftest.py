@@ -152,6 +152,13 @@ def wait_log(page: Any, count: int) -> None:
     page.wait_for_function("n => window.marmiteLog && window.marmiteLog.length >= n", arg=count, timeout=15000)
 
 
+def spoken_once_quiet(page: Any) -> list[str]:
+    """Every line handed to speech so far, once the page has said all it queued (it says one line at a time)."""
+    page.wait_for_function("() => !window.MarmiteSpeech || !window.MarmiteSpeech.voice.busy()", timeout=15000)
+    result: list[str] = page.evaluate("window.__spoken")
+    return result
+
+
 def wait_stream(page: Any) -> None:
     # document.body is null for a moment while the page reloads (a seat page reloads once it claims its seat)
     page.wait_for_function("() => document.body !== null && document.body.dataset.stream === 'open'", timeout=15000)

@@ -8,14 +8,13 @@ from typing import Any
 import pytest
 
 from companion.chaud_devant.simulate import random_game
-from tests.browser.conftest import Server, wait_log, wait_stream
+from tests.browser.conftest import Server, spoken_once_quiet, wait_log, wait_stream
 
 pytestmark = pytest.mark.browser
 
 
 def spoken(page: Any) -> list[str]:
-    result: list[str] = page.evaluate("window.__spoken")
-    return result
+    return spoken_once_quiet(page)
 
 
 def test_the_voice_toggle_shows_its_state_and_is_remembered(page: Any, server: Server) -> None:
@@ -89,5 +88,4 @@ def test_long_announcements_are_short_utterances_and_the_last_five_on_demand(pag
     before = len(said)
     page.click("#last-five")
     page.wait_for_function("n => window.__spoken.length > n", arg=before)
-    page.wait_for_timeout(200)
     assert " ".join(spoken(page)[before:]) == " ".join(texts[-5:])
