@@ -62,12 +62,13 @@ class ConfirmAnnouncer:
 
 def mount_confirm(service: TableService, app: Flask) -> None:
     """`GET /api/club` gains the confirmation; `POST /api/club/confirm` takes a seat phone's verdict."""
+    from marmite.club_wiring import club_slots
     from web_ui.auth import CSRF_HEADER
     from web_ui.seats import owns_seat
 
     def link() -> TableLink:
-        current = app.extensions.get("marmite.club.link")
-        if not isinstance(current, TableLink):
+        current = club_slots(app).link
+        if current is None:
             abort(404)
         return current
 

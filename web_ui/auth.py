@@ -11,7 +11,7 @@ from typing import Any, TypeVar, cast
 
 from flask import current_app, jsonify, request, session
 
-from web_ui.context import service
+from web_ui.context import resources, service
 from web_ui.limits import GuessWindow
 
 PIN_HEADER = "X-Table-Pin"
@@ -25,8 +25,7 @@ GUESSES_PER_MINUTE = 10
 
 
 def _guesses() -> GuessWindow:
-    window: GuessWindow = current_app.extensions["marmite.guesses"]
-    return window
+    return resources().guesses
 
 
 def pin_matches(given: str | None) -> bool:

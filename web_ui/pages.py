@@ -31,7 +31,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from companion.journal import StorageError
 from companion.table import TableService
 from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
-from web_ui.context import service
+from web_ui.context import robot_driver, service
 from web_ui.game_pages import GamePages, page_table
 from web_ui.page_common import common_context
 from web_ui.seats import base_url, claim_to_make, seat_links, visible_seat_view
@@ -55,7 +55,7 @@ def _with_voices(html: str) -> Response:
     """A fragment, with the voices that speak for a practice table (`X-Table-Voices`, URL-encoded, spaces
     between): a practice player's phone and the tablet then do not both say the same lines."""
     response = make_response(html)
-    driver = current_app.extensions.get("marmite.robots")
+    driver = robot_driver()
     table = service()  # read without the table lock: a write stuck on the disk must never hold a read view
     practice = table.game_state is not None and bool(table.robots.setup.practice)
     if driver is not None and practice:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request, session
+from flask import Blueprint, Response, abort, jsonify, make_response, request, session
 
 from companion.events import MalformedEvent
 from companion.robot_games import hand_of, swap_due, swap_hand, visible_log
@@ -16,7 +16,7 @@ from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part
 from web_ui.auth import CSRF_HEADER, authorized, require_pin
-from web_ui.context import service
+from web_ui.context import robot_driver, service
 from web_ui.game_pages import GamePages, page_table
 from web_ui.seats import owns_seat
 
@@ -72,7 +72,7 @@ def robots() -> Response:
 @require_pin
 def resume() -> Response:
     """Practice robots play again after an undo paused them."""
-    driver = current_app.extensions.get("marmite.robots")
+    driver = robot_driver()
     if driver is not None:
         driver.resume()
     return jsonify(resumed=True)
@@ -228,7 +228,7 @@ def spoken() -> tuple[Response, int] | Response:
             return jsonify(error="only the table's tablet, or a player's own phone at a practice table, "
                                  "speaks for the table"), 403
         voice = "seat:" + seat
-    driver = current_app.extensions.get("marmite.robots")
+    driver = robot_driver()
     if driver is None:
         return jsonify(voices=[])
     if leaving:
