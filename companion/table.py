@@ -7,6 +7,7 @@ through the game's observers only, so secrets cannot leak from here.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -21,13 +22,15 @@ from companion.hub import MAX_MESSAGES, Hub, Listener, Message
 from companion.journal import Entry, Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
 from companion.player_stats import NEWEST_GAMES, PlayerStatistics, journal_tallies
-from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
+from companion.reads import DOUBLE_READ_SECONDS, ReadGuard, ReadTakers
 from companion.referee import Outcome, Referee
 from companion.robot_seats import ROBOT_REASONS, RobotLedger
 from companion.robot_talk import describe_robot, describe_robot_refusal, robot_ask
 from companion.robot_words import voice_of
 from companion.seam import EmptyTableView, Games, Part, State, UndoEvent, Voice, wire
 from companion.tags import TagMap
+
+log = logging.getLogger(__name__)
 
 __all__ = ["GameNotSwitchable", "JournalDisagrees", "Message", "Submission", "TableService", "UnknownGame"]
 
@@ -95,8 +98,8 @@ class TableService:
         self._reads = ReadGuard(clock)
         self._action_seqs: list[int] = []
         self._health: dict[str, dict[str, Any]] = {}
-        self.read_hook: Callable[[str, str | None], bool] | None = None
-        """Takes reads first while the deck desk enrolls, checks or deals; True when it took the read."""
+        self.read_takers = ReadTakers()
+        """Who takes a read before the game (the deck desk, a club's members' cards), in their declared order."""
         self._storage_trouble: str | None = None
         self.deck_set_aside: Message | None = None
         self.set_aside_report: str | None = None
@@ -437,8 +440,9 @@ class TableService:
             return first
         if resting and self._lying_there(uid):
             return None
-        hook = self.read_hook
-        if hook is not None and hook(uid, written):
+        taker = self.read_takers.take(uid, written)
+        log.debug("read from %s taken by %s", source, taker or "the game")
+        if taker is not None:
             return None
         with self._lock:
             if (first := self.recorded(key)) is not None:

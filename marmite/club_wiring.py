@@ -160,7 +160,7 @@ def seat_cards(service: TableService, app: Flask, link: TableLink) -> None:
     from marmite.club_cards import SeatCards
 
     cards = SeatCards(service, link)
-    cards.chain()
+    cards.register()
     club_slots(app).cards = cards
 
 
