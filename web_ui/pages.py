@@ -3,7 +3,6 @@ the current game's, looked up in the page table (`web_ui.game_pages`) the compos
 
 from __future__ import annotations
 
-import hmac
 import re
 import threading
 import weakref
@@ -30,7 +29,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.journal import StorageError
 from companion.table import TableService
-from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
+from web_ui.auth import csrf_ok, pin_matches, unlock_session, unlocked
 from web_ui.context import robot_driver, service
 from web_ui.game_pages import GamePages, page_table
 from web_ui.page_common import common_context
@@ -167,8 +166,7 @@ def unlock_page() -> str | WerkzeugResponse:
     error = False
     target = own_path(request.values.get("next", "/"))
     if request.method == "POST":
-        sent = request.form.get("csrf_token", "")
-        if not hmac.compare_digest(sent.encode(), csrf_token().encode()):
+        if not csrf_ok():
             abort(400, gettext("This page has expired: reload it, then try again."))
         if pin_matches(request.form.get("pin")):
             unlock_session()
@@ -180,7 +178,7 @@ def unlock_page() -> str | WerkzeugResponse:
 @pages.post("/lock")
 def lock_page() -> WerkzeugResponse:
     """Forget the PIN in this browser."""
-    if not hmac.compare_digest(request.form.get("csrf_token", "").encode(), csrf_token().encode()):
+    if not csrf_ok():
         abort(400, gettext("This page has expired: reload it, then try again."))
     session.pop("unlocked", None)
     return redirect(url_for("pages.table_display"))

@@ -7,17 +7,16 @@ The search itself is the composition root's (`marmite.reader_scan`, handed over 
 
 from __future__ import annotations
 
-import hmac
 import threading
 import time
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.phrases import LANGUAGES
-from web_ui.auth import csrf_token, unlocked
+from web_ui.auth import csrf_ok, csrf_token, unlocked
 from web_ui.context import resources, service, settings
 from web_ui.page_common import log_seed
 
@@ -46,7 +45,7 @@ def readers_page() -> str:
 @reader_pages.post("/readers/scan")
 def scan_readers() -> WerkzeugResponse:
     """Search for readers (PIN); the results are kept for the page, which the browser is sent back to."""
-    if not hmac.compare_digest(request.form.get("csrf_token", "").encode(), csrf_token().encode()):
+    if not csrf_ok():
         abort(400, gettext("This page has expired: reload it, then try again."))
     if not unlocked():
         return redirect(url_for("pages.unlock_page", next="/readers"))
