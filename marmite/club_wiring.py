@@ -10,7 +10,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Flask, abort, jsonify, redirect, request, session, url_for
 
@@ -21,6 +21,9 @@ from club.topics import ClubURL, url_from_join_code
 from companion.table import TableService
 from marmite.club_confirm import ConfirmAnnouncer, mount_confirm
 from web_ui.resources import table_resources
+
+if TYPE_CHECKING:
+    from marmite.club_cards import SeatCards
 
 CA_ENV = "MARMITE_CLUB_CA"
 """With an mqtts:// club URL: the certificate (or CA) the hub's broker must present, if not a system CA."""
@@ -36,7 +39,7 @@ class ClubSlots:
 
     link: TableLink | None = None
     table: int | None = None
-    cards: Any = None
+    cards: SeatCards | None = None
 
 
 def club_slots(app: Flask) -> ClubSlots:

@@ -55,7 +55,7 @@ class Attached:
     """The robot driver (the composition root, once the table runs)."""
     reader_found: dict[str, Any] | None = None
     """The last reader search's results (the readers page)."""
-    club: Any = None
+    club: object = None
     """The table's club side (its link, number and cards), owned and typed by the club wiring."""
 
 
