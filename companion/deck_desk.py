@@ -1,7 +1,7 @@
 """The deck desk: the table's decks, and the activities that take the reader's reads for a while.
 
 While a deck is being enrolled, checked or dealt by tag, every read goes to that activity and not
-to the game (`TableService.read_hook`). Game-agnostic: a game that names its physical cards
+to the game (the table's `deck_desk` read taker). Game-agnostic: a game that names its physical cards
 (`tag_name`) or deals by tag (`deal_plan`) says so through the optional protocols below.
 """
 
@@ -111,7 +111,7 @@ class DeckDesk:
         self.edition = DEFAULT_EDITION  # the active deck's: which names its cards carry
         with contextlib.suppress(DeckError):  # a damaged deck index is reported where decks are used
             self.edition = self.store.info().edition
-        service.read_hook = self._hook
+        service.read_takers.add("deck_desk", self._hook)
         service.add_listener(self._on_message)
 
     # ------------------------------------------------------------------ names
@@ -258,7 +258,7 @@ class DeckDesk:
     # ------------------------------------------------------------------ reads
 
     def _hook(self, uid: str, written: str | None) -> bool:
-        """TableService.read_hook: take the read while an activity is under way, or to offer a
+        """The table's "deck_desk" read taker: take the read while an activity is under way, or to offer a
         self-describing card the deck lacks."""
         return self.tag_seen(uid, written=written) is not None
 

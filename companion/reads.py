@@ -166,3 +166,42 @@ class ReadGuard:
     def clear(self) -> None:
         """Forget every guarded read (a new game)."""
         self._guarded.clear()
+
+
+ReadTaker = Callable[[str, str | None], bool]
+"""Takes a tag read before the game (uid, the code a self-describing tag carries): True when it took it."""
+
+READ_ORDER = ("deck_desk", "seat_cards")
+"""Who may take a read before the game, first to last: the deck desk (while it enrolls, checks or deals,
+or to offer a self-describing card its deck lacks), then a club table's members' cards (an unknown tag
+between games). A taker not named here is asked after these, in the order it was registered."""
+
+
+class ReadTakers:
+    """The ordered takers of a table's reads, asked in one place (`take`); the order is `order`'s, never
+    the order in which the composition root happened to register them."""
+
+    def __init__(self, order: Iterable[str] = READ_ORDER) -> None:
+        self.order = tuple(order)
+        self._takers: tuple[tuple[str, ReadTaker], ...] = ()  # replaced whole: a read never sees half a change
+
+    def add(self, name: str, taker: ReadTaker) -> None:
+        """Register `taker` under `name`, asked in the declared order; it replaces a taker of that name (a
+        new deck desk on the same table: the last one built takes the reads, as one hook did)."""
+        rank = {known: i for i, known in enumerate(self.order)}
+        takers = [(known, old) if known != name else (name, taker) for known, old in self._takers]
+        if name not in self.names():
+            takers.append((name, taker))
+        takers.sort(key=lambda pair: rank.get(pair[0], len(self.order)))  # stable: unnamed ones keep their order
+        self._takers = tuple(takers)
+
+    def names(self) -> tuple[str, ...]:
+        """The registered takers' names, in the order they are asked."""
+        return tuple(name for name, _ in self._takers)
+
+    def take(self, uid: str, written: str | None) -> str | None:
+        """Ask each taker in turn; the name of the one that took the read, or None (the game takes it)."""
+        for name, taker in self._takers:
+            if taker(uid, written):
+                return name
+        return None

@@ -9,11 +9,9 @@ exact inverse for every game. Refusals change nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from companion.confirmation import CONFIRM, decide_confirm
 from companion.events import EventShapes
-from companion.robot_seats import RobotLedger, parse_setup, turn_of
 from companion.seam import (
     BAD_SETUP,
     NO_GAME,
@@ -26,6 +24,10 @@ from companion.seam import (
     State,
     Undone,
 )
+from companion.sides import SideLedger
+
+if TYPE_CHECKING:
+    from companion.robot_seats import RobotLedger
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +51,20 @@ class Referee:
         self.actions: list[dict[str, Any]] = []
         self.marks: list[tuple[int, State]] = []  # (actions, an untouched copy of the state after them)
         self._marking = False
-        self.robots = RobotLedger()
+        self.sides: tuple[SideLedger, ...] = tuple(make() for make in games.sides)
+        """The side ledgers the composition root handed in (through `games`), in their order."""
+
+    def side_for(self, event_type: str) -> SideLedger | None:
+        """The side ledger whose events are of `event_type`, or None (a game's own event)."""
+        return next((side for side in self.sides if side.handles(event_type)), None)
+
+    @property
+    def robots(self) -> RobotLedger:
+        """The robot seats' ledger (the side named "robots"; LookupError when the table keeps none)."""
+        for side in self.sides:
+            if side.name == "robots":
+                return cast("RobotLedger", getattr(side, "ledger"))  # noqa: B009 (SideLedger has no ledger)
+        raise LookupError("this referee keeps no robot seats")
 
     def kind_of(self, event: dict[str, Any]) -> GameKind | None:
         """The game a `new_game` names (its `game` key, else the default); None for an unknown one."""
@@ -61,19 +76,19 @@ class Referee:
         kind = self.shapes.event_type(event)
         if kind == "new_game":
             game_kind = self.kind_of(event)
-            bad = game_kind is None or game_kind.new_game(event) is None or parse_setup(event) is None
+            bad = game_kind is None or game_kind.new_game(event) is None or not all(
+                side.setup_ok(event) for side in self.sides)
             return BAD_SETUP if bad else None
         if self.state is None:
             return NO_GAME
         if kind == "undo":
             return None if self.actions else NOTHING_TO_UNDO
-        if kind == "robot":
-            return self.robots.decide(event, self.state, len(self.actions))
-        if kind == CONFIRM:
-            return decide_confirm(event, self.state)
+        side = self.side_for(kind)
+        if side is not None:
+            return side.check(event, self.state, len(self.actions))
         reason = self.state.decide(event)
-        if kind == "card" and self.robots.setup.any and (reason is None or str(reason) != "unknown_card"):
-            return self.robots.gate(event, self.state, len(self.actions)) or reason
+        for side in self.sides:  # e.g. a card a robot seat must have chosen first
+            reason = side.gate(event, self.state, len(self.actions), reason)
         return reason
 
     def apply(self, event: dict[str, Any]) -> Outcome:
@@ -90,20 +105,20 @@ class Referee:
             self.actions = []
             self.marks = []
             self._marking = isinstance(self.state, Snapshots)
-            self.robots = RobotLedger(parse_setup(event))
+            for side in self.sides:
+                side.start(event)
             return Outcome(True, None, [GameStarted()])
         if self.state is None or self.game is None:
             return Outcome(False, NO_GAME)
         if event["type"] == "undo":
             return Outcome(True, None, [self._undo()])
-        if event["type"] == "robot":  # a note beside the game: not an action undo takes back
-            return Outcome(True, None, self.robots.apply(event, self.state, len(self.actions)))
-        if event["type"] == CONFIRM:  # a note beside the finished game: it changes nothing
-            return Outcome(True, None, [])
-        player = turn_of(self.state) if self.robots.setup.any and event["type"] == "card" else None
+        noted = self.side_for(event["type"])
+        if noted is not None:  # a note beside the game: not an action undo takes back
+            return Outcome(True, None, noted.record(event, self.state, len(self.actions)))
         self.actions.append(event)
+        for side in self.sides:
+            side.acting(len(self.actions) - 1, event, self.state)
         effects = self.state.apply(event)
-        self.robots.played(len(self.actions) - 1, player, event.get("card"))
         return Outcome(True, None, effects)
 
     def _undo(self) -> Undone:
@@ -123,7 +138,8 @@ class Referee:
         if self._marking:
             self.marks.append((target, state.snapshot()))  # type: ignore[attr-defined]
         self.state = state
-        self.robots.truncate(target)
+        for side in self.sides:
+            side.undone(target)
         return Undone(undone, before)
 
     @property

@@ -9,10 +9,13 @@ replay and the readers know only these protocols; each game lives in its own sub
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, cast, runtime_checkable
+
+if TYPE_CHECKING:
+    from companion.sides import SideLedger
 
 BAD_SETUP = "bad_setup"
 NO_GAME = "no_game"
@@ -210,15 +213,17 @@ class ContractOrder(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Games:
-    """The games a table hosts, by name; a `new_game` without `game` is the default (the first)."""
+    """The games a table hosts, by name; a `new_game` without `game` is the default (the first). `sides`:
+    the side ledgers (companion/sides.py) each referee of these games keeps, one factory each."""
 
     kinds: Mapping[str, GameKind]
     default: str
+    sides: tuple[Callable[[], SideLedger], ...] = ()
 
     @classmethod
-    def of(cls, *kinds: GameKind) -> Games:
-        """These games, the first one being the default."""
-        return cls({kind.name: kind for kind in kinds}, kinds[0].name)
+    def of(cls, *kinds: GameKind, sides: tuple[Callable[[], SideLedger], ...] = ()) -> Games:
+        """These games, the first one being the default, with these side ledgers."""
+        return cls({kind.name: kind for kind in kinds}, kinds[0].name, sides)
 
     def tag_codes(self) -> tuple[str, ...]:
         """Every physical card any of these games names, each once."""

@@ -7,27 +7,29 @@ through the game's observers only, so secrets cannot leak from here.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.confirmation import CONFIRM, NOT_ACTIONS, describe_confirm
 from companion.decks import DECKS_DIR, DeckStore
 from companion.hub import MAX_MESSAGES, Hub, Listener, Message
 from companion.journal import Entry, Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
 from companion.player_stats import NEWEST_GAMES, PlayerStatistics, journal_tallies
-from companion.reads import DOUBLE_READ_SECONDS, ReadGuard
+from companion.reads import DOUBLE_READ_SECONDS, ReadGuard, ReadTakers
 from companion.referee import Outcome, Referee
-from companion.robot_seats import ROBOT_REASONS, RobotLedger
-from companion.robot_talk import describe_robot, describe_robot_refusal, robot_ask
-from companion.robot_words import voice_of
 from companion.seam import EmptyTableView, Games, Part, State, UndoEvent, Voice, wire
 from companion.tags import TagMap
+
+if TYPE_CHECKING:
+    from companion.robot_seats import RobotLedger
+
+log = logging.getLogger(__name__)
 
 __all__ = ["GameNotSwitchable", "JournalDisagrees", "Message", "Submission", "TableService", "UnknownGame"]
 
@@ -71,7 +73,7 @@ def fold(referee: Referee, seqs: list[int], seq: int, event: dict[str, Any]) -> 
             seqs = []
         elif event["type"] == "undo":
             seqs.pop()
-        elif event["type"] not in NOT_ACTIONS:  # a robot's note or a confirmation is not an action
+        elif referee.side_for(event["type"]) is None:  # a side ledger's note (a robot's, a confirmation) is no action
             seqs.append(seq)
     return outcome, seqs
 
@@ -95,8 +97,8 @@ class TableService:
         self._reads = ReadGuard(clock)
         self._action_seqs: list[int] = []
         self._health: dict[str, dict[str, Any]] = {}
-        self.read_hook: Callable[[str, str | None], bool] | None = None
-        """Takes reads first while the deck desk enrolls, checks or deals; True when it took the read."""
+        self.read_takers = ReadTakers()
+        """Who takes a read before the game (the deck desk, a club's members' cards), in their declared order."""
         self._storage_trouble: str | None = None
         self.deck_set_aside: Message | None = None
         self.set_aside_report: str | None = None
@@ -437,8 +439,9 @@ class TableService:
             return first
         if resting and self._lying_there(uid):
             return None
-        hook = self.read_hook
-        if hook is not None and hook(uid, written):
+        taker = self.read_takers.take(uid, written)
+        log.debug("read from %s taken by %s", source, taker or "the game")
+        if taker is not None:
             return None
         with self._lock:
             if (first := self.recorded(key)) is not None:
@@ -510,40 +513,28 @@ class TableService:
         detail: list[tuple[str, Any]] = [("event", kind)]
         if kind == "card" and isinstance(event.get("card"), str):
             detail.append(("card", event["card"]))
-        if kind == CONFIRM:  # the table's own words, whatever the game
-            parts = (describe_confirm(event, outcome.reason),)
-            return self._hub.publish(kind if outcome.accepted else "refused", parts,
-                                     TABLE_VOICE, seq=seq, is_event=True, accepted=outcome.accepted,
-                                     reason=outcome.reason, detail=tuple(detail))
+        for side in self._referee.sides:  # a side ledger's note, or a refusal it caused, in its own words
+            said_by = side.said(event, outcome.accepted, outcome.reason, outcome.effects, state,
+                                len(self._referee.actions))
+            if said_by is not None:
+                return self._hub.publish(said_by.kind, said_by.parts, said_by.voice, seq=seq, is_event=True,
+                                         accepted=outcome.accepted, reason=outcome.reason,
+                                         detail=tuple(detail))
         if state is None:  # refused before any game: the table words it with the default game
             default = self.games.kinds[self.games.default]
             part = default.describe_refusal(event, outcome.reason or "")
             return self._hub.publish("refused", (part,), default.voice(), seq=seq, is_event=True,
                                      accepted=False, reason=outcome.reason, detail=tuple(detail))
-        if kind == "robot" or outcome.reason in ROBOT_REASONS:
-            return self._announce_robot(seq, event, outcome, state, detail)
         if outcome.accepted:
             said: tuple[Part, ...] = tuple(state.describe(outcome.effects))
             voice: Voice = state.voice()
             if words is not None:  # a practice robot's card: the robot voice words its name and reason
-                said, voice = words(said), voice_of(state)
+                robots = self._referee.side_for("robot")
+                said, voice = words(said), (robots.voice(state) if robots is not None else None) or voice
             return self._hub.publish(kind, said, voice, seq=seq, is_event=True, accepted=True,
                                      detail=tuple(detail))
         part = state.describe_refusal(event, outcome.reason or "")
         return self._hub.publish("refused", (part,), state.voice(), seq=seq, is_event=True, accepted=False,
-                                 reason=outcome.reason, detail=tuple(detail))
-
-    def _announce_robot(self, seq: int, event: dict[str, Any], outcome: Outcome, state: State,
-                        detail: list[tuple[str, Any]]) -> Message:
-        """A robot's choice or hand, or a refusal robot seats add, in the robot voice."""
-        voice = voice_of(state)
-        if outcome.accepted:
-            parts = describe_robot(outcome.effects, self._referee.robots.setup, event)
-            return self._hub.publish("robot", tuple(parts), voice, seq=seq, is_event=True, accepted=True,
-                                     detail=tuple(detail))
-        part = describe_robot_refusal(event, outcome.reason or "", self._referee.robots, state,
-                                      len(self._referee.actions))
-        return self._hub.publish("refused", (part,), voice, seq=seq, is_event=True, accepted=False,
                                  reason=outcome.reason, detail=tuple(detail))
 
     @property
@@ -592,9 +583,10 @@ class TableService:
                 parts, voice = (Part("where_no_game"),), TABLE_VOICE
             else:
                 parts, voice = tuple(state.describe_where()), state.voice()
-                ask = robot_ask(state, self._referee.robots, len(self._referee.actions))
-                if ask is not None:  # "où en est-on" also says which card a robot is waiting to have played
-                    parts, voice = (*parts, ask), voice_of(state)
+                for side in self._referee.sides:  # e.g. which card a robot is waiting to have played
+                    added = side.where(state, len(self._referee.actions))
+                    if added is not None:
+                        parts, voice = (*parts, added), side.voice(state) or voice
             message = self._hub.publish("where", parts, voice, seq=self.journal.last_seq, is_event=False)
         self._hub.tell(message)
         return message

@@ -37,14 +37,9 @@ class SeatCards:
         self._unanswered: threading.Timer | None = None
         link.client.message_callback_add(link.topics.tapped, self._on_answer)
 
-    def chain(self) -> None:
-        """Take unknown tags after whatever hook the table has (the deck desk's enrolment, check, deal)."""
-        before = self.service.read_hook
-
-        def hook(uid: str, written: str | None) -> bool:
-            return (before is not None and before(uid, written)) or self.read(uid, written)
-
-        self.service.read_hook = hook
+    def register(self) -> None:
+        """Take unknown tags as the table's "seat_cards" read taker (asked after the deck desk)."""
+        self.service.read_takers.add("seat_cards", self.read)
 
     # ------------------------------------------------------------------ a read
 

@@ -8,11 +8,10 @@ would prove nothing; a seat's phone holds that player's own key, claimed in that
 
 from __future__ import annotations
 
-import hmac
 import threading
 from typing import Any
 
-from flask import Flask, abort, jsonify, request, session
+from flask import Flask, abort, jsonify, request
 
 from club.link import TableLink
 from companion.confirmation import CONFIRM, VERDICTS, standing_verdict
@@ -62,12 +61,12 @@ class ConfirmAnnouncer:
 
 def mount_confirm(service: TableService, app: Flask) -> None:
     """`GET /api/club` gains the confirmation; `POST /api/club/confirm` takes a seat phone's verdict."""
-    from web_ui.auth import CSRF_HEADER
-    from web_ui.seats import owns_seat
+    from marmite.club_wiring import club_slots
+    from web_ui.auth import own_seat
 
     def link() -> TableLink:
-        current = app.extensions.get("marmite.club.link")
-        if not isinstance(current, TableLink):
+        current = club_slots(app).link
+        if current is None:
             abort(404)
         return current
 
@@ -83,9 +82,7 @@ def mount_confirm(service: TableService, app: Flask) -> None:
         if not isinstance(body, dict) or not isinstance(body.get("player"), str) or body.get("verdict") not in VERDICTS:
             return jsonify(error='the body must be {"player": P, "verdict": "confirmed" or "disputed"}'), 400
         player, verdict = body["player"], body["verdict"]
-        sent, token = request.headers.get(CSRF_HEADER), session.get("csrf")
-        csrf_ok = bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
-        if not csrf_ok or not owns_seat(player):
+        if not own_seat(player):
             return jsonify(error="only a player's own phone (their seat link) confirms the scores"), 403
         try:
             answer = service.submit({"type": CONFIRM, "player": player, "verdict": verdict}, source="seat")

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Flask, abort, jsonify, redirect, request, session, url_for
 
@@ -19,6 +20,10 @@ from club.mqtt import probe
 from club.topics import ClubURL, url_from_join_code
 from companion.table import TableService
 from marmite.club_confirm import ConfirmAnnouncer, mount_confirm
+from web_ui.resources import table_resources
+
+if TYPE_CHECKING:
+    from marmite.club_cards import SeatCards
 
 CA_ENV = "MARMITE_CLUB_CA"
 """With an mqtts:// club URL: the certificate (or CA) the hub's broker must present, if not a system CA."""
@@ -26,6 +31,23 @@ CA_ENV = "MARMITE_CLUB_CA"
 
 JOIN_FILE = "club.json"
 """In the table's data dir (0600): the club joined from the setup page, rejoined at the next start."""
+
+
+@dataclass(slots=True)
+class ClubSlots:
+    """The table's club side, in the app's attached `club` slot: its link, number and members' cards."""
+
+    link: TableLink | None = None
+    table: int | None = None
+    cards: SeatCards | None = None
+
+
+def club_slots(app: Flask) -> ClubSlots:
+    """The app's club slots (made empty the first time)."""
+    attached = table_resources(app).attached
+    if not isinstance(attached.club, ClubSlots):
+        attached.club = ClubSlots()
+    return attached.club
 
 
 def attach_club_link(service: TableService, app: Flask, url_text: str, table: int | None,
@@ -50,8 +72,8 @@ def start_link(service: TableService, app: Flask, url: ClubURL, table: int | Non
     service.add_listener(link.journal_changed)
     service.add_listener(ConfirmAnnouncer(service, link).heard)
     seat_cards(service, app, link)
-    app.extensions["marmite.club.link"] = link
-    app.extensions["marmite.club.table"] = number
+    slots = club_slots(app)
+    slots.link, slots.table = link, number
     return link.start()
 
 
@@ -67,8 +89,8 @@ def rejoin_saved(service: TableService, app: Flask, data_dir: Path) -> TableLink
 
 def close_link(app: Flask) -> None:
     """Close the club link, whether given at start or joined later (a server closer)."""
-    link = app.extensions.get("marmite.club.link")
-    if isinstance(link, TableLink):
+    link = club_slots(app).link
+    if link is not None:
         link.close()
 
 
@@ -80,9 +102,9 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
     app.register_blueprint(assets)
 
     def context() -> dict[str, Any]:
-        linked = "marmite.club.link" in app.extensions
+        linked = club_slots(app).link is not None
         script = url_for("club_table.static", filename="club_table.js") if linked else None
-        return {"club_script": script, "club_join": {"table": app.extensions.get("marmite.club.table"),
+        return {"club_script": script, "club_join": {"table": club_slots(app).table,
                                                       "can_join": data_dir is not None,
                                                       "error": session.pop("club_join_error", None)}}
 
@@ -92,8 +114,8 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
     from web_ui.auth import authorized, require_pin
 
     def current() -> TableLink:
-        link = app.extensions.get("marmite.club.link")
-        if not isinstance(link, TableLink):
+        link = club_slots(app).link
+        if link is None:
             abort(404)
         return link
 
@@ -107,7 +129,7 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
     def club_status() -> Any:
         """Whether this table's results reached the hub, and its next seating (no secret in it)."""
         answer = current().status().as_json()
-        answer["table"] = app.extensions["marmite.club.table"]
+        answer["table"] = club_slots(app).table
         answer.update(cards_status(app))
         if isinstance(answer.get("seating"), dict):  # the card hashes stay inside the table process
             answer["seating"] = {k: v for k, v in answer["seating"].items() if k != "cards"}
@@ -119,7 +141,7 @@ def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None
         ok, why = authorized()
         if not ok:
             abort(401, why)
-        if data_dir is None or "marmite.club.link" in app.extensions:
+        if data_dir is None or club_slots(app).link is not None:
             abort(409, "this table is in a club already")
         try:
             url, table = url_from_join_code(str(request.form.get("address", "")), str(request.form.get("code", "")))
@@ -141,15 +163,15 @@ def seat_cards(service: TableService, app: Flask, link: TableLink) -> None:
     from marmite.club_cards import SeatCards
 
     cards = SeatCards(service, link)
-    cards.chain()
-    app.extensions["marmite.club.cards"] = cards
+    cards.register()
+    club_slots(app).cards = cards
 
 
 def cards_status(app: Flask) -> dict[str, Any]:
     """The seats taken by a member's card, for the setup page (names are the seating's, no card in it)."""
     from marmite.club_cards import SeatCards
 
-    cards = app.extensions.get("marmite.club.cards")
+    cards = club_slots(app).cards
     return {"confirmed": cards.confirmed() if isinstance(cards, SeatCards) else []}
 
 

@@ -11,6 +11,7 @@ from companion import buffet, chaud_devant
 from companion.buffet.simulate import DEMO as BUFFET_DEMO
 from companion.chaud_devant.simulate import DEMO as CHAUD_DEVANT_DEMO
 from companion.seam import Demo, GameKind, Games
+from companion.side_ledgers import SIDE_LEDGERS
 from web_ui.games.buffet import pages as buffet_pages
 from web_ui.games.chaud_devant import pages as chaud_devant_pages
 
@@ -33,8 +34,9 @@ class Hosted:
 
 
 def registry(*hosted: Hosted) -> tuple[Games, Mapping[str, GamePages], Mapping[str, Demo]]:
-    """The games (the first is the default), their page table and their demos, by game name."""
-    return (Games.of(*(h.kind for h in hosted)), {h.kind.name: h.page() for h in hosted},
+    """The games (the first is the default) with the table's side ledgers, their page table and their
+    demos, by game name."""
+    return (Games.of(*(h.kind for h in hosted), sides=SIDE_LEDGERS), {h.kind.name: h.page() for h in hosted},
             {h.kind.name: h.demo for h in hosted})
 
 
@@ -44,7 +46,8 @@ HOSTED = (
 )
 """Chaud Devant ! first: a `new_game` without `game` is Chaud Devant, as the contract says."""
 
-GAMES: Games = Games.of(*(h.kind for h in HOSTED))
+GAMES: Games = Games.of(*(h.kind for h in HOSTED), sides=SIDE_LEDGERS)
+"""The hosted games; every referee of them keeps the robot seats' and the confirmations' side ledgers."""
 DEMOS: Mapping[str, Demo] = {h.kind.name: h.demo for h in HOSTED}
 
 

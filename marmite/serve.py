@@ -22,7 +22,9 @@ from companion.writer_lock import DataDirBusy, WriterLock
 if TYPE_CHECKING:
     from flask import Flask
 
+    from companion.reads import Reader
     from companion.table import TableService
+    from web_ui.resources import Scanner
 
 DEFAULT_PORT = 8000
 CLUB_ENV = "MARMITE_CLUB"
@@ -187,14 +189,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def table_app(service: TableService, *, pin: str, data_dir: Path | None,
-              config: dict[str, Any] | None = None) -> Flask:
-    """The composition root's app: the hosted games' pages and the deck desk (on the data dir) handed in."""
+              config: dict[str, Any] | None = None, reader: Reader | None = None,
+              reader_scan: Scanner | None = None) -> Flask:
+    """The composition root's app: the hosted games' pages, the deck desk (on the data dir), the reader and
+    its search handed to `create_app` whole."""
     from companion.deck_desk import DeckDesk
     from marmite.games import PAGES
     from web_ui.app import create_app
+    from web_ui.resources import TableServices
 
     desk = DeckDesk(service, data_dir) if data_dir is not None else None
-    return create_app(service, pin=pin, pages=PAGES, desk=desk, data_dir=data_dir, config=config)
+    services = TableServices(service, PAGES, desk=desk, data_dir=data_dir, reader=reader, reader_scan=reader_scan)
+    return create_app(services, pin=pin, config=config)
 
 
 def _club_from_setup(service: Any, app: Any, data_dir: Path) -> bool:
@@ -222,6 +228,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     from companion.robot_table import RobotDriver
     from marmite.reader_scan import scan_beside
     from marmite.wiring import ReaderPump, connect_partial_uids, connect_tag_memory
+    from web_ui.resources import table_resources
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
 
@@ -230,7 +237,8 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     try:
         service, reader = open_table(args, data_dir)
         fixed = bool(args.pin or os.environ.get("MARMITE_PIN"))  # not the kept one: the page may not change it
-        app = table_app(service, pin=pin, data_dir=data_dir, config={"MARMITE_PIN_FIXED": fixed})
+        app = table_app(service, pin=pin, data_dir=data_dir, config={"MARMITE_PIN_FIXED": fixed}, reader=reader,
+                        reader_scan=functools.partial(scan_beside, args.reader))  # the tablet's search
         panel = open_panel(service) if getattr(args, "panel", False) else None
     except StartRefused as refused:
         print(f"marmite run: {refused}", file=sys.stderr)
@@ -247,14 +255,13 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
             return 2
     else:
         link = _club_from_setup(service, app, data_dir)
-    connect_tag_memory(app.extensions["marmite.desk"], reader)  # self-describing decks, where the reader can
-    connect_partial_uids(app.extensions["marmite.desk"], reader)  # a keyboard wedge: decks mapped onto what it types
+    resources = table_resources(app)
+    connect_tag_memory(resources.desk, reader)  # self-describing decks, where the reader can
+    connect_partial_uids(resources.desk, reader)  # a keyboard wedge: decks mapped onto what it types
     robots = RobotDriver(service, think_ms=max(10, getattr(args, "robot_think_ms", 300))).start()
-    app.extensions["marmite.robots"] = robots
+    resources.attached.robots = robots
     pump = ReaderPump(service, reader).start()
-    app.extensions["marmite.reader"] = reader
-    app.extensions["marmite.reader_scan"] = functools.partial(scan_beside, args.reader)  # the tablet's search
-    store = app.extensions["marmite.settings"]
+    store = resources.settings
     speaker = Speaker(service, rate=lambda: store.current.rate,  # the robots wait for espeak-ng to finish
                       on_spoken=functools.partial(robots.pace.spoken, "speaker")).start() if args.speak else None
     if service.deck_set_aside is not None:  # loudly: the terminal, every display and the voice

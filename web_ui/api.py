@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -13,9 +12,8 @@ from companion.events import MAX_EVENT_BYTES, MalformedEvent, parse_event_json
 from companion.table import GameNotSwitchable, Message, UnknownGame
 from companion.tags import simulated_uid
 from web_ui.auth import PIN_HEADER, authorized, csrf_token, pin_matches, require_pin, unlock_session, unlocked
-from web_ui.context import client_address, service, settings
+from web_ui.context import client_address, deck_desk, resources, service, settings
 from web_ui.deck_api import NotAUid, parse_drop
-from web_ui.limits import StreamGate
 from web_ui.seats import holds_any_seat, visible_seat_view
 from web_ui.settings import parse_settings
 from web_ui.stream import event_stream, parse_last_id, rendered
@@ -169,8 +167,8 @@ def drop() -> Response:
     uid = uid or simulated_uid(code or "")
     if (first := service().recorded(key)) is not None:  # a resent drop is answered as the first time
         return jsonify(first.as_json())
-    desk = current_app.extensions.get("marmite.desk")
-    taken = desk.tag_seen(uid) if desk is not None else None  # enrolling, checking or dealing
+    found = deck_desk()
+    taken = found.tag_seen(uid) if found is not None else None  # enrolling, checking or dealing
     if taken is not None:
         return jsonify(deck=taken)
     result = service().tag_seen(uid, source="virtual-pot", key=key)
@@ -248,9 +246,9 @@ def stream() -> tuple[Response, int] | Response:
         last_id = parse_last_id(raw)
     except ValueError:
         return jsonify(error="Last-Event-ID must be a non-negative integer"), 400
-    stop: threading.Event = current_app.extensions["marmite.stop"]
+    stop = resources().stop
     heartbeat: float = current_app.config["MARMITE_HEARTBEAT"]
-    gate: StreamGate = current_app.extensions["marmite.streams"]
+    gate = resources().streams
     client = client_address()
     reserved = gate.enter(client, trusted=trusted_display())  # TooMany: 429 with Retry-After
     body = event_stream(service(), last_id, stop, heartbeat=heartbeat)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,13 +15,11 @@ from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from companion.catalogs import LOCALE_DIR
-from companion.deck_desk import DeckDesk
 from companion.journal import StorageError
-from companion.table import TableService
 from web_ui.auth import GUESSES_PER_MINUTE
 from web_ui.context import client_address
-from web_ui.game_pages import PageTable
 from web_ui.limits import GuessWindow, RateLimit, StreamGate, TooMany
+from web_ui.resources import TableResources, TableServices, keep_resources, table_resources
 from web_ui.seats import SEAT_RELEASES_FILE, SeatClaims
 from web_ui.settings import SETTINGS_FILE, SettingsStore
 from web_ui.storage_trouble import storage_answer
@@ -46,11 +43,11 @@ HINT_BURST = 4
 """Learning-aid requests one phone may make at once (each is a search of a few hundred milliseconds)."""
 
 
-def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckDesk | None = None,
-               data_dir: Path | None = None, config: dict[str, Any] | None = None) -> Flask:
-    """A Flask app serving `service`; `pin` guards every change. `pages` has every hosted game's pages
-    (by game name); `desk`, the deck desk the composition root built (none: no deck page actions)."""
-    missing = set(service.games.kinds) - set(pages)
+def create_app(services: TableServices, *, pin: str, config: dict[str, Any] | None = None) -> Flask:
+    """A Flask app serving the table of `services` (handed whole by the composition root); `pin` guards
+    every change."""
+    service, data_dir = services.service, services.data_dir
+    missing = set(service.games.kinds) - set(services.pages)
     if missing:
         raise ValueError(f"no pages for the games {sorted(missing)}")
     app = Flask(__name__)
@@ -71,20 +68,15 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     app.config.update(config or {})
     store = SettingsStore(data_dir / SETTINGS_FILE if data_dir is not None else None)
     service.language = store.current.language
-    app.extensions["marmite.service"] = service
-    app.extensions["marmite.settings"] = store
-    app.extensions["marmite.stop"] = threading.Event()
-    app.extensions["marmite.desk"] = desk
-    app.extensions["marmite.pages"] = pages
-    app.extensions["marmite.claims"] = SeatClaims(data_dir / SEAT_RELEASES_FILE if data_dir is not None else None)
-    app.extensions["marmite.data_dir"] = data_dir
-    app.extensions["marmite.guesses"] = GuessWindow(GUESSES_PER_MINUTE, 60.0)
-    app.extensions["marmite.streams"] = StreamGate(app.config["MARMITE_MAX_STREAMS"],
-                                                   app.config["MARMITE_STREAMS_PER_CLIENT"],
-                                                   app.config["MARMITE_RESERVED_STREAMS"])
-    app.extensions["marmite.rates"] = {
-        "where": RateLimit(burst=6, every=5.0), "repeat": RateLimit(burst=6, every=5.0),
-        "unlock": RateLimit(burst=5, every=6.0), "hint": RateLimit(burst=HINT_BURST, every=3.0)}
+    keep_resources(app, TableResources(
+        table=services,
+        settings=store,
+        claims=SeatClaims(data_dir / SEAT_RELEASES_FILE if data_dir is not None else None),
+        guesses=GuessWindow(GUESSES_PER_MINUTE, 60.0),
+        streams=StreamGate(app.config["MARMITE_MAX_STREAMS"], app.config["MARMITE_STREAMS_PER_CLIENT"],
+                           app.config["MARMITE_RESERVED_STREAMS"]),
+        rates={"where": RateLimit(burst=6, every=5.0), "repeat": RateLimit(burst=6, every=5.0),
+               "unlock": RateLimit(burst=5, every=6.0), "hint": RateLimit(burst=HINT_BURST, every=3.0)}))
     Babel(app, locale_selector=_locale_selector(store))
     app.json = BoundedJSONProvider(app)
     app.json.sort_keys = False
@@ -108,7 +100,7 @@ def create_app(service: TableService, *, pin: str, pages: PageTable, desk: DeckD
     app.register_blueprint(reader_pages)
     app.register_blueprint(robot_api)
     app.register_blueprint(robot_pages)
-    for game_pages in pages.values():  # each game's templates/<game>/ and static/<game>/
+    for game_pages in services.pages.values():  # each game's templates/<game>/ and static/<game>/
         app.register_blueprint(game_pages.blueprint)
     app.register_error_handler(TooMany, _too_many)
     app.register_error_handler(StorageError, storage_answer)
@@ -155,10 +147,9 @@ def _secret_key(data_dir: Path | None) -> str:
 
 def stop_streams(app: Flask) -> None:
     """End every live stream (server shutdown)."""
-    stop: threading.Event = app.extensions["marmite.stop"]
-    stop.set()
-    service: TableService = app.extensions["marmite.service"]
-    service.wake_streams()
+    resources = table_resources(app)
+    resources.stop.set()
+    resources.service.wake_streams()
 
 
 def _limit_rates() -> None:
@@ -166,8 +157,7 @@ def _limit_rates() -> None:
     name = RATE_LIMITED.get(request.endpoint or "")
     if name is None or (request.endpoint == "pages.unlock_page" and request.method != "POST"):
         return
-    rates: dict[str, RateLimit] = current_app.extensions["marmite.rates"]
-    rates[name].take(client_address(), f"too many {name} requests from this device")
+    table_resources().rates[name].take(client_address(), f"too many {name} requests from this device")
 
 
 def _too_many(error: TooMany) -> Response:

@@ -1,4 +1,5 @@
-"""The table PIN (constant-time, header or session, throttled table-wide) and CSRF tokens for session requests."""
+"""The table PIN (constant-time, header or session, throttled table-wide), CSRF tokens for session requests,
+and the one CSRF check and "own seat" guard every seat, robot and club endpoint shares."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from typing import Any, TypeVar, cast
 
 from flask import current_app, jsonify, request, session
 
-from web_ui.context import service
+from web_ui.context import resources, service
 from web_ui.limits import GuessWindow
+from web_ui.seats import owns_seat
 
 PIN_HEADER = "X-Table-Pin"
 CSRF_HEADER = "X-CSRF-Token"
@@ -25,8 +27,7 @@ GUESSES_PER_MINUTE = 10
 
 
 def _guesses() -> GuessWindow:
-    window: GuessWindow = current_app.extensions["marmite.guesses"]
-    return window
+    return resources().guesses
 
 
 def pin_matches(given: str | None) -> bool:
@@ -66,6 +67,20 @@ def csrf_token() -> str:
     return token
 
 
+def csrf_ok() -> bool:
+    """True when the request carries this session's CSRF token (the X-CSRF-Token header, or a form's
+    `csrf_token` field), compared in constant time; never true for a session without a token."""
+    sent = request.headers.get(CSRF_HEADER) or request.form.get("csrf_token")
+    token = session.get("csrf")
+    return bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
+
+
+def own_seat(name: str) -> bool:
+    """True on `name`'s own phone only: the seat key in the browser that claimed the seat (`owns_seat`),
+    and the page's CSRF token (so the session cookie came back from that page). The PIN opens no seat."""
+    return csrf_ok() and owns_seat(name)
+
+
 def unlocked() -> bool:
     """True when this browser session typed the current PIN (not an older one)."""
     given = session.get("unlocked")
@@ -81,9 +96,7 @@ def authorized() -> tuple[bool, str]:
         return False, "wrong PIN"
     if not unlocked():
         return False, f"this needs the table PIN (header {PIN_HEADER}, or type it once on /unlock)"
-    sent = request.headers.get(CSRF_HEADER) or request.form.get("csrf_token")
-    token = session.get("csrf")
-    if not sent or not isinstance(token, str) or not hmac.compare_digest(sent.encode(), token.encode()):
+    if not csrf_ok():
         return False, "missing or wrong CSRF token"
     return True, ""
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from companion.deck_desk import DeckDesk, ReaderBusy
 from companion.decks import DEFAULT_EDITION, UID_RULE, DeckError, is_uid
 from web_ui.auth import require_pin
+from web_ui.context import deck_desk
 
 deck_api = Blueprint("deck_api", __name__, url_prefix="/api/deck")
 
@@ -24,7 +25,7 @@ class NotAUid(ValueError):
 
 def desk() -> DeckDesk:
     """The app's deck desk; 503 when the app has no data dir to keep decks in."""
-    found: DeckDesk | None = current_app.extensions.get("marmite.desk")
+    found = deck_desk()
     if found is None:
         raise DeckError("this table keeps no decks (no data dir)")
     return found

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, render_template, request
 
 from companion.deck_desk import DeckDesk
 from companion.phrases import LANGUAGES
 from web_ui.auth import csrf_token, unlocked
-from web_ui.context import service, settings
+from web_ui.context import deck_desk, service, settings
 from web_ui.deck_words import words
 from web_ui.game_pages import page_table
 from web_ui.guide_text import guide
@@ -25,7 +25,7 @@ def _deck_link() -> dict[str, Any]:
 
 
 def _desk() -> DeckDesk | None:
-    found: DeckDesk | None = current_app.extensions.get("marmite.desk")
+    found = deck_desk()
     return found
 
 

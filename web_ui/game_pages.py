@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, render_template
 
 from companion.robot_seats import turn_of
 from companion.seam import Event, State
+from web_ui.context import resources
 from web_ui.fact_keys import FactKey
 from web_ui.page_common import common_context
 
@@ -140,5 +141,4 @@ class GamePages:
 
 def page_table() -> PageTable:
     """The app's table of game pages."""
-    table: PageTable = current_app.extensions["marmite.pages"]
-    return table
+    return resources().pages

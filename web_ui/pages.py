@@ -3,7 +3,6 @@ the current game's, looked up in the page table (`web_ui.game_pages`) the compos
 
 from __future__ import annotations
 
-import hmac
 import re
 import threading
 import weakref
@@ -30,8 +29,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.journal import StorageError
 from companion.table import TableService
-from web_ui.auth import csrf_token, pin_matches, unlock_session, unlocked
-from web_ui.context import service
+from web_ui.auth import csrf_ok, pin_matches, unlock_session, unlocked
+from web_ui.context import robot_driver, service
 from web_ui.game_pages import GamePages, page_table
 from web_ui.page_common import common_context
 from web_ui.seats import base_url, claim_to_make, seat_links, visible_seat_view
@@ -55,7 +54,7 @@ def _with_voices(html: str) -> Response:
     """A fragment, with the voices that speak for a practice table (`X-Table-Voices`, URL-encoded, spaces
     between): a practice player's phone and the tablet then do not both say the same lines."""
     response = make_response(html)
-    driver = current_app.extensions.get("marmite.robots")
+    driver = robot_driver()
     table = service()  # read without the table lock: a write stuck on the disk must never hold a read view
     practice = table.game_state is not None and bool(table.robots.setup.practice)
     if driver is not None and practice:
@@ -167,8 +166,7 @@ def unlock_page() -> str | WerkzeugResponse:
     error = False
     target = own_path(request.values.get("next", "/"))
     if request.method == "POST":
-        sent = request.form.get("csrf_token", "")
-        if not hmac.compare_digest(sent.encode(), csrf_token().encode()):
+        if not csrf_ok():
             abort(400, gettext("This page has expired: reload it, then try again."))
         if pin_matches(request.form.get("pin")):
             unlock_session()
@@ -180,7 +178,7 @@ def unlock_page() -> str | WerkzeugResponse:
 @pages.post("/lock")
 def lock_page() -> WerkzeugResponse:
     """Forget the PIN in this browser."""
-    if not hmac.compare_digest(request.form.get("csrf_token", "").encode(), csrf_token().encode()):
+    if not csrf_ok():
         abort(400, gettext("This page has expired: reload it, then try again."))
     session.pop("unlocked", None)
     return redirect(url_for("pages.table_display"))

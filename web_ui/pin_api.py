@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from web_ui.auth import require_pin, unlock_session
+from web_ui.context import resources
 from web_ui.pin_store import VALID_PIN, keep_pin
 
 pin_api = Blueprint("pin_api", __name__, url_prefix="/api")
@@ -25,7 +25,7 @@ def change_pin() -> tuple[Response, int] | Response:
         return jsonify(error="a PIN is 4 to 12 digits"), 400
     if current_app.config.get("MARMITE_PIN_FIXED"):  # a restart would bring that PIN back: say so, change nothing
         return jsonify(error="this table's PIN is set by --pin or MARMITE_PIN: change it there and restart"), 409
-    data_dir: Path | None = current_app.extensions.get("marmite.data_dir")
+    data_dir = resources().data_dir
     if data_dir is None:
         return jsonify(error="this table has no data dir to keep a PIN in"), 409
     with _CHANGING:

@@ -1,32 +1,26 @@
 """The readers page (`/readers`, linked from Setup): the table's reader and its health, and, with the PIN,
 a search for every reader plugged into this computer with the exact `--reader …` to start each.
 
-The search itself is the composition root's (`marmite.reader_scan`, handed over in
-`app.extensions["marmite.reader_scan"]`): the web UI only shows its results.
+The search itself is the composition root's (`marmite.reader_scan`, handed over as the app's
+`TableServices.reader_scan`): the web UI only shows its results.
 """
 
 from __future__ import annotations
 
-import hmac
 import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.phrases import LANGUAGES
-from web_ui.auth import csrf_token, unlocked
-from web_ui.context import service, settings
+from web_ui.auth import csrf_ok, csrf_token, unlocked
+from web_ui.context import resources, service, settings
 from web_ui.page_common import log_seed
 
 reader_pages = Blueprint("reader_pages", __name__)
-
-Scanner = Callable[[], list[dict[str, Any]]]
-"""Finds and tests the readers (a few seconds): one dict per reader (`reader`, `where`, `state`, `detail`,
-`tags`, `arguments`, and `unsure`: it answers, but nothing says it reads contactless cards)."""
 
 _scan_lock = threading.Lock()  # one search at a time: it opens serial ports and input devices
 
@@ -41,21 +35,21 @@ def state_of(health: dict[str, Any]) -> str:
 def readers_page() -> str:
     """The reader's health now, and the last search's results."""
     readers = [{**r, "state": state_of(r)} for r in service().table_view()["readers"]]
-    found = current_app.extensions.get("marmite.reader_found")
+    found = resources().attached.reader_found
     language = service().language
     return render_template("readers.html", readers=readers, found=found, unlocked=unlocked(), csrf=csrf_token(),
-                           can_scan=current_app.extensions.get("marmite.reader_scan") is not None,
+                           can_scan=resources().table.reader_scan is not None,
                            settings=settings().current, lang=language, languages=LANGUAGES, log_seed=log_seed)
 
 
 @reader_pages.post("/readers/scan")
 def scan_readers() -> WerkzeugResponse:
     """Search for readers (PIN); the results are kept for the page, which the browser is sent back to."""
-    if not hmac.compare_digest(request.form.get("csrf_token", "").encode(), csrf_token().encode()):
+    if not csrf_ok():
         abort(400, gettext("This page has expired: reload it, then try again."))
     if not unlocked():
         return redirect(url_for("pages.unlock_page", next="/readers"))
-    scanner: Scanner | None = current_app.extensions.get("marmite.reader_scan")
+    scanner = resources().table.reader_scan
     if scanner is None:
         abort(404, gettext("This table cannot search for readers."))
     if not _scan_lock.acquire(blocking=False):
@@ -64,5 +58,5 @@ def scan_readers() -> WerkzeugResponse:
         found = scanner()
     finally:
         _scan_lock.release()
-    current_app.extensions["marmite.reader_found"] = {"at": time.time(), "readers": found}
+    resources().attached.reader_found = {"at": time.time(), "readers": found}
     return redirect(url_for("reader_pages.readers_page"))

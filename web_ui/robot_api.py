@@ -4,10 +4,9 @@ table's voice saying what it has finished speaking (the practice robots wait for
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request, session
+from flask import Blueprint, Response, abort, jsonify, make_response, request
 
 from companion.events import MalformedEvent
 from companion.robot_games import hand_of, swap_due, swap_hand, visible_log
@@ -15,22 +14,13 @@ from companion.robot_seats import turn_of
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part
-from web_ui.auth import CSRF_HEADER, authorized, require_pin
-from web_ui.context import service
+from web_ui.auth import authorized, own_seat, require_pin
+from web_ui.context import robot_driver, service
 from web_ui.game_pages import GamePages, page_table
-from web_ui.seats import owns_seat
 
 robot_api = Blueprint("robot_api", __name__, url_prefix="/api")
 
 HINT_THINK_MS = 300
-
-
-def _own_phone(name: str) -> bool:
-    """The player's own phone: their seat key in the browser that claimed it, and the page's CSRF token."""
-    sent = request.headers.get(CSRF_HEADER)
-    token = session.get("csrf")
-    csrf_ok = bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
-    return csrf_ok and owns_seat(name)
 
 
 def _own_seat(name: str, does: str) -> dict[str, Any]:
@@ -38,7 +28,7 @@ def _own_seat(name: str, does: str) -> dict[str, Any]:
     ends here for a player not in the game (404) or any other browser (403, saying the phone `does` it)."""
     if service().seat_view(name) is None:
         abort(make_response(jsonify(error=f"no player named {name!r} in this game"), 404))
-    if not _own_phone(name):
+    if not own_seat(name):
         abort(make_response(jsonify(error=f"only this player's own phone (their seat link) {does}"), 403))
     body = request.get_json(silent=True, force=True)
     return body if isinstance(body, dict) else {}
@@ -72,7 +62,7 @@ def robots() -> Response:
 @require_pin
 def resume() -> Response:
     """Practice robots play again after an undo paused them."""
-    driver = current_app.extensions.get("marmite.robots")
+    driver = robot_driver()
     if driver is not None:
         driver.resume()
     return jsonify(resumed=True)
@@ -224,11 +214,11 @@ def spoken() -> tuple[Response, int] | Response:
     else:
         with table.lock:
             practice = table.game_state is not None and bool(table.robots.setup.practice)
-        if not practice or not _own_phone(seat):
+        if not practice or not own_seat(seat):
             return jsonify(error="only the table's tablet, or a player's own phone at a practice table, "
                                  "speaks for the table"), 403
         voice = "seat:" + seat
-    driver = current_app.extensions.get("marmite.robots")
+    driver = robot_driver()
     if driver is None:
         return jsonify(voices=[])
     if leaving:

@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import hmac
-
-from flask import Blueprint, Response, jsonify, request, session
+from flask import Blueprint, Response, jsonify, request
 
 from companion.events import MalformedEvent
-from web_ui.auth import CSRF_HEADER, require_pin
+from web_ui.auth import csrf_ok, own_seat, require_pin
 from web_ui.context import service
-from web_ui.seats import claim_seat, owns_seat, release_seat
+from web_ui.seats import claim_seat, release_seat
 
 seat_api = Blueprint("seat_api", __name__, url_prefix="/api/seat")
-
-
-def holds_seat_key(name: str) -> bool:
-    """True on the player's own phone: their seat key, in the browser that claimed the seat (never the PIN)."""
-    return owns_seat(name)
-
-
-def _csrf_ok() -> bool:
-    sent = request.headers.get(CSRF_HEADER)
-    token = session.get("csrf")
-    return bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
 
 
 @seat_api.post("/<path:name>/claim")
@@ -31,7 +18,7 @@ def claim(name: str) -> tuple[Response, int] | Response:
     token (so the session cookie came back). A link preview or a bare GET never claims."""
     if service().seat_view(name) is None:
         return jsonify(error=f"no player named {name!r} in this game"), 404
-    if not _csrf_ok():
+    if not csrf_ok():
         return jsonify(error="a seat is claimed from its page, in a browser that keeps its cookie"), 403
     body = request.get_json(silent=True, force=True)
     claimed = claim_seat(name, body.get("k") if isinstance(body, dict) else None)
@@ -63,7 +50,7 @@ def choose_menu(name: str) -> tuple[Response, int] | Response:
     """The player chooses their menu on their own phone: needs their seat key and the page's CSRF token."""
     if service().seat_view(name) is None:
         return jsonify(error=f"no player named {name!r} in this game"), 404
-    if not holds_seat_key(name) or not _csrf_ok():
+    if not own_seat(name):
         return jsonify(error="only this player's own phone (their seat link) chooses their menu"), 403
     body = request.get_json(silent=True, force=True)
     menu = body.get("menu") if isinstance(body, dict) else None

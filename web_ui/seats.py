@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from flask import current_app, request, session
 
-from web_ui.context import service
+from web_ui.context import resources, service
 
 SEAT_PARAM = "k"
 
@@ -119,8 +119,7 @@ def _write_releases(path: Path, releases: dict[tuple[int | None, str], int]) -> 
 
 
 def _claims() -> SeatClaims:
-    claims: SeatClaims = current_app.extensions["marmite.claims"]
-    return claims
+    return resources().claims
 
 
 def _browser() -> str:

@@ -3,13 +3,13 @@ the API and as a page in the table's language elsewhere, and announced on every 
 
 from __future__ import annotations
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, jsonify, request
 from markupsafe import escape
 
 from companion.journal import StorageError
 from companion.phrases import TABLE_VOICE
 from companion.seam import Part
-from companion.table import TableService
+from web_ui.resources import table_resources
 
 STORAGE_TROUBLE = {
     "full": "the disk is full: nothing was recorded",
@@ -21,7 +21,7 @@ RETRY_SECONDS = 5
 
 def storage_answer(error: StorageError) -> Response:
     """503 + Retry-After for any request the disk failed; the table says it (once, until it writes again)."""
-    service: TableService = current_app.extensions["marmite.service"]
+    service = table_resources().service
     kind = error.kind if error.kind in STORAGE_TROUBLE else "io"
     service.storage_failed(kind)
     if request.path.startswith("/api/") or request.is_json:

@@ -25,6 +25,7 @@ from marmite.serve import table_app
 from marmite.wiring import ReaderPump, connect_tag_memory
 from tests.companion.chaud_devant.rulebook import started
 from tests.hardware.test_tag_memory import FlakyCard, classic, ntag
+from web_ui.resources import table_resources
 
 PIN = "2468"
 HEADERS = {"X-Table-Pin": PIN}
@@ -72,7 +73,7 @@ def running_table(data_dir: Path, chip: FakeMFRC522, clock: VirtualClock) -> Ite
     service = TableService.open(data_dir, GAMES)
     app = table_app(service, pin=PIN, data_dir=data_dir, config={"TESTING": True})
     reader = RC522Reader(RC522Config.from_options({"debounce_s": "0"}), sleep=clock.sleep)
-    assert connect_tag_memory(app.extensions["marmite.desk"], reader)
+    assert connect_tag_memory(table_resources(app).desk, reader)
     pump = ReaderPump(service, reader).start()
     table = Table(service, reader, app.test_client(), chip)
     try:

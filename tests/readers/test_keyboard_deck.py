@@ -21,6 +21,7 @@ from marmite.games import GAMES
 from marmite.serve import table_app
 from marmite.wiring import connect_partial_uids
 from tests.readers.test_pcsc_reader import take
+from web_ui.resources import table_resources
 
 PEA_0A = bytes.fromhex("04a1b2c3d4e5f6")
 PEA_0B = bytes.fromhex("04a1b2c37a2b90")  # same batch: alike at cascade level 1
@@ -145,7 +146,7 @@ def test_the_deck_page_answers_a_refused_redo_with_what_the_table_said(tmp_path:
     service = TableService.open(tmp_path, GAMES)
     try:
         app = table_app(service, pin="2468", data_dir=tmp_path, config={"TESTING": True})
-        desk = app.extensions["marmite.desk"]
+        desk = table_resources(app).desk
         deck(desk, service, {PEA_0A: "pea-0a", PEA_0B: "pea-0b", PEA_1A: "pea-1a"})
         connect_partial_uids(desk, KeyboardReader("IC Reader", fmt=CL1, backend=RecordedBackend()))
         answer = app.test_client().post("/api/deck/enroll", headers={"X-Table-Pin": "2468"},

@@ -15,6 +15,7 @@ from companion.table import TableService
 from marmite.games import GAMES
 from marmite.reader_scan import Candidate, Verdict, report
 from marmite.serve import table_app
+from web_ui.resources import Scanner
 
 PIN = "2468"
 
@@ -52,7 +53,12 @@ def test_the_page_shows_each_reader_s_state_in_the_table_s_language(app: Flask, 
     assert "Chercher les lecteurs" not in page
 
 
-def test_the_search_needs_the_pin_and_shows_the_exact_command(app: Flask) -> None:
+def scanning(service: TableService, tmp_path: Path, scanner: Scanner) -> Flask:
+    """The app with the composition root's reader search handed in."""
+    return table_app(service, pin=PIN, data_dir=tmp_path, config={"TESTING": True}, reader_scan=scanner)
+
+
+def test_the_search_needs_the_pin_and_shows_the_exact_command(service: TableService, tmp_path: Path) -> None:
     calls: list[int] = []
 
     def scanner() -> list[dict[str, Any]]:
@@ -62,7 +68,7 @@ def test_the_search_needs_the_pin_and_shows_the_exact_command(app: Flask) -> Non
                 Verdict(Candidate("pn532", (("port", "/dev/ttyS0"),), "serial port /dev/ttyS0"), "missing",
                         "no PN532 answers on /dev/ttyS0").as_json()]
 
-    app.extensions["marmite.reader_scan"] = scanner
+    app = scanning(service, tmp_path, scanner)
     client = app.test_client()
     token = csrf(client, "/unlock")
     locked = client.post("/readers/scan", data={"csrf_token": token})
@@ -82,11 +88,11 @@ def test_the_setup_page_links_to_it(app: Flask) -> None:
 
 
 def test_a_pc_sc_reader_that_says_nothing_of_contactless_cards_is_unsure_on_the_page_as_in_the_terminal(
-        app: Flask) -> None:
+        service: TableService, tmp_path: Path) -> None:
     slot = Verdict(Candidate("pcsc", (("reader", "Alcor Micro AU9540"),), "PC/SC Alcor Micro AU9540 00 00"), "ok",
                    "Alcor Micro AU9540 00 00 ready; not named like a contactless reader", unsure=True)
     assert report([slot])[0].startswith("UNSURE "), "what `marmite reader scan` prints"
-    app.extensions["marmite.reader_scan"] = lambda: [slot.as_json()]
+    app = scanning(service, tmp_path, lambda: [slot.as_json()])
     client = app.test_client()
     unlock(client)
     assert client.post("/readers/scan", data={"csrf_token": csrf(client, "/readers")}).status_code == 302

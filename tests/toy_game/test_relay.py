@@ -16,6 +16,7 @@ from hardware.readers.sim import SimReader
 from marmite.wiring import ReaderPump, play_demo
 from tests.conformance.registry import DEMOS, GAMES, PAGES
 from web_ui.app import create_app
+from web_ui.resources import TableServices
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "tests/toy_game/"
@@ -32,7 +33,7 @@ def service(tmp_path: Path) -> Iterator[TableService]:
 
 @pytest.fixture
 def client(service: TableService, tmp_path: Path) -> FlaskClient:
-    return create_app(service, pin=PIN, pages=PAGES, data_dir=tmp_path, config={"TESTING": True}).test_client()
+    return create_app(TableServices(service, PAGES, data_dir=tmp_path), pin=PIN, config={"TESTING": True}).test_client()
 
 
 def test_the_demo_plays_a_whole_relay_through_the_simulated_reader(service: TableService,

@@ -12,10 +12,11 @@ from flask.testing import FlaskClient
 from companion.journal import StorageError
 from tests.companion.deal_writer import CODES, PLAYERS, uid
 from tests.web_ui.conftest import HEADERS
+from web_ui.resources import table_resources
 
 
 def test_a_full_disk_at_the_last_card_keeps_the_deal_until_the_disk_writes_again(client: FlaskClient) -> None:
-    service = client.application.extensions["marmite.service"]
+    service = table_resources(client.application).service
     client.post("/api/deck/import", data="uid,card\n" + "".join(f"{uid(i)},{c}\n" for i, c in enumerate(CODES)),
                 headers=HEADERS, content_type="text/csv")
     client.post("/api/events", headers=HEADERS,

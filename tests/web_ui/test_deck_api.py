@@ -16,6 +16,7 @@ from marmite.games import GAMES
 from marmite.serve import table_app
 from tests.web_ui.conftest import HEADERS, PIN
 from tests.web_ui.seat_phone import claim
+from web_ui.resources import table_resources
 
 CODES = GAMES.kinds[GAMES.default].tag_codes  # a Chaud Devant box (the default game's cards)
 FIVE = ["Ana", "Ben", "Cléo", "Dan", "Eva"]
@@ -225,7 +226,7 @@ def test_a_game_dealt_by_tag_every_round_opens_the_next_deal_by_itself(client: F
     assert client.get("/api/deck").get_json()["activity"] is None  # the hands are in; play the round
     for name, menu in zip(FIVE[:3], ("pea", "onion", "mushroom"), strict=True):
         post(client, "/api/events", {"type": "menu", "player": name, "menu": menu})
-    state = client.application.extensions["marmite.service"].game_state
+    state = table_resources(client.application).service.game_state
     while state.progress.phase == "play":  # play the round out with legal cards
         card = state.legal_actions()[0]
         assert post(client, "/api/events", card)["accepted"] is True
@@ -252,8 +253,8 @@ class WritingReader:
 
 def test_self_describing_is_refused_aloud_with_a_reader_that_cannot_write(client: FlaskClient) -> None:
     """Before, it was accepted and each enrolled card said "Noted" with nothing written on its tag."""
-    service = client.application.extensions["marmite.service"]
-    desk = client.application.extensions["marmite.desk"]
+    service = table_resources(client.application).service
+    desk = table_resources(client.application).desk
     heard: list[Any] = []
     service.add_listener(heard.append)
     answer = client.post("/api/deck/self_describing", json={"on": True}, headers=HEADERS)
@@ -271,8 +272,8 @@ def test_self_describing_is_refused_aloud_with_a_reader_that_cannot_write(client
 
 
 def test_a_self_describing_card_the_deck_lacks_is_offered_then_added(client: FlaskClient) -> None:
-    service = client.application.extensions["marmite.service"]
-    client.application.extensions["marmite.desk"].attach_memory(WritingReader())
+    service = table_resources(client.application).service
+    table_resources(client.application).desk.attach_memory(WritingReader())
     post(client, "/api/deck/self_describing", {"on": True})
     assert client.get("/api/deck").get_json()["decks"][0]["self_describing"] is True
     assert service.tag_seen("0badf00d", source="reader:rc522", written="onion-10") is None  # taken: offered
@@ -317,7 +318,7 @@ def test_a_deal_under_way_ends_when_another_game_is_resumed(client: FlaskClient)
     """Found in review: a deal kept going after a resume and gave its hands to the resumed game."""
     client.post("/api/deck/import", data=deck_file(), headers=HEADERS, content_type="text/csv")
     post(client, "/api/events", {"type": "new_game", "players": FIVE[:3], "dealer": "Cléo"})
-    first = client.application.extensions["marmite.service"].current_game
+    first = table_resources(client.application).service.current_game
     post(client, "/api/events", {"type": "new_game", "players": ["Xavier", "Yann", "Zoé"], "dealer": "Zoé"})
     post(client, "/api/deck/deal", {"action": "start"})
     for index in range(5):

@@ -14,6 +14,7 @@ from companion.table import TableService
 from marmite.games import GAMES
 from tests.drill.helpers import Running
 from tests.web_ui.conftest import HEADERS
+from web_ui.resources import table_resources
 
 CODES = GAMES.kinds[GAMES.default].tag_codes
 PLAYERS = ["Ana", "Ben", "Cléo", "Dan"]
@@ -40,7 +41,7 @@ def said_since(service: TableService, serial: int) -> list[str]:
 @pytest.mark.parametrize("odd", ["04a1b2000000", "04a1b2c3d4e5f6a7", "0a0b0c", "04" * 16])
 def test_a_uid_of_another_length_is_refused_said_and_never_written(client: FlaskClient, tmp_path: Path,
                                                                     odd: str) -> None:
-    service: TableService = client.application.extensions["marmite.service"]
+    service: TableService = table_resources(client.application).service
     client.post("/api/deck/import", data=deck_file(70), headers=HEADERS, content_type="text/csv")
     post(client, "/api/deck/enroll", {"action": "start"})
     deck = sorted((tmp_path / "decks").glob("*.csv"))[0]
@@ -50,7 +51,7 @@ def test_a_uid_of_another_length_is_refused_said_and_never_written(client: Flask
     assert answer.status_code == 400 and "4, 7 or 10 bytes" in answer.get_json()["error"]
     assert f"Refusé : {odd} n'est pas l'UID d'une étiquette (4, 7 ou 10 octets) ; rien n'est noté." in said_since(
         service, serial)
-    taken = client.application.extensions["marmite.desk"].tag_seen(odd)  # the same from a reader
+    taken = table_resources(client.application).desk.tag_seen(odd)  # the same from a reader
     assert taken["outcome"] == "not_a_uid" and "rien n'est noté" in taken["text"]
     assert deck.read_bytes() == before
     assert client.get("/deck", headers=HEADERS).status_code == 200
@@ -105,7 +106,7 @@ def test_a_finished_enrollment_gives_the_reader_back_to_the_game(client: FlaskCl
 ])
 def test_a_busy_reader_says_so_and_how_to_free_it(client: FlaskClient, first: tuple[str, dict[str, Any]],
                                                   then: tuple[str, dict[str, Any]], said: str) -> None:
-    service: TableService = client.application.extensions["marmite.service"]
+    service: TableService = table_resources(client.application).service
     client.post("/api/deck/import", data=deck_file(40), headers=HEADERS, content_type="text/csv")
     post(client, *first)
     serial = service.last_serial

@@ -17,6 +17,7 @@ from marmite.serve import resolve_pin, table_app
 from tests.web_ui.conftest import HEADERS, PIN, new_game
 from web_ui.games.buffet.pages import ring
 from web_ui.pin_store import PIN_FILE, kept_pin
+from web_ui.resources import table_resources
 
 MOUSE_RADIUS = 10
 
@@ -94,7 +95,7 @@ def _seed(page: str) -> list[dict[str, Any]]:
 
 
 def test_the_deck_check_date_is_a_date_not_an_iso_stamp(client: FlaskClient, app: Flask) -> None:
-    app.extensions["marmite.desk"].store.mark_checked("2026-11-25T12:34:56+00:00")
+    table_resources(app).desk.store.mark_checked("2026-11-25T12:34:56+00:00")
     page = client.get("/deck").get_data(as_text=True)
     assert ">2026-11-25T12:34" not in page
     assert '<time class="local-time" datetime="2026-11-25T12:34:56+00:00">2026-11-25 12:34 UTC</time>' in page

@@ -14,6 +14,7 @@ from companion.table import TableService
 from marmite.serve import table_app
 from tests.web_ui.conftest import HEADERS, PIN, new_game
 from tests.web_ui.seat_phone import claim, key_of
+from web_ui.resources import table_resources
 
 
 def secret_menu(phone: FlaskClient, name: str) -> object:
@@ -71,7 +72,7 @@ def test_the_pin_holder_releases_a_seat_from_the_setup_page(app: Flask, client: 
     assert "Bruno : place tenue par un téléphone" in setup and 'data-release="Bruno"' in setup
     assert "Libérer la place : Bruno" in setup
     assert app.test_client().post("/api/seat/Bruno/release").status_code == 401  # only the PIN holder
-    service = app.extensions["marmite.service"]
+    service = table_resources(app).service
     serial = service.last_serial
     released = client.post("/api/seat/Bruno/release", headers=HEADERS)
     assert released.status_code == 200 and released.get_json() == {"released": True}

@@ -13,6 +13,7 @@ from companion.robot_table import RobotDriver
 from companion.table import TableService
 from tests.web_ui.conftest import HEADERS
 from tests.web_ui.seat_phone import own_phone
+from web_ui.resources import table_resources
 from web_ui.robot_api import parse_spoken
 
 PLAYERS = ["Ana", "Marmiton", "Cléo"]
@@ -20,7 +21,7 @@ PLAYERS = ["Ana", "Marmiton", "Cléo"]
 
 def _driver(app: Flask, service: TableService) -> RobotDriver:
     driver = RobotDriver(service, think_ms=10)  # never started: only its pace is asked
-    app.extensions["marmite.robots"] = driver
+    table_resources(app).attached.robots = driver
     return driver
 
 
