@@ -62,8 +62,8 @@ def add_commands(sub: Any) -> None:
                        help="seconds between cards (default 1.5)" if demo_only else argparse.SUPPRESS)
         p.add_argument("--seed", type=int, default=None,
                        help="random seed of the dealt game" if demo_only else argparse.SUPPRESS)
-        p.add_argument("--game", default="chaud_devant", choices=sorted(GAMES.kinds),
-                       help="which game to play (default chaud_devant)" if demo_only else argparse.SUPPRESS)
+        p.add_argument("--game", default=GAMES.default, choices=sorted(GAMES.kinds),
+                       help=f"which game to play (default {GAMES.default})" if demo_only else argparse.SUPPRESS)
         p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3-6",
                        help="how many players (default 4; Chaud Devant plays at most 5)" if demo_only
                        else argparse.SUPPRESS)
