@@ -8,11 +8,11 @@ would prove nothing; a seat's phone holds that player's own key, claimed in that
 
 from __future__ import annotations
 
-import hmac
 import threading
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, abort, jsonify, request, session
+from flask import Blueprint, jsonify, request
 
 from club.link import TableLink
 from companion.confirmation import CONFIRM, VERDICTS, standing_verdict
@@ -60,22 +60,16 @@ class ConfirmAnnouncer:
         threading.Thread(target=self.service.notice, args=("club_confirm_needed",), daemon=True).start()
 
 
-def mount_confirm(service: TableService, app: Flask) -> None:
-    """`GET /api/club` gains the confirmation; `POST /api/club/confirm` takes a seat phone's verdict."""
-    from web_ui.auth import CSRF_HEADER
-    from web_ui.seats import owns_seat
+def mount_confirm(blueprint: Blueprint, service: Callable[[], TableService], link: Callable[[], TableLink],
+                  own_seat: Callable[[str], bool]) -> None:
+    """`GET /api/club` gains the confirmation; `POST /api/club/confirm` takes a seat phone's verdict
+    (`own_seat`: that player's own phone, with its session's CSRF token)."""
 
-    def link() -> TableLink:
-        current = app.extensions.get("marmite.club.link")
-        if not isinstance(current, TableLink):
-            abort(404)
-        return current
-
-    @app.get("/api/club/confirmation")
+    @blueprint.get("/api/club/confirmation")
     def club_confirmation() -> Any:
-        return jsonify(confirmation_view(service, link()))
+        return jsonify(confirmation_view(service(), link()))
 
-    @app.post("/api/club/confirm")
+    @blueprint.post("/api/club/confirm")
     def club_confirm() -> Any:
         """A player confirms or disputes the final scores from their own phone (seat key and CSRF token)."""
         current = link()
@@ -83,12 +77,10 @@ def mount_confirm(service: TableService, app: Flask) -> None:
         if not isinstance(body, dict) or not isinstance(body.get("player"), str) or body.get("verdict") not in VERDICTS:
             return jsonify(error='the body must be {"player": P, "verdict": "confirmed" or "disputed"}'), 400
         player, verdict = body["player"], body["verdict"]
-        sent, token = request.headers.get(CSRF_HEADER), session.get("csrf")
-        csrf_ok = bool(sent) and isinstance(token, str) and hmac.compare_digest(str(sent).encode(), token.encode())
-        if not csrf_ok or not owns_seat(player):
+        if not own_seat(player):
             return jsonify(error="only a player's own phone (their seat link) confirms the scores"), 403
         try:
-            answer = service.submit({"type": CONFIRM, "player": player, "verdict": verdict}, source="seat")
+            answer = service().submit({"type": CONFIRM, "player": player, "verdict": verdict}, source="seat")
         except MalformedEvent as error:
             return jsonify(error=str(error)), 400
         if answer.accepted and verdict == "disputed":
