@@ -42,6 +42,11 @@ class ClubGames:
         facts = self.facts.get(game) or self.facts.get(self.default)
         return facts.points(public) if facts is not None else {}
 
+    def rule_word(self, game: str, key: str, language: str) -> str:
+        """A game's setup rule or value, named in `language` on the director's console."""
+        facts = self.facts.get(game)
+        return facts.rule_word(key, language) if facts is not None else key
+
     def points_names(self, language: str) -> list[tuple[str, str]]:
         """(title, what its points are called) for each game, for the ranking's rule."""
         return [(self.title(name, language), self.facts[name].points_name(language)) for name in self.facts]

@@ -171,7 +171,11 @@ def _game_words() -> dict[str, Any]:
     def game_title(kind: str) -> str:
         return _hub().club_games.title(kind, _language())
 
-    return {"game_title": game_title, "points_names": lambda: _hub().club_games.points_names(_language())}
+    def rule_word(kind: str, key: str) -> str:
+        return _hub().club_games.rule_word(kind, key, _language())
+
+    return {"game_title": game_title, "rule_word": rule_word,
+            "points_names": lambda: _hub().club_games.points_names(_language())}
 
 
 @board.get("/")

@@ -223,6 +223,8 @@ class ClubFacts:
     """The public state's field holding each player's points (a game's stars, its score)."""
     points_names: Mapping[str, str] = field(default_factory=dict)
     """What its points are called, by language (stars, points…), for the ranking's rule on the board."""
+    rule_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """By language, the names of its setup rules and of their values as the director's console shows them."""
 
     def title(self, language: str) -> str:
         """The game's name in `language`."""
@@ -231,6 +233,10 @@ class ClubFacts:
     def points_name(self, language: str) -> str:
         """What its points are called in `language` (empty when the game does not say)."""
         return self.points_names.get(language) or next(iter(self.points_names.values()), "")
+
+    def rule_word(self, key: str, language: str) -> str:
+        """A setup rule's or value's name in `language` (the key itself when the game does not name it)."""
+        return (self.rule_words.get(language) or {}).get(key, key)
 
     def points(self, public: Mapping[str, Any]) -> dict[str, int]:
         """Each player's points in a folded public state (none before its first)."""
