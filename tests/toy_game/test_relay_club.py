@@ -70,3 +70,17 @@ def test_relay_plays_a_club_night_seated_folded_and_named(store: Store) -> None:
     page = client.get("/").get_data(as_text=True)
     assert "Relais" in page and "Relais : cases" in page  # its title and its points' name, in French
     hub.cards.close()
+
+
+def test_a_club_demo_table_plays_each_registry_games_demo_in_turn_relay_too(tmp_path: Path) -> None:
+    """`marmite club demo`'s tables play the demos handed to them, in the registry's order, not a fixed pair."""
+    from club.demo import SimulatedTable
+    from tests.conformance.registry import DEMOS
+
+    table = SimulatedTable(1, ClubURL.parse("mqtt://table-1:pw@127.0.0.1:1/relayclub"), tmp_path, GAMES, DEMOS,
+                           pace=0, seed=2, players=4)
+    try:
+        kinds = [str(table._game(index)[0].get("game", GAMES.default)) for index in range(6)]
+    finally:
+        table.service.close()
+    assert kinds == list(GAMES.kinds) * 2 and "relay" in kinds
