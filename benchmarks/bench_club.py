@@ -27,7 +27,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from club.broker import free_port
 from club.demo import start_tables
 from club.topics import ClubURL
-from marmite.games import GAMES
+from marmite.games import DEMOS, GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -144,7 +144,7 @@ def main() -> int:
             board.start()
             cpu_hub, cpu_broker = cpu_seconds(hub.pid), cpu_seconds(broker_pid)
             began = time.monotonic()
-            tables = start_tables(urls, root / "tables", GAMES, pace=args.pace, players=args.players,
+            tables = start_tables(urls, root / "tables", GAMES, DEMOS, pace=args.pace, players=args.players,
                                   on_submitted=on_submitted)
             time.sleep(args.seconds)
             for table in tables:

@@ -12,7 +12,12 @@ import statistics
 import sys
 import time
 
-from club.seating import SIZES, History, random_night, seat_night
+from club.games import ClubGames
+from club.seating import History, random_night, seat_night
+from marmite.games import GAMES
+
+SIZES = {name: facts.players for name, facts in ClubGames(GAMES).facts.items()}
+"""Players per table of each hosted game, as each game states them."""
 
 
 def main() -> int:
@@ -31,12 +36,12 @@ def main() -> int:
         for seed in range(args.seeds):
             history = History()
             began = time.perf_counter()
-            seat_night(names, args.games, game=game, seed=seed, history=history)
+            seat_night(names, args.games, sizes=SIZES[game], seed=seed, history=history)
             took = time.perf_counter() - began
             slowest = max(slowest, took)
             rows["Marmite seating"].append((took, history.repeated_pairs(), max(history.dealt.values())))
             began = time.perf_counter()
-            baseline = random_night(names, args.games, game=game, seed=seed)
+            baseline = random_night(names, args.games, sizes=SIZES[game], seed=seed)
             rows["random draw (baseline)"].append((time.perf_counter() - began, baseline.repeated_pairs(),
                                                    max(baseline.dealt.values())))
         for method, figures in rows.items():

@@ -1,20 +1,18 @@
 """Simulated club tables: each a real table service (its own journal) and a real link to the hub, playing
-random legal games of Chaud Devant and Sus au buffet ! at a chosen pace. For `marmite club demo` and the
-benchmark; a submitted event goes through exactly the path a tablet's would."""
+random legal games of each hosted game in turn (the demos the composition root hands over) at a chosen
+pace. For `marmite club demo` and the benchmark; a submitted event goes through exactly the path a tablet's would."""
 
 from __future__ import annotations
 
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from club.link import TableLink
 from club.topics import ClubURL
-from companion.buffet import simulate as buffet_simulate
-from companion.chaud_devant import simulate as chaud_devant_simulate
-from companion.seam import Games
+from companion.seam import Demo, Games
 from companion.table import TableService
 
 Submitted = Callable[[int, int, float], None]
@@ -24,9 +22,10 @@ Submitted = Callable[[int, int, float], None]
 class SimulatedTable:
     """One table: its service, its link, and a thread playing games until stopped."""
 
-    def __init__(self, number: int, url: ClubURL, data_dir: Path, games: Games, *, pace: float, seed: int,
-                 players: int = 5, on_submitted: Submitted | None = None) -> None:
+    def __init__(self, number: int, url: ClubURL, data_dir: Path, games: Games, demos: Mapping[str, Demo], *,
+                 pace: float, seed: int, players: int = 5, on_submitted: Submitted | None = None) -> None:
         self.number = number
+        self.demos = [demos[name] for name in games.kinds if name in demos]  # the registry's order
         self.service = TableService.open(data_dir, games)
         self.link = TableLink(self.service.journal, url, number)
         self.service.add_listener(self.link.journal_changed)
@@ -44,9 +43,8 @@ class SimulatedTable:
         return self
 
     def _game(self, index: int) -> list[dict[str, object]]:
-        if index % 2:
-            return buffet_simulate.random_game(self.rng, players=self.players)
-        return chaud_devant_simulate.random_game(self.rng, players=min(self.players, 5))
+        """Game `index` of the table: each game's demo in turn, at as many players as it seats."""
+        return self.demos[index % len(self.demos)].random_game(self.rng, self.players)
 
     def _play(self) -> None:
         index = self.number  # tables start on different games
@@ -67,9 +65,10 @@ class SimulatedTable:
         self.service.close()
 
 
-def start_tables(urls: dict[int, ClubURL], data_root: Path, games: Games, *, pace: float, seed: int = 1,
-                 players: int = 5, on_submitted: Submitted | None = None) -> list[SimulatedTable]:
+def start_tables(urls: dict[int, ClubURL], data_root: Path, games: Games, demos: Mapping[str, Demo], *,
+                 pace: float, seed: int = 1, players: int = 5,
+                 on_submitted: Submitted | None = None) -> list[SimulatedTable]:
     """Start one simulated table per join URL, each on its own data dir under `data_root`."""
-    return [SimulatedTable(number, url, data_root / f"table-{number}", games, pace=pace, seed=seed + number,
+    return [SimulatedTable(number, url, data_root / f"table-{number}", games, demos, pace=pace, seed=seed + number,
                            players=players, on_submitted=on_submitted).start()
             for number, url in sorted(urls.items())]

@@ -3,6 +3,7 @@ corrections, confirmations). The board and every export read the same judged gam
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,10 +55,8 @@ def night_of(table: int, game: int, starts: dict[int, dict[int, int]]) -> int:
     return night
 
 
-def points_of(state: dict[str, Any]) -> dict[str, int]:
-    """A game's stars (Chaud Devant) or points (Sus au buffet !) per player, as folded."""
-    points = state.get("stars") or state.get("score") or {}
-    return {str(name): int(value) for name, value in points.items()}
+PointsOf = Callable[[str, dict[str, Any]], dict[str, int]]
+"""A game's points per player from its kind and folded state (`club.games.ClubGames.points`)."""
 
 
 def ranks(points: dict[str, int]) -> dict[str, int]:
@@ -65,9 +64,9 @@ def ranks(points: dict[str, int]) -> dict[str, int]:
     return {name: 1 + sum(1 for other in points.values() if other > value) for name, value in points.items()}
 
 
-def judge(played: list[Played], decisions: Decisions, confirming: bool) -> list[dict[str, Any]]:
-    """Each game with its status (void, disagrees, over, playing, awaiting, disputed), its points after
-    corrections, winners and ranks, and whether it counts; numbered per table in the night's order
+def judge(played: list[Played], decisions: Decisions, confirming: bool, points_of: PointsOf) -> list[dict[str, Any]]:
+    """Each game with its status (void, disagrees, over, playing, awaiting, disputed), its points (`points_of`)
+    after corrections, winners and ranks, and whether it counts; numbered per table in the night's order
     ("partie N" on the console)."""
     judged: list[dict[str, Any]] = []
     numbers: dict[int, int] = {}
@@ -75,7 +74,7 @@ def judge(played: list[Played], decisions: Decisions, confirming: bool) -> list[
         key = (game.table, game.game)
         numbers[game.table] = numbers.get(game.table, 0) + 1
         corrected = decisions.corrected.get(key, {})
-        points = {**points_of(game.state), **{p: s for p, s in corrected.items() if p in game.players}}
+        points = {**points_of(game.kind, game.state), **{p: s for p, s in corrected.items() if p in game.players}}
         over = game.state.get("phase") == "game_over"
         vouched = key in decisions.vouched
         status = ("void" if key in decisions.voided else "disagrees" if game.disagrees

@@ -23,6 +23,7 @@ import paho.mqtt.client as mqtt
 
 from club.cards import CardError, MemberCards
 from club.fold import Decisions, Played, judge, lead_of, night_of
+from club.games import ClubGames
 from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
 from club.results import confirm_night, game_log, standings
@@ -110,6 +111,7 @@ class ClubHub:
         self.store = store
         self.url = url
         self.games = games
+        self.club_games = ClubGames(games)
         self.shapes = EventShapes(games)
         self.console = console
         self.table_count = tables
@@ -475,7 +477,7 @@ class ClubHub:
             played = [Played(table, game, fold.kind, fold.players, fold.started_at, fold.state, fold.verdict,
                              fold.disagrees, fold.lead, events=fold.events)
                       for (table, game), fold in sorted(self.folds.items()) if night_of(table, game, starts) == night]
-        return judge(played, Decisions.of(self.store), confirm_night(self.store))
+        return judge(played, Decisions.of(self.store), confirm_night(self.store), self.club_games.points)
 
     def board(self) -> dict[str, Any]:
         """What the wall screen and the director see: each table's state, the counted games, the standings."""
@@ -558,7 +560,7 @@ class ClubHub:
         history = History()
         for earlier in self.store.rounds():
             history.record(earlier["tables"], earlier["dealers"])
-        seated = seat_round(players, history, random.Random(seed), game=game)
+        seated = seat_round(players, history, random.Random(seed), sizes=self.club_games.sizes(game))
         if self.table_count and len(seated.tables) > self.table_count:
             raise SeatingError(f"{len(players)} players need {len(seated.tables)} tables; the club has "
                                f"{self.table_count}", "tables", players=len(players), needed=len(seated.tables),

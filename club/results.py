@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from club.fold import Decisions, Played, judge, lead_of, night_of
+from club.games import ClubGames
 from club.store import Row, Store
 from companion.confirmation import CONFIRM, standing_verdict
 from companion.events import EventShapes
@@ -79,7 +80,8 @@ def played_games(store: Store, games: Games, night: int | None = None) -> list[P
 
 def night_games(store: Store, games: Games, night: int | None = None) -> list[dict[str, Any]]:
     """A night's games judged with the director's decisions: what the board shows, for the exports."""
-    return judge(played_games(store, games, night), Decisions.of(store), confirm_night(store))
+    return judge(played_games(store, games, night), Decisions.of(store), confirm_night(store),
+                 ClubGames(games).points)
 
 
 def night(store: Store, games: Games, number: int | None = None) -> dict[str, Any]:
@@ -116,7 +118,7 @@ def night_csv(store: Store, games: Games, number: int | None = None) -> str:
 
 
 SCORING_RULES = ("stars", "placement")
-"""How the night ranks players: "stars" adds each game's stars (Chaud Devant) or points (Sus au buffet !);
+"""How the night ranks players: "stars" adds each game's points (its `ClubFacts.points`: stars, a score…);
 "placement" gives, at a table of n, n points to the first, n-1 to the next… (ties share the better place)."""
 
 
@@ -161,7 +163,6 @@ def player_statistics(store: Store, games: Games, number: int | None = None) -> 
     return sorted(totals.values(), key=lambda e: (-e["wins"], -e["average"], e["player"]))
 
 
-GAME_NAMES = {"chaud_devant": "Chaud Devant !", "buffet": "Sus au buffet !"}
 BG_STATS_NAMESPACE = uuid.UUID("6f1c2d4e-9a7b-5c3d-8e2f-4a6b8c0d1e2f")
 """Marmite's namespace for BG Stats uuids: a game's uuid is the same from every hub (BG Stats then files
 plays of one game together); plays and players are named within the hub's own random id."""
@@ -214,7 +215,7 @@ def bg_stats(store: Store, games: Games, number: int | None = None, location: st
             "players": [{"uuid": str(uuid.uuid5(hub, f"player/{name}")), "id": ref, "name": name,
                          "isAnonymous": False} for name, ref in players.items()],
             "games": [{"uuid": str(uuid.uuid5(BG_STATS_NAMESPACE, f"game/{kind}")), "id": ref,
-                       "name": GAME_NAMES.get(kind, kind), "highestWins": True, "cooperative": False,
+                       "name": _game_name(games, kind), "highestWins": True, "cooperative": False,
                        "noPoints": False, "usesTeams": False} for kind, ref in kinds.items()],
             "locations": [{"uuid": str(uuid.uuid5(hub, f"location/{location}")), "id": 1, "name": location}],
             "plays": plays}
@@ -224,14 +225,20 @@ BG_STATS_PLAY_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 """BG Stats' one-play link: the app opens it and offers the play, filled in, to be saved."""
 
 
-def bg_stats_play_link(store: Store, game: dict[str, Any], location: str = "Club") -> str:
+def _game_name(games: Games, kind: str) -> str:
+    """A game's name in BG Stats: its club title in French (its `game` key for a game not in clubs)."""
+    facts = ClubGames(games).facts.get(kind)
+    return facts.title("fr") if facts is not None else kind
+
+
+def bg_stats_play_link(store: Store, games: Games, game: dict[str, Any], location: str = "Club") -> str:
     """One judged game as BG Stats' one-play link (its `data`: the play's source id, local date, game and
     players with score, winner, start player and rank; the same uuids as the BG Stats file)."""
     hub = hub_id(store)
     kind = str(game["kind"])
     data = {"sourceName": "Marmite", "sourcePlayId": str(uuid.uuid5(hub, f"play/{game['table']}/{game['game']}")),
             "playDate": local_time(str(game["started_at"])), "location": location,
-            "game": {"name": GAME_NAMES.get(kind, kind), "sourceGameId": str(uuid.uuid5(BG_STATS_NAMESPACE,
+            "game": {"name": _game_name(games, kind), "sourceGameId": str(uuid.uuid5(BG_STATS_NAMESPACE,
                                                                                           f"game/{kind}")),
                      "highestWins": True, "noPoints": False},
             "players": [{"name": name, "sourcePlayerId": str(uuid.uuid5(hub, f"player/{name}")),

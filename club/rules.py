@@ -1,18 +1,12 @@
-"""The setup rules the director chooses on the console for a seated game: each game's own choices,
-checked by that game's own `new_game` before anything is seated."""
+"""The setup rules the director chooses on the console for a seated game: each game's own choices (its
+`ClubFacts.rules`), checked by that game's own `new_game` before anything is seated."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.chaud_devant.game import EDITIONS, MENU_REVEALS
+from club.games import ClubGames
 from companion.seam import Games
-
-RULE_CHOICES: dict[str, dict[str, tuple[str, ...]]] = {
-    "chaud_devant": {"edition": EDITIONS, "menu_reveal": MENU_REVEALS},
-    "buffet": {},  # Sus au buffet ! has no setup rules: its players and first player are all
-}
-"""Per game, each setup rule and its values, as the table's setup page offers them."""
 
 FORM_PREFIX = "rule-"
 
@@ -24,14 +18,15 @@ class RuleError(ValueError):
 def rules_from_form(game: str, form: Mapping[str, str], games: Games) -> dict[str, str]:
     """The rules the console's form chose for `game` (fields `rule-<name>`; empty means the game's
     default); RuleError naming the rule and the values it takes."""
-    choices = RULE_CHOICES.get(game, {})
+    every = ClubGames(games).rule_choices()
+    choices = every.get(game, {})
     chosen: dict[str, str] = {}
     for field, value in form.items():
         if not field.startswith(FORM_PREFIX) or not value:
             continue
         name = field.removeprefix(FORM_PREFIX)
         if name not in choices:
-            if name in {rule for rules in RULE_CHOICES.values() for rule in rules}:
+            if name in {rule for rules in every.values() for rule in rules}:
                 continue  # another game's rule, left on the form: not this game's
             raise RuleError(f"{name!r} is not a rule of this game")
         if value not in choices[name]:

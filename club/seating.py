@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-SIZES = {"chaud_devant": (3, 5), "buffet": (3, 6)}
-"""Players per table for each game: Chaud Devant seats 3 to 5, Sus au buffet ! 3 to 6."""
+DEFAULT_SIZES = (3, 5)
+"""Players per table when none is given; each game states its own (`companion.seam.ClubFacts.players`)."""
 
 SWAPS_PER_PLAYER = 400
 
@@ -85,20 +85,21 @@ def _cost(table: Sequence[str], history: History) -> int:
     return PAIR_WEIGHT * pairs + min(history.dealt[name] for name in table)
 
 
-def seat_round(players: Sequence[str], history: History, rng: random.Random, *, game: str = "chaud_devant",
-               swaps: int | None = None) -> Round:
+def seat_round(players: Sequence[str], history: History, rng: random.Random, *,
+               sizes: tuple[int, int] = DEFAULT_SIZES, swaps: int | None = None) -> Round:
     """The next round's tables for the players present, fewest repeated pairs first, then dealers that have
-    dealt least (SeatingError for a name given twice or too few players)."""
+    dealt least, at tables of `sizes` (fewest, most) players (SeatingError for a name given twice or too few
+    players)."""
     if len(set(players)) != len(players):
         twice = next(name for name in players if players.count(name) > 1)
         raise SeatingError(f"a player is listed twice ({twice})", "twice", player=twice)
-    low, high = SIZES[game]
-    sizes = table_sizes(len(players), low, high)
+    low, high = sizes
+    counts = table_sizes(len(players), low, high)
     order = list(players)
     rng.shuffle(order)
     tables: list[list[str]] = []
     at = 0
-    for size in sizes:
+    for size in counts:
         tables.append(order[at:at + size])
         at += size
     costs = [_cost(table, history) for table in tables]
@@ -124,25 +125,25 @@ def seat_round(players: Sequence[str], history: History, rng: random.Random, *, 
     return Round(tables, dealers)
 
 
-def seat_night(players: Sequence[str], rounds: int, *, game: str = "chaud_devant", seed: int | None = None,
-               history: History | None = None) -> list[Round]:
+def seat_night(players: Sequence[str], rounds: int, *, sizes: tuple[int, int] = DEFAULT_SIZES,
+               seed: int | None = None, history: History | None = None) -> list[Round]:
     """Every round of a night with the same players (call `seat_round` per round when they change)."""
     rng = random.Random(seed)
     history = history or History()
     night = []
     for _ in range(rounds):
-        seated = seat_round(players, history, rng, game=game)
+        seated = seat_round(players, history, rng, sizes=sizes)
         history.record(seated.tables, seated.dealers)
         night.append(seated)
     return night
 
 
-def random_night(players: Sequence[str], rounds: int, *, game: str = "chaud_devant",
+def random_night(players: Sequence[str], rounds: int, *, sizes: tuple[int, int] = DEFAULT_SIZES,
                  seed: int | None = None) -> History:
     """The baseline: each round a random draw at the same table sizes, random dealers."""
     rng = random.Random(seed)
     history = History()
     for _ in range(rounds):
-        seated = seat_round(players, History(), rng, game=game, swaps=0)
+        seated = seat_round(players, History(), rng, sizes=sizes, swaps=0)
         history.record(seated.tables, [rng.choice(table) for table in seated.tables])
     return history

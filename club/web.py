@@ -23,8 +23,8 @@ from club.broker import write_private
 from club.cards import CardError, masked
 from club.hub import ClubHub
 from club.results import SCORING_RULES, bg_stats, bg_stats_play_link, night, night_csv, player_statistics
-from club.rules import RULE_CHOICES, RuleError, rules_from_form
-from club.seating import SIZES, SeatingError
+from club.rules import RuleError, rules_from_form
+from club.seating import SeatingError
 from companion.catalogs import LOCALE_DIR
 from web_ui.app import CONTENT_SECURITY_POLICY
 from web_ui.limits import GuessWindow, GuessWindows, RateLimit, StreamGate, TooMany
@@ -165,6 +165,19 @@ def _context(**extra: Any) -> dict[str, Any]:
     return {"board": data, "lang": _language(), "rules": SCORING_RULES, **extra}
 
 
+@board.context_processor
+def _game_words() -> dict[str, Any]:
+    """Each game's name and what its points are called, in the club's language, from the game itself."""
+    def game_title(kind: str) -> str:
+        return _hub().club_games.title(kind, _language())
+
+    def rule_word(kind: str, key: str) -> str:
+        return _hub().club_games.rule_word(kind, key, _language())
+
+    return {"game_title": game_title, "rule_word": rule_word,
+            "points_names": lambda: _hub().club_games.points_names(_language())}
+
+
 @board.get("/")
 def board_page() -> str:
     """The wall screen: standings, the rule they follow, each table's game."""
@@ -245,7 +258,7 @@ def _last_game(player: str | None) -> dict[str, Any] | None:
     if not played:
         return None
     game = max(played, key=lambda g: str(g["started_at"]))  # the latest by time (night_games goes by table)
-    link = bg_stats_play_link(_hub().store, game)
+    link = bg_stats_play_link(_hub().store, _hub().games, game)
     out = io.BytesIO()
     qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=4).save(out)
     svg = out.getvalue().decode("utf-8")
@@ -278,9 +291,9 @@ def director_page() -> str:
     rounds = _hub().store.rounds()
     return render_template("club_director.html", csrf=_csrf(), players=_hub().store.players(),
                            numbered=_hub().store.numbered_players(), rounds=rounds,
-                           problems=_hub().store.problems(20), decisions=decisions, games=sorted(SIZES),
-                           last_game=rounds[-1]["game"] if rounds else "chaud_devant",
-                           nights=_hub().store.nights(), rule_choices=RULE_CHOICES, **context)
+                           problems=_hub().store.problems(20), decisions=decisions, games=_hub().club_games.names(),
+                           last_game=rounds[-1]["game"] if rounds else _hub().club_games.default,
+                           nights=_hub().store.nights(), rule_choices=_hub().club_games.rule_choices(), **context)
 
 
 @board.post("/director/unlock")
@@ -308,8 +321,8 @@ def director_unlock() -> str | WerkzeugResponse:
 def director_seat() -> WerkzeugResponse:
     _director_post()
     names = [line.strip() for line in str(request.form.get("players", "")).splitlines() if line.strip()]
-    game = str(request.form.get("game", "chaud_devant"))
-    if game not in SIZES:
+    game = str(request.form.get("game", _hub().club_games.default))
+    if game not in _hub().club_games.facts:
         abort(400)
     try:
         rules = rules_from_form(game, {k: str(v) for k, v in request.form.items()}, _hub().games)

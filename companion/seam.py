@@ -212,6 +212,50 @@ class ContractOrder(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class ClubFacts:
+    """What a club night needs of a game: players at one of its tables, its name on the board in each
+    language, the setup rules a director may choose, and where its public state keeps each player's points."""
+
+    players: tuple[int, int]
+    """Fewest and most players at one table."""
+    titles: Mapping[str, str]
+    """Its name by language ("fr", "en", "nl"); the first is said in any other language."""
+    rules: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each setup rule a club may choose for its tables, and the values it takes."""
+    points_field: str = "score"
+    """The public state's field holding each player's points (a game's stars, its score)."""
+    points_names: Mapping[str, str] = field(default_factory=dict)
+    """What its points are called, by language (stars, points…), for the ranking's rule on the board."""
+    rule_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """By language, the names of its setup rules and of their values as the director's console shows them."""
+
+    def title(self, language: str) -> str:
+        """The game's name in `language`."""
+        return self.titles.get(language) or next(iter(self.titles.values()))
+
+    def points_name(self, language: str) -> str:
+        """What its points are called in `language` (empty when the game does not say)."""
+        return self.points_names.get(language) or next(iter(self.points_names.values()), "")
+
+    def rule_word(self, key: str, language: str) -> str:
+        """A setup rule's or value's name in `language` (the key itself when the game does not name it)."""
+        return (self.rule_words.get(language) or {}).get(key, key)
+
+    def points(self, public: Mapping[str, Any]) -> dict[str, int]:
+        """Each player's points in a folded public state (none before its first)."""
+        given = public.get(self.points_field) or {}
+        return {str(name): int(value) for name, value in given.items()}
+
+
+@runtime_checkable
+class PlaysInClubs(Protocol):
+    """Optional for a GameKind: it can be seated, scored and named on a club night (see `ClubFacts`)."""
+
+    @property
+    def club(self) -> ClubFacts: ...
+
+
+@dataclass(frozen=True, slots=True)
 class Games:
     """The games a table hosts, by name; a `new_game` without `game` is the default (the first). `sides`:
     the side ledgers (companion/sides.py) each referee of these games keeps, one factory each."""

@@ -183,7 +183,7 @@ def run_club(args: argparse.Namespace) -> int:
     from club.hub import ClubHub
     from club.store import Store, StoreError
     from club.topics import ClubURL, check_club_name, table_user
-    from marmite.games import GAMES
+    from marmite.games import DEMOS, GAMES
     from marmite.serve import lan_address
 
     data_dir = hub_data_dir(args.data)
@@ -248,7 +248,7 @@ def run_club(args: argparse.Namespace) -> int:
         from club.demo import start_tables
 
         local = {n: ClubURL(url.host, port, table_user(n), p, args.name, tls) for n, p in credentials.tables.items()}
-        tables = start_tables(local, args.demo_root, GAMES, pace=args.pace)
+        tables = start_tables(local, args.demo_root, GAMES, DEMOS, pace=args.pace)
         print(f"Demo: {len(tables)} simulated tables, {args.demo_root}", flush=True)
 
     def terminate(signum: int, frame: FrameType | None) -> None:

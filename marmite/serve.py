@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 DEFAULT_PORT = 8000
 CLUB_ENV = "MARMITE_CLUB"
 """The club URL may come from the environment, so its password is not on the command line."""
+CLUB_CA_ENV = "MARMITE_CLUB_CA"
+"""With an mqtts:// club URL: the certificate (or CA) the hub's broker must present, if not a system CA."""
 PIN_DIGITS = 6
 """A random PIN's length: a million PINs at ten wrong guesses a minute take about a year to try."""
 
@@ -64,8 +66,8 @@ def add_commands(sub: Any) -> None:
                        help="seconds between cards (default 1.5)" if demo_only else argparse.SUPPRESS)
         p.add_argument("--seed", type=int, default=None,
                        help="random seed of the dealt game" if demo_only else argparse.SUPPRESS)
-        p.add_argument("--game", default="chaud_devant", choices=sorted(GAMES.kinds),
-                       help="which game to play (default chaud_devant)" if demo_only else argparse.SUPPRESS)
+        p.add_argument("--game", default=GAMES.default, choices=sorted(GAMES.kinds),
+                       help=f"which game to play (default {GAMES.default})" if demo_only else argparse.SUPPRESS)
         p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3-6",
                        help="how many players (default 4; Chaud Devant plays at most 5)" if demo_only
                        else argparse.SUPPRESS)
@@ -203,24 +205,27 @@ def table_app(service: TableService, *, pin: str, data_dir: Path | None,
     return create_app(services, pin=pin, config=config)
 
 
-def _club_from_setup(service: Any, app: Any, data_dir: Path) -> bool:
-    """With the club extra installed: the setup page can join a club by code, and a club joined so is
-    rejoined; True when a link may need closing at the end (it may come later), False without the extra."""
-    if not installed("club"):  # a table without paho-mqtt plays alone
-        return False
-    from marmite.club_wiring import rejoin_saved
+def _attach_club(service: Any, app: Any, url_text: str | None, table: int | None,
+                 data_dir: Path) -> Callable[[], None] | None:
+    """The club's room on the table (with the club extra): linked to the club at `url_text` (ValueError for
+    a bad URL or table number), else to the club joined on the setup page, if any (said when it cannot be
+    rejoined); the closer of its link, None for a table without the extra (it plays alone)."""
+    if url_text is None and not installed("club"):
+        return None
+    from club.table import Guards, attach, close_link
+    from club.topics import ClubURL
+    from web_ui.auth import authorized, own_seat
 
+    ca = os.environ.get(CLUB_CA_ENV)
+    url = ClubURL.parse(url_text) if url_text is not None else None
     try:
-        rejoin_saved(service, app, data_dir)
+        attach(service, app, Guards(authorized, own_seat), data_dir=data_dir, url=url, table=table,
+               ca_file=Path(ca) if ca else None)
     except (ValueError, KeyError, OSError) as error:
+        if url is not None:
+            raise
         print(f"marmite run: the club joined on the setup page cannot be rejoined: {error}", file=sys.stderr)
-    return True
-
-
-def _close_club(app: Any) -> None:
-    from marmite.club_wiring import close_link
-
-    close_link(app)
+    return functools.partial(close_link, app)
 
 
 def serve(args: argparse.Namespace, data_dir: Path) -> int:
@@ -243,18 +248,12 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     except StartRefused as refused:
         print(f"marmite run: {refused}", file=sys.stderr)
         return refused.status
-    link: object = False
-    if club is not None:
-        from marmite.club_wiring import attach_club_link
-
-        try:
-            link = attach_club_link(service, app, club, getattr(args, "table", None), data_dir)
-        except ValueError as error:
-            print(f"marmite run: --club: {error}", file=sys.stderr)
-            service.close()
-            return 2
-    else:
-        link = _club_from_setup(service, app, data_dir)
+    try:
+        close_club = _attach_club(service, app, club, getattr(args, "table", None), data_dir)
+    except ValueError as error:  # only with --club: the URL or the table number is wrong
+        print(f"marmite run: --club: {error}", file=sys.stderr)
+        service.close()
+        return 2
     resources = table_resources(app)
     connect_tag_memory(resources.desk, reader)  # self-describing decks, where the reader can
     connect_partial_uids(resources.desk, reader)  # a keyboard wedge: decks mapped onto what it types
@@ -271,7 +270,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     if speaker is not None and not speaker.available:
         print("marmite run: espeak-ng not found; only the tablet will speak", file=sys.stderr)
     closers = [robots.close, pump.close, *([speaker.close] if speaker else []), *([panel.close] if panel else []),
-               *([functools.partial(_close_club, app)] if link else []), service.close]
+               *([close_club] if close_club else []), service.close]
     try:
         server = make_server(app, args.host, args.port, trusted_proxy=getattr(args, "trusted_proxy", None))
     except OSError as error:

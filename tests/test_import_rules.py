@@ -1,6 +1,7 @@
 """The import rule, read from the source with ast: the core imports no adapter and no root, adapters
 import no root and no other adapter (but firmware_bridge → hardware's radio core), the generic web pages
-import no game, benchmarks import no tests, and no project module is imported by a name computed at run time."""
+and the club import no game, benchmarks import no tests, and no project module is imported by a name
+computed at run time."""
 
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ def broken(path: str, module: str) -> str | None:
     if top == "web_ui" and not path.startswith("web_ui/games/") and (
             module.startswith(tuple(f"{CORE}.{game}" for game in GAMES)) or module.startswith("web_ui.games.")):
         return "a generic page imports a game"
+    if top == "club" and module.startswith(tuple(f"{CORE}.{game}" for game in GAMES)):
+        return "the club imports a game (it reads each game's club facts through the registry's games)"
     if top == "benchmarks" and target == "tests":
         return "a benchmark imports a test module"
     return None
@@ -85,6 +88,8 @@ def test_each_rule_catches_a_forbidden_import() -> None:
     assert violations("club/hub.py", "from marmite.games import GAMES")
     assert violations("club/web.py", "from web_ui.pages import pages")
     assert not violations("club/web.py", "from web_ui.limits import StreamGate")
+    assert violations("club/demo.py", "from companion.buffet import simulate")
+    assert violations("club/table.py", "from web_ui.auth import authorized")
     assert violations("web_ui/app.py", "from club.web import create_club_app")
     assert violations("marmite/wiring.py", "import importlib\nimportlib.import_module(f'companion.{game}')")
     assert not violations("hardware/readers/rc522.py", "import importlib\nimportlib.import_module('mfrc522')")

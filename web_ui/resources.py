@@ -2,7 +2,8 @@
 
 The composition root hands `create_app` a `TableServices` whole; the app adds what it owns (settings, seat
 claims, limits) to make the `TableResources`. What is attached after the app exists (the robot driver, the
-last reader search, a club joined later) has a typed slot in `Attached`, never a new key.
+last reader search) has a typed slot in `Attached`, never a new key. The club's room on a table keeps its own
+state under its own blueprint's key (`club.table.EXTENSION`), as a Flask extension does.
 """
 
 from __future__ import annotations
@@ -55,8 +56,6 @@ class Attached:
     """The robot driver (the composition root, once the table runs)."""
     reader_found: dict[str, Any] | None = None
     """The last reader search's results (the readers page)."""
-    club: object = None
-    """The table's club side (its link, number and cards), owned and typed by the club wiring."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,23 +12,30 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
+  // The setup form of the seated game: each game's form says, in its data attributes, its game
+  // (data-club-game), its players' inputs (data-club-player + index), who leads (data-club-lead, counted
+  // from data-club-lead-from) and the ids of its setup rules' selects (data-club-rules).
+  function formOf(seating) {
+    if (!seating || !Array.isArray(seating.players)) return null;
+    var forms = document.querySelectorAll("form[data-club-game]");
+    for (var i = 0; i < forms.length; i++) {
+      if (forms[i].dataset.clubGame === String(seating.game)) return forms[i];
+    }
+    return null;
+  }
   function fill(seating) {
-    var buffetForm = byId("new-buffet-game");
-    var form = buffetForm || byId("new-game");
-    if (!form || !seating || !Array.isArray(seating.players)) return;
-    if ((seating.game === "buffet") !== Boolean(buffetForm)) return;
-    var prefix = buffetForm ? "buffet-player-" : "player-";
+    var form = formOf(seating);
+    if (!form) return;
+    var prefix = form.dataset.clubPlayer;
     seating.players.forEach(function (name, i) {
       var input = byId(prefix + i);
       if (input && !input.value) setValue(input, String(name));
     });
     var first = seating.players.indexOf(seating.dealer);
-    if (first >= 0) {
-      if (buffetForm) setValue(byId("buffet-first"), String(first + 1));
-      else setValue(byId("dealer"), String(first));
-    }
+    var lead = form.dataset.clubLead ? byId(form.dataset.clubLead) : null;
+    if (first >= 0 && lead) setValue(lead, String(first + Number(form.dataset.clubLeadFrom || 0)));
     var rules = seating.rules || {};
-    ["edition", "menu_reveal"].forEach(function (name) {
+    (form.dataset.clubRules || "").split(" ").filter(Boolean).forEach(function (name) {
       var select = byId(name);
       if (select && rules[name]) setValue(select, String(rules[name]));
     });
@@ -41,11 +48,9 @@
   }
   // Seats taken by a member's card: the seat's name filled in (unless the host typed one) and listed.
   function cardSeats(confirmed, seating) {
-    var buffetForm = byId("new-buffet-game");
-    var form = buffetForm || byId("new-game");
-    if (!form || !seating || !Array.isArray(confirmed) || !confirmed.length) return;
-    if ((seating.game === "buffet") !== Boolean(buffetForm)) return;
-    var prefix = buffetForm ? "buffet-player-" : "player-";
+    var form = formOf(seating);
+    if (!form || !Array.isArray(confirmed) || !confirmed.length) return;
+    var prefix = form.dataset.clubPlayer;
     var list = byId("club-cards");
     if (!list) {
       var box = document.createElement("div");

@@ -8,7 +8,7 @@ from companion.buffet.announcer import BuffetVoice, describe_refusal
 from companion.buffet.events import EVENT_FIELDS
 from companion.buffet.game import Game, parse_game
 from companion.buffet.plates import PLATES, TAG_CODES, TOTAL_PLATES
-from companion.seam import Part, Voice
+from companion.seam import ClubFacts, Part, Voice
 from companion.tag_deal import DealPlan
 
 
@@ -25,6 +25,9 @@ class Buffet:
         self.optional_in_box = TOTAL_PLATES
         """A box holds 36 of the 42 possible plates (which ones, the rules leave open): enrollment
         counts 110 + 36 cards, and a deck check expects only the plates its deck learned."""
+        self.club = ClubFacts(  # no setup rules: its players and first player are all (see seam.PlaysInClubs)
+            players=(3, 6), titles={"fr": "Sus au buffet !", "en": "Sus au buffet !", "nl": "Sus au buffet !"},
+            points_field="score", points_names={"fr": "points", "en": "points", "nl": "punten"})
 
     def new_game(self, event: dict[str, Any]) -> Game | None:
         return parse_game(event.get("players"), event.get("first"))

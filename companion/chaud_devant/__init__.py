@@ -8,9 +8,19 @@ from companion.chaud_devant import deck_names
 from companion.chaud_devant.announcer import EditionVoice, describe_refusal
 from companion.chaud_devant.cards import ALL_CODES, MENUS
 from companion.chaud_devant.events import EVENT_FIELDS
-from companion.chaud_devant.game import EDITIONS, Game, parse_game
-from companion.seam import Part, Voice
+from companion.chaud_devant.game import EDITIONS, MENU_REVEALS, Game, parse_game
+from companion.seam import ClubFacts, Part, Voice
 from companion.tag_deal import DealPlan
+
+CLUB_RULE_WORDS = {
+    "fr": {"edition": "Édition", "menu_reveal": "Révélation des menus", "simultaneous": "simultanée",
+           "sequential": "l'un après l'autre"},
+    "en": {"edition": "Edition", "menu_reveal": "Menu reveal", "simultaneous": "simultaneous",
+           "sequential": "one after another"},
+    "nl": {"edition": "Editie", "menu_reveal": "Menu's onthullen", "simultaneous": "tegelijk",
+           "sequential": "na elkaar"},
+}
+"""Its setup rules and their values as a club director's console names them (the setup form's words)."""
 
 
 class ChaudDevant:
@@ -25,6 +35,10 @@ class ChaudDevant:
         self.tag_codes: tuple[str, ...] = ALL_CODES + tuple(
             f"menu-{menu}@{copy}" for copy in range(1, 6) for menu in MENUS
         )
+        self.club = ClubFacts(  # see seam.PlaysInClubs
+            players=(3, 5), titles={"fr": "Chaud Devant !", "en": "Chaud Devant !", "nl": "Chaud Devant !"},
+            rules={"edition": EDITIONS, "menu_reveal": MENU_REVEALS}, points_field="stars",
+            points_names={"fr": "étoiles", "en": "stars", "nl": "sterren"}, rule_words=CLUB_RULE_WORDS)
 
     def new_game(self, event: dict[str, Any]) -> Game | None:
         return parse_game(event.get("players"), event.get("dealer"), event.get("rules"))

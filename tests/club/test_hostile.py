@@ -381,7 +381,7 @@ def test_two_tables_on_one_join_line_are_said_on_the_console_and_the_second_neve
 
 def test_a_table_whose_join_code_another_table_uses_says_so_instead_of_sent() -> None:
     from club.link import LinkStatus
-    from marmite.club_wiring import LinkAnnouncer
+    from club.table import LinkAnnouncer
 
     said: list[str] = []
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from club.link import LinkStatus, TableLink
 from club.store import MAX_ROW_BYTES
+from club.table import LinkAnnouncer
 from companion.journal import Journal
-from marmite.club_wiring import LinkAnnouncer
 from tests.club.inproc import WAIT_SECONDS, Broker, WatchedHub
 
 

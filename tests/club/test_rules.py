@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
+from club.hub import ClubHub
 from club.rules import RuleError, rules_from_form
+from club.store import Store
+from club.topics import ClubURL
+from club.web import create_club_app
 from marmite.games import GAMES
 
 
@@ -30,3 +37,23 @@ def test_sus_au_buffet_has_no_setup_rules_and_ignores_chaud_devants_left_on_the_
     assert rules_from_form("buffet", {"rule-edition": "2023", "rule-menu_reveal": "sequential"}, GAMES) == {}
     with pytest.raises(RuleError):
         rules_from_form("buffet", {"rule-plates": "12"}, GAMES)
+
+
+def test_the_console_names_each_games_title_and_rules_in_the_clubs_language(tmp_path: Path) -> None:
+    """The game's own words (its `KIND.club`), as the console showed them when it named the games itself."""
+    store = Store.open(tmp_path)
+    hub = ClubHub(store, ClubURL.parse("mqtt://hub:secret@127.0.0.1:1/rules"), GAMES, console=lambda line: None)
+    client = create_club_app(hub, pin="2468").test_client()
+    found = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/director").get_data(as_text=True))
+    assert found is not None
+    client.post("/director/unlock", data={"pin": "2468", "csrf_token": found.group(1)})
+    console = client.get("/director").get_data(as_text=True)
+    assert '<option value="buffet">Sus au buffet !</option>' in console
+    assert '<option value="chaud_devant" selected>Chaud Devant !</option>' in console
+    assert '<label for="rule-menu_reveal">Révélation des menus</label>' in console
+    assert '<option value="sequential">l&#39;un après l&#39;autre</option>' in console
+    assert '<option value="2023">2023</option>' in console  # a value the game does not name: as it is
+    board = client.get("/").get_data(as_text=True)
+    assert "(Chaud Devant ! : étoiles; Sus au buffet ! : points)" in board
+    hub.cards.close()
+    store.close()

@@ -8,7 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from club.seating import SIZES, History, SeatingError, random_night, seat_night, seat_round, table_sizes
+from club.games import ClubGames
+from club.seating import History, SeatingError, random_night, seat_night, seat_round, table_sizes
+from marmite.games import GAMES
+
+SIZES = {name: facts.players for name, facts in ClubGames(GAMES).facts.items()}
+"""Players per table of each hosted game, as each game states them."""
 
 
 @given(players=st.integers(3, 120), game=st.sampled_from(sorted(SIZES)))
@@ -26,7 +31,7 @@ def test_table_sizes_seat_everyone_at_allowed_sizes(players: int, game: str) -> 
 def test_every_round_seats_each_player_once_with_a_dealer_at_each_table(players: int, rounds: int, game: str,
                                                                         seed: int) -> None:
     names = [f"Joueur {i}" for i in range(players)]
-    for seated in seat_night(names, rounds, game=game, seed=seed):
+    for seated in seat_night(names, rounds, sizes=SIZES[game], seed=seed):
         assert sorted(name for table in seated.tables for name in table) == sorted(names)
         assert all(dealer in table for dealer, table in zip(seated.dealers, seated.tables, strict=True))
         low, high = SIZES[game]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.seam import GameStarted, Part, Undone, Voice
+from companion.seam import ClubFacts, GameStarted, Part, Undone, Voice
 
 GOAL = 10
 HOPS = {"hop-1": 1, "hop-2": 2, "hop-3": 3}
@@ -152,6 +152,9 @@ class Relay:
         self.event_fields: dict[str, dict[str, type | tuple[type, ...]]] = {"card": {"card": str}}
         self.setup_fields: dict[str, type | tuple[type, ...]] = {"players": list}
         self.tag_codes = tuple(f"{code}@{copy}" for code in HOPS for copy in range(1, COPIES + 1))
+        self.club = ClubFacts(players=(2, 6), titles={"fr": "Relais", "en": "Relay", "nl": "Estafette"},
+                              points_field="squares", points_names={"fr": "cases", "en": "squares", "nl": "vakken"})
+        """On a club night (see companion.seam.PlaysInClubs): 2 to 6 at a table, each scoring its squares."""
 
     def new_game(self, event: dict[str, Any]) -> RelayGame | None:
         players = event.get("players")

@@ -30,11 +30,11 @@ OWN_SEAT = {  # endpoint (for a seat) → a body its own phone may send
 def club_app(app: Flask, service: TableService) -> Flask:
     """The table's app with the club's confirmation mounted (a link that is never reached)."""
     pytest.importorskip("paho.mqtt")
-    from marmite.club_confirm import mount_confirm
-    from marmite.club_wiring import club_slots
+    from club.table import Guards, club_of, mount_club
+    from web_ui.auth import authorized, own_seat
 
-    mount_confirm(service, app)
-    club_slots(app).link = object()
+    mount_club(service, app, None, Guards(authorized, own_seat), None)
+    club_of(app).link = object()  # type: ignore[assignment]
     table_resources(app).attached.robots = None
     robots: dict[str, Any] = {"seats": {"Marmiton": "debutant"}, "practice": "virtual"}
     assert app.test_client().post("/api/events", headers=HEADERS, json={

@@ -1,60 +1,75 @@
-"""Wiring a table to its club: the journal's rows go to the hub through a `club.link.TableLink`.
-
-Only this composition root knows both the table service and the club adapter; `companion` imports neither.
+"""A club table's room: the journal's rows go to the hub through a `club.link.TableLink`, and the table's
+club routes (its link state, the director button, joining by code, the seats' confirmations) are one
+blueprint. The composition root parses the URL and the environment and calls `attach` once; the guards of
+the table's pages (its PIN, a seat's own phone) are handed in, so this adapter imports none of `web_ui`.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Flask, abort, jsonify, redirect, request, session, url_for
+from flask import Blueprint, Flask, abort, current_app, jsonify, redirect, request, session, url_for
 
 from club.broker import write_private
+from club.confirm import ConfirmAnnouncer, mount_confirm
 from club.link import LinkStatus, TableLink
 from club.mqtt import probe
 from club.topics import ClubURL, url_from_join_code
 from companion.table import TableService
-from marmite.club_confirm import ConfirmAnnouncer, mount_confirm
-from web_ui.resources import table_resources
 
 if TYPE_CHECKING:
-    from marmite.club_cards import SeatCards
-
-CA_ENV = "MARMITE_CLUB_CA"
-"""With an mqtts:// club URL: the certificate (or CA) the hub's broker must present, if not a system CA."""
-
+    from club.seat_cards import SeatCards  # imported with the first link
 
 JOIN_FILE = "club.json"
 """In the table's data dir (0600): the club joined from the setup page, rejoined at the next start."""
 
 
-@dataclass(slots=True)
-class ClubSlots:
-    """The table's club side, in the app's attached `club` slot: its link, number and members' cards."""
+@dataclass(frozen=True, slots=True)
+class Guards:
+    """The table's own checks, handed in by the composition root (they are the table pages')."""
 
+    authorized: Callable[[], tuple[bool, str]]
+    """Whether this request may change something (the table's PIN, or an unlocked session and its CSRF
+    token), and why not."""
+    own_seat: Callable[[str], bool]
+    """True when this request comes from that player's own phone, with its session's CSRF token."""
+
+
+@dataclass
+class ClubTable:
+    """The table's club side, kept on the app: the service, the guards, and the link once joined."""
+
+    service: TableService
+    guards: Guards
+    data_dir: Path | None
+    ca_file: Path | None = None
     link: TableLink | None = None
-    table: int | None = None
+    number: int | None = None
     cards: SeatCards | None = None
 
 
-def club_slots(app: Flask) -> ClubSlots:
-    """The app's club slots (made empty the first time)."""
-    attached = table_resources(app).attached
-    if not isinstance(attached.club, ClubSlots):
-        attached.club = ClubSlots()
-    return attached.club
+EXTENSION = "club.table"
 
 
-def attach_club_link(service: TableService, app: Flask, url_text: str, table: int | None,
-                     data_dir: Path | None = None) -> TableLink:
-    """Start publishing the table's journal to the club; ValueError for a bad URL or table number."""
-    mount_club(service, app, data_dir)
-    return start_link(service, app, ClubURL.parse(url_text), table)
+def attach(service: TableService, app: Flask, guards: Guards, *, data_dir: Path | None, url: ClubURL | None = None,
+           table: int | None = None, ca_file: Path | None = None) -> TableLink | None:
+    """The club's routes on the table's app, and its link: to `url` when given (ValueError for a bad table
+    number), else to the club joined on the setup page and saved in `data_dir`, if any."""
+    mount_club(service, app, data_dir, guards, ca_file)
+    if url is not None:
+        return start_link(service, app, url, table)
+    return rejoin_saved(service, app, data_dir) if data_dir is not None else None
+
+
+def club_of(app: Flask) -> ClubTable:
+    """The table's club side (`attach` made it)."""
+    club: ClubTable = app.extensions[EXTENSION]
+    return club
 
 
 def start_link(service: TableService, app: Flask, url: ClubURL, table: int | None) -> TableLink:
@@ -65,21 +80,19 @@ def start_link(service: TableService, app: Flask, url: ClubURL, table: int | Non
     if url.user.startswith("table-") and url.user != f"table-{number}":
         raise ValueError(f"the club URL is {url.user}'s, not table {number}'s")
     announcer = LinkAnnouncer(service)
-    ca = os.environ.get(CA_ENV)
-    link = TableLink(service.journal, url, number, on_status=announcer.changed, ca_file=Path(ca) if ca else None,
+    club = club_of(app)
+    link = TableLink(service.journal, url, number, on_status=announcer.changed, ca_file=club.ca_file,
                      on_notice=lambda notice: announce_decision(service, notice),
                      readers=lambda: list(service.table_view().get("readers", [])))
     service.add_listener(link.journal_changed)
     service.add_listener(ConfirmAnnouncer(service, link).heard)
     seat_cards(service, app, link)
-    slots = club_slots(app)
-    slots.link, slots.table = link, number
+    club.link, club.number = link, number
     return link.start()
 
 
 def rejoin_saved(service: TableService, app: Flask, data_dir: Path) -> TableLink | None:
-    """Mount the club's routes (so the setup page can join) and rejoin the club saved there, if any."""
-    mount_club(service, app, data_dir)
+    """Rejoin the club saved in the data dir (joined on the setup page), if any."""
     saved = data_dir / JOIN_FILE
     if not saved.exists():
         return None
@@ -89,90 +102,105 @@ def rejoin_saved(service: TableService, app: Flask, data_dir: Path) -> TableLink
 
 def close_link(app: Flask) -> None:
     """Close the club link, whether given at start or joined later (a server closer)."""
-    link = club_slots(app).link
-    if link is not None:
-        link.close()
+    club = app.extensions.get(EXTENSION)
+    if isinstance(club, ClubTable) and club.link is not None:
+        club.link.close()
 
 
-def mount_club(service: TableService, app: Flask, data_dir: Path | None) -> None:
-    """The club's routes on the table's app: its link state, the director button, joining by code."""
-    if "club_table" in app.blueprints:
+table_side = Blueprint("club_table", __name__, static_folder="static", static_url_path="/club/static")
+"""The table's club routes and files (`club_table.js`), registered on a table's app by `attach`."""
+
+
+def mount_club(service: TableService, app: Flask, data_dir: Path | None, guards: Guards,
+               ca_file: Path | None) -> None:
+    """The club's room on the table's app, once: its state and its routes."""
+    if EXTENSION in app.extensions:
         return
-    assets = Blueprint("club_table", "club", static_folder="static", static_url_path="/club/static")
-    app.register_blueprint(assets)
+    app.extensions[EXTENSION] = ClubTable(service, guards, data_dir, ca_file)
+    app.register_blueprint(table_side)
+
+
+def _club() -> ClubTable:
+    return club_of(current_app)
+
+
+def _routes(assets: Blueprint) -> None:
+    """The club's routes on the table: its link state, the director button, joining by code, confirming."""
 
     def context() -> dict[str, Any]:
-        linked = club_slots(app).link is not None
+        linked = _club().link is not None
         script = url_for("club_table.static", filename="club_table.js") if linked else None
-        return {"club_script": script, "club_join": {"table": club_slots(app).table,
-                                                      "can_join": data_dir is not None,
+        return {"club_script": script, "club_join": {"table": _club().number,
+                                                      "can_join": _club().data_dir is not None,
                                                       "error": session.pop("club_join_error", None)}}
 
-    app.context_processor(context)
-    mount_confirm(service, app)
-
-    from web_ui.auth import authorized, require_pin
+    assets.app_context_processor(context)
 
     def current() -> TableLink:
-        link = club_slots(app).link
+        link = _club().link
         if link is None:
             abort(404)
         return link
 
-    @app.post("/api/club/call")
-    @require_pin
+    mount_confirm(assets, lambda: _club().service, current, lambda player: _club().guards.own_seat(player))
+
+    @assets.post("/api/club/call")
     def call_director() -> Any:
         """The table's "call the director" button (the host's PIN or unlocked tablet)."""
+        ok, why = _club().guards.authorized()
+        if not ok:
+            return jsonify(error=why), 401
         return jsonify(called=current().call_director())
 
-    @app.get("/api/club")
+    @assets.get("/api/club")
     def club_status() -> Any:
         """Whether this table's results reached the hub, and its next seating (no secret in it)."""
         answer = current().status().as_json()
-        answer["table"] = club_slots(app).table
-        answer.update(cards_status(app))
+        answer["table"] = _club().number
+        answer.update(cards_status(current_app))
         if isinstance(answer.get("seating"), dict):  # the card hashes stay inside the table process
             answer["seating"] = {k: v for k, v in answer["seating"].items() if k != "cards"}
         return jsonify(answer)
 
-    @app.post("/club/join")
+    @assets.post("/club/join")
     def join_club() -> Any:
         """Join the club from the setup page with the hub's address and this table's join code."""
-        ok, why = authorized()
+        ok, why = _club().guards.authorized()
         if not ok:
             abort(401, why)
-        if data_dir is None or club_slots(app).link is not None:
+        data_dir = _club().data_dir
+        if data_dir is None or _club().link is not None:
             abort(409, "this table is in a club already")
         try:
             url, table = url_from_join_code(str(request.form.get("address", "")), str(request.form.get("code", "")))
         except ValueError:
             session["club_join_error"] = "code"
             return redirect(url_for("pages.setup_page") + "#club-title")
-        ca = os.environ.get(CA_ENV)
-        if (refused := probe(url, Path(ca) if ca else None)) is not None:  # a wrong code is never kept
+        if (refused := probe(url, _club().ca_file)) is not None:  # a wrong code is never kept
             session["club_join_error"] = refused
             return redirect(url_for("pages.setup_page") + "#club-title")
-        start_link(service, app, url, table)
+        start_link(_club().service, current_app, url, table)
         text = json.dumps({"url": url.text(), "table": table})
         write_private(data_dir / JOIN_FILE, text)
         return redirect(url_for("pages.setup_page") + "#club-title")
 
 
+_routes(table_side)
+
+
 def seat_cards(service: TableService, app: Flask, link: TableLink) -> None:
     """Members' cards: an unknown tag read between games takes a seat or is asked about at the hub."""
-    from marmite.club_cards import SeatCards
+    from club.seat_cards import SeatCards  # the card reader's paho callbacks, only once a club is joined
 
     cards = SeatCards(service, link)
     cards.register()
-    club_slots(app).cards = cards
+    club_of(app).cards = cards
 
 
 def cards_status(app: Flask) -> dict[str, Any]:
     """The seats taken by a member's card, for the setup page (names are the seating's, no card in it)."""
-    from marmite.club_cards import SeatCards
-
-    cards = club_slots(app).cards
-    return {"confirmed": cards.confirmed() if isinstance(cards, SeatCards) else []}
+    cards = club_of(app).cards
+    return {"confirmed": cards.confirmed() if cards is not None else []}
 
 
 def announce_decision(service: TableService, notice: dict[str, Any]) -> None:

@@ -9,9 +9,10 @@ would prove nothing; a seat's phone holds that player's own key, claimed in that
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, abort, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from club.link import TableLink
 from companion.confirmation import CONFIRM, VERDICTS, standing_verdict
@@ -59,22 +60,16 @@ class ConfirmAnnouncer:
         threading.Thread(target=self.service.notice, args=("club_confirm_needed",), daemon=True).start()
 
 
-def mount_confirm(service: TableService, app: Flask) -> None:
-    """`GET /api/club` gains the confirmation; `POST /api/club/confirm` takes a seat phone's verdict."""
-    from marmite.club_wiring import club_slots
-    from web_ui.auth import own_seat
+def mount_confirm(blueprint: Blueprint, service: Callable[[], TableService], link: Callable[[], TableLink],
+                  own_seat: Callable[[str], bool]) -> None:
+    """`GET /api/club` gains the confirmation; `POST /api/club/confirm` takes a seat phone's verdict
+    (`own_seat`: that player's own phone, with its session's CSRF token)."""
 
-    def link() -> TableLink:
-        current = club_slots(app).link
-        if current is None:
-            abort(404)
-        return current
-
-    @app.get("/api/club/confirmation")
+    @blueprint.get("/api/club/confirmation")
     def club_confirmation() -> Any:
-        return jsonify(confirmation_view(service, link()))
+        return jsonify(confirmation_view(service(), link()))
 
-    @app.post("/api/club/confirm")
+    @blueprint.post("/api/club/confirm")
     def club_confirm() -> Any:
         """A player confirms or disputes the final scores from their own phone (seat key and CSRF token)."""
         current = link()
@@ -85,7 +80,7 @@ def mount_confirm(service: TableService, app: Flask) -> None:
         if not own_seat(player):
             return jsonify(error="only a player's own phone (their seat link) confirms the scores"), 403
         try:
-            answer = service.submit({"type": CONFIRM, "player": player, "verdict": verdict}, source="seat")
+            answer = service().submit({"type": CONFIRM, "player": player, "verdict": verdict}, source="seat")
         except MalformedEvent as error:
             return jsonify(error=str(error)), 400
         if answer.accepted and verdict == "disputed":
