@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from companion.robot_table import RobotDriver
 from companion.table import TableService
 from hardware.readers.sim import SimReader
 from marmite.wiring import ReaderPump, play_demo
@@ -92,3 +95,46 @@ def test_adding_the_toy_game_touched_only_its_package_and_its_registry() -> None
     files = subprocess.run(["git", "show", "--name-only", "--format=", added[-1]], cwd=ROOT, capture_output=True,
                            text=True, check=True).stdout.split()
     assert files and all(f.startswith(PACKAGE) or f == REGISTRY for f in files), files
+
+
+def _wait(check: Any) -> Any:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if value := check():
+            return value
+        time.sleep(0.02)
+    raise AssertionError("timed out waiting")
+
+
+def test_a_relay_robot_seat_names_its_hop_and_only_that_card_is_taken(service: TableService) -> None:
+    driver = RobotDriver(service, think_ms=30).start()
+    try:
+        assert service.submit({"type": "new_game", "game": "relay", "players": ["Ada", "Bo", "Cy"],
+                               "robots": {"seats": {"Bo": "chef"}}}).accepted
+        assert service.submit({"type": "card", "card": "hop-1"}).accepted  # Ada
+        said = _wait(lambda: [m for m in service.messages_after(0) if m.kind == "robot"])
+        chosen = str(said[-1].parts[0].fields["card"])
+        assert chosen in ("hop-1", "hop-2", "hop-3") and said[-1].text("en") == f"Bo plays {chosen}: put it in the pot."
+        other = next(code for code in ("hop-1", "hop-2", "hop-3") if code != chosen)
+        refused = service.submit({"type": "card", "card": other})
+        assert not refused.accepted and refused.reason == "not_robot_card"
+        assert service.submit({"type": "card", "card": chosen}).accepted
+        assert service.state()["turn"] == "Cy"
+    finally:
+        driver.close()
+
+
+def test_a_relay_practice_table_plays_its_robots_to_the_end(service: TableService) -> None:
+    driver = RobotDriver(service, think_ms=30).start()
+    try:
+        assert service.submit({"type": "new_game", "game": "relay", "players": ["Ada", "Bo", "Cy"],
+                               "robots": {"seats": {"Bo": "debutant", "Cy": "cuisinier"}, "practice": "virtual",
+                                          "pace_ms": 0}}).accepted
+        while service.state()["phase"] != "game_over":
+            _wait(lambda: service.state()["turn"] in ("Ada", None))  # the robots play their own turns
+            if service.state()["turn"] == "Ada":
+                assert service.submit({"type": "card", "card": "hop-1"}).accepted
+        squares = service.state()["squares"]
+        assert squares["Bo"] > 0 and squares["Cy"] > 0 and max(squares.values()) >= 10
+    finally:
+        driver.close()
