@@ -74,6 +74,14 @@ class RobotDriver:
             self._paused_at = -1  # set on the driver's thread at its next look
         self._wake.set()
 
+    def practice_voices(self) -> list[str] | None:
+        """The voices that speak for a practice table (its robots wait for them), None at any other table.
+        Read without the table lock: a write stuck on the disk must never hold a page's read."""
+        service = self.service
+        if service.game_state is None or not service.robots.setup.practice:
+            return None
+        return list(self.pace.voices())
+
     def resume(self) -> None:
         """Practice robots play again after an undo paused them."""
         self._paused_at = None
