@@ -13,11 +13,15 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from companion.referee import Referee
 from companion.robot_table import RobotDriver
+from companion.robot_words import voice_of
+from companion.seam import BAD_SETUP, Games, Part, table_seats
 from companion.table import TableService
 from hardware.readers.sim import SimReader
 from marmite.wiring import ReaderPump, play_demo
 from tests.conformance.registry import DEMOS, GAMES, PAGES
+from tests.toy_game.rules import KIND
 from web_ui.app import create_app
 from web_ui.resources import TableServices
 
@@ -138,3 +142,39 @@ def test_a_relay_practice_table_plays_its_robots_to_the_end(service: TableServic
         assert squares["Bo"] > 0 and squares["Cy"] > 0 and max(squares.values()) >= 10
     finally:
         driver.close()
+
+
+def test_the_robots_page_offers_relay_from_the_page_table(client: FlaskClient) -> None:
+    page = client.get("/setup/robots").get_data(as_text=True)
+    listed = re.findall(r'<option value="(\w+)" data-first="(\w*)"( data-default)?>', page)
+    assert [name for name, _, _ in listed] == list(PAGES)  # every hosted game seats robots
+    assert ("relay", "", "") in listed  # no dealer nor first player: its form sends none
+
+
+class Seatless:
+    """Relay's rules without its robot seats: a game that did not opt into robots."""
+
+    def __init__(self) -> None:
+        self.name = "seatless"
+        self.event_fields, self.setup_fields, self.tag_codes = KIND.event_fields, KIND.setup_fields, KIND.tag_codes
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("new_game", "empty_public_state", "voice", "describe_refusal"):
+            return getattr(KIND, name)
+        raise AttributeError(name)
+
+
+def test_a_game_without_table_seats_is_refused_robot_seats_but_plays_without_them() -> None:
+    kind = Seatless()
+    assert table_seats(kind) is None and table_seats(KIND) is not None
+    referee = Referee(Games.of(kind))  # type: ignore[arg-type]
+    start: dict[str, Any] = {"type": "new_game", "game": "seatless", "players": ["Ada", "Bo"]}
+    assert referee.decide({**start, "robots": {"seats": {"Bo": "chef"}}}) == BAD_SETUP
+    assert referee.decide({**start, "robots": {"seats": {}}}) is None and referee.decide(start) is None
+
+
+def test_a_game_that_names_no_card_has_its_robot_cards_said_by_code() -> None:
+    game = KIND.new_game({"players": ["Ada", "Bo"]})
+    assert game is not None
+    said = voice_of(game.new_initial_state()).render([Part("robot.plays", {"player": "Bo", "card": "hop-2"})], "en")
+    assert said == "Bo plays hop-2: put it in the pot."

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 from flask.testing import FlaskClient
-
-from companion.table import TableService
-from tests.conformance.registry import GAMES, PAGES
-from web_ui.app import create_app
 
 
 def options(page: str) -> list[str]:
@@ -24,13 +19,3 @@ def test_the_product_games_are_listed_with_the_same_words_as_before(client: Flas
     assert ("vérifiez les noms, le nombre de joueurs (3 à 5 pour Chaud Devant, 3 à 6 pour Sus au buffet), qu’au"
             in html.unescape(page))
 
-
-def test_a_hosted_game_that_seats_robots_is_offered_from_the_page_table(tmp_path: Path) -> None:
-    table = TableService.open(tmp_path, GAMES)
-    try:
-        client = create_app(table, pin="1357", pages=PAGES, data_dir=tmp_path, config={"TESTING": True}).test_client()
-        listed = options(client.get("/setup/robots").get_data(as_text=True))
-        assert [name for name, _, _ in listed] == list(PAGES)  # Relay too: it opts into robots
-        assert ("relay", "", "") in listed  # no dealer nor first player: its form sends none
-    finally:
-        table.close()
