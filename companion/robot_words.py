@@ -113,5 +113,6 @@ class RobotVoice:
 
 
 def voice_of(state: State) -> RobotVoice:
-    """The robot voice around this match's own voice, naming cards as the match does (seam.NamesCards)."""
-    return RobotVoice(state.voice(), state if isinstance(state, NamesCards) else None)
+    """The robot voice around this match's own voice, naming cards as that voice does (seam.NamesCards)."""
+    inner = state.voice()
+    return RobotVoice(inner, inner if isinstance(inner, NamesCards) else None)

@@ -169,8 +169,8 @@ class FaceDownStep(Protocol):
 
 @runtime_checkable
 class NamesCards(Protocol):
-    """Optional for a State: a card's and a menu's spoken name in a language, as this match says them
-    (an edition's names); without it the table says a card by its code."""
+    """Optional for a Voice: a card's and a menu's spoken name in a language, as the voice says them (a
+    match's voice: its edition's names); without it the table says a robot's card by its code."""
 
     def card_name(self, code: str, language: str) -> str: ...
 

@@ -142,14 +142,6 @@ class State:
         return FaceDown(tuple(self.players[seat] for seat in self.in_round),
                         self.players[turn] if turn is not None else None)
 
-    def card_name(self, code: str, language: str) -> str:
-        """A mouse card's value as said ("cinq"); any other code as it is (see seam.NamesCards)."""
-        value = MOUSE_CARDS.get(code)
-        return announcer.Words(language).number(value) if value is not None else code
-
-    def menu_name(self, menu: str, language: str) -> str:
-        return menu  # no menus in this game
-
     def describe(self, effects: list[Any]) -> list[Part]:
         return announcer.describe_effects(self, effects)
 

@@ -15,7 +15,6 @@ from companion.chaud_devant import effects as fx
 from companion.chaud_devant.cards import ALL_CODES, DECK, MENUS, Card, Suit, card, is_menu
 from companion.chaud_devant.events import CardEvent, MenuEvent, accepted, card_event, menu_event
 from companion.chaud_devant.game import ROUNDS, STARTING_STARS, Game
-from companion.chaud_devant.phrases import menu_name
 from companion.chaud_devant.reasons import Reason
 from companion.chaud_devant.records import Play, Pot, Progress, Revoke, RoundState, Trick
 from companion.chaud_devant.scoring import score_round, won_cards
@@ -134,13 +133,6 @@ class State:
 
     def voice(self) -> Voice:
         return announcer.EditionVoice(self.game.rules.edition)
-
-    def card_name(self, code: str, language: str) -> str:
-        """A card's name in this match's edition: "Pois 5" (see seam.NamesCards)."""
-        return announcer.Theme(language, self.game.rules.edition).card(code)
-
-    def menu_name(self, menu: str, language: str) -> str:
-        return menu_name(menu, language, self.game.rules.edition)
 
     def describe(self, effects: list[Any]) -> list[Part]:
         return announcer.describe_effects(self, effects)
