@@ -17,6 +17,7 @@ from companion.referee import Referee
 from companion.robot_table import RobotDriver
 from companion.robot_words import voice_of
 from companion.seam import BAD_SETUP, Games, Part, table_seats
+from companion.side_ledgers import SIDE_LEDGERS
 from companion.table import TableService
 from hardware.readers.sim import SimReader
 from marmite.wiring import ReaderPump, play_demo
@@ -167,7 +168,7 @@ class Seatless:
 def test_a_game_without_table_seats_is_refused_robot_seats_but_plays_without_them() -> None:
     kind = Seatless()
     assert table_seats(kind) is None and table_seats(KIND) is not None
-    referee = Referee(Games.of(kind))  # type: ignore[arg-type]
+    referee = Referee(Games.of(kind, sides=SIDE_LEDGERS))  # type: ignore[arg-type]
     start: dict[str, Any] = {"type": "new_game", "game": "seatless", "players": ["Ada", "Bo"]}
     assert referee.decide({**start, "robots": {"seats": {"Bo": "chef"}}}) == BAD_SETUP
     assert referee.decide({**start, "robots": {"seats": {}}}) is None and referee.decide(start) is None
