@@ -596,7 +596,8 @@ class DeckDesk:
         plan = kind.deal_plan(state) if isinstance(kind, DealsByTag) and state is not None else None
         robots = self.service.robots.setup
         if plan is not None and plan.known_as == "robot" and state is not None:  # known hands the table keeps
-            bases = robot_games.tag_deal_bases(state, self.service.robots)
+            seats = robot_games.table_seats(kind)
+            bases = seats.tag_deal_bases(state, self.service.robots) if seats is not None else {}
             plan = replace(plan, sizes=tuple(bases.get(name, ((), 0))[1] for name in plan.players),
                            kept=tuple(bases.get(name, ((), 0))[0] for name in plan.players))
         elif plan is not None and robots.practice == "cards":  # practice: the robots' hands are dealt virtually

@@ -77,7 +77,7 @@ class Referee:
         if kind == "new_game":
             game_kind = self.kind_of(event)
             bad = game_kind is None or game_kind.new_game(event) is None or not all(
-                side.setup_ok(event) for side in self.sides)
+                side.setup_ok(event, game_kind) for side in self.sides)
             return BAD_SETUP if bad else None
         if self.state is None:
             return NO_GAME

@@ -5,7 +5,8 @@ A `new_game` may carry `"robots": {"seats": {NAME: LEVEL}, "practice": "" | "car
 (`{"type": "robot", "player": P, "card": C}`) or a robot's known hand in a game whose log has no
 `hand` event (`{"player": P, "hand": [...]}`). The referee keeps a `RobotLedger` so that replaying a
 log gives the same choices, and while a robot's choice stands, any other card for that robot is
-refused `not_robot_card`. Game-agnostic: it reads a State through `public_state()` only.
+refused `not_robot_card`. Game-agnostic: it reads a State through `public_state()` and the optional
+`FaceDownStep` only.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.seam import State
+from companion.seam import FaceDownStep, State, table_seats
 
 LEVELS: tuple[str, ...] = ("debutant", "cuisinier", "chef")
 PRACTICE_MODES: tuple[str, ...] = ("", "cards", "virtual")
@@ -45,15 +46,18 @@ class RobotSetup:
         return {"seats": dict(self.seats), "practice": self.practice, "aids": self.aids, "pace_ms": self.pace_ms}
 
 
-def parse_setup(event: dict[str, Any]) -> RobotSetup | None:
+def parse_setup(event: dict[str, Any], kind: object = None) -> RobotSetup | None:
     """The robots a `new_game` seats (none without a `robots` key); None when its `robots` is invalid:
     an unknown seat or level, no human left, an unknown practice mode, a pace out of 0–20 s,
     learning aids without a practice table (aids are practice only, and need robots). In a Sus au buffet !
     practice without cards every seat's hand is a `robot` hand and the people choose their face-down
-    cards (`robot` choices) and their exchange from their phones."""
+    cards (`robot` choices) and their exchange from their phones. Given the game's `kind`, robot seats
+    in a game that seats no robot (no `TableSeats`) are invalid too."""
     raw = event.get("robots")
     if raw is None:
         return RobotSetup()
+    if kind is not None and table_seats(kind) is None and isinstance(raw, dict) and raw.get("seats"):
+        return None
     players = event.get("players")
     if not isinstance(raw, dict) or not set(raw) <= {"seats", "practice", "aids", "pace_ms"}:
         return None
@@ -108,9 +112,9 @@ def turn_of(state: State) -> str | None:
     return turn if isinstance(turn, str) else None
 
 
-def is_buffet(state: State) -> bool:
-    """True for a game whose cards are chosen face down for a whole step (Sus au buffet !)."""
-    return state.public_state().get("game") == "buffet"
+def face_down(state: State) -> bool:
+    """True for a game whose cards are chosen face down for a whole step (see seam.FaceDownStep)."""
+    return isinstance(state, FaceDownStep)
 
 
 class RobotLedger:
@@ -128,15 +132,15 @@ class RobotLedger:
         return isinstance(name, str) and name in self.setup.seats
 
     def virtual_seat(self, name: object, state: State) -> bool:
-        """A seat whose hand and face-down cards the table keeps: a robot, or anyone at a Sus au buffet !
-        practice without cards (people choose from their phone; the table turns the cards over)."""
-        return self.is_robot(name) or (self.setup.practice == "virtual" and is_buffet(state)
+        """A seat whose hand and face-down cards the table keeps: a robot, or anyone at a practice without
+        cards of a face-down game (people choose from their phone; the table turns the cards over)."""
+        return self.is_robot(name) or (self.setup.practice == "virtual" and face_down(state)
                                        and isinstance(name, str) and name in state.players)
 
     def known_hand_seat(self, name: object, state: State) -> bool:
-        """A seat whose `robot` hand the table may keep: a virtual seat, or a person at a Sus au buffet !
-        practice with cards whose real hand was dealt by tag (so robots draw from the cards left)."""
-        return self.virtual_seat(name, state) or (self.setup.practice == "cards" and is_buffet(state)
+        """A seat whose `robot` hand the table may keep: a virtual seat, or a person at a practice with cards
+        of a face-down game whose real hand was dealt by tag (so robots draw from the cards left)."""
+        return self.virtual_seat(name, state) or (self.setup.practice == "cards" and face_down(state)
                                                   and isinstance(name, str) and name in state.players)
 
     def pending(self, player: str, actions: int) -> Choice | None:
@@ -189,31 +193,29 @@ class RobotLedger:
             return ROBOT_NOT_DUE
         if self.pending(player, actions) is not None:
             return ROBOT_NOT_DUE  # chosen once: a restart asks for the same card
-        public = state.public_state()
-        if is_buffet(state):
-            in_round = list(public.get("in_round", []))
-            if public.get("phase") != "step" or player not in in_round:
+        if isinstance(state, FaceDownStep):
+            step = state.face_down_step()
+            if step is None or player not in step.players:
                 return ROBOT_NOT_DUE
-            turn = public.get("turn")
-            if turn in in_round and in_round.index(player) < in_round.index(turn):
+            if step.players.index(player) < step.shown:
                 return ROBOT_NOT_DUE  # its card of this step is already turned over
             reason = state.decide({"type": "card", "card": card})
             if reason is not None:
                 return str(reason)
             hand = self.hand(player)
             return None if hand is None or card in hand else ROBOT_NOT_DUE
-        if public.get("turn") != player:
+        if turn_of(state) != player:
             return ROBOT_NOT_DUE
         reason = state.decide({"type": "card", "card": card})
         return None if reason is None else str(reason)
 
     def _decide_hand(self, event: dict[str, Any], state: State) -> str | None:
         cards, swap = event.get("hand"), event.get("swap")
-        if not is_buffet(state) or not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        if not face_down(state) or not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             return ROBOT_NOT_DUE  # Chaud Devant's robots get the contract's `hand` event
         if swap is not None and not (isinstance(swap, list) and all(isinstance(c, str) for c in swap)):
             return ROBOT_NOT_DUE
-        for card in [*cards, *(swap or [])]:  # a buffet State names an unknown card first, in any phase
+        for card in [*cards, *(swap or [])]:  # a face-down game names an unknown card first, in any phase
             reason = state.decide({"type": "card", "card": card})
             if reason is not None and str(reason) == "unknown_card":
                 return "unknown_card"
@@ -243,7 +245,7 @@ class RobotLedger:
             return [RobotHandKnown(player, len(cards), len(swap) if isinstance(swap, list) else None)]
         card = str(event["card"])
         self.choices.append(Choice(actions, player, card))
-        return [RobotChose(player, card, is_buffet(state))]
+        return [RobotChose(player, card, face_down(state))]
 
     def played(self, index: int, player: str | None, card: object) -> None:
         """An accepted card at action `index`; kept when a robot seat played it."""

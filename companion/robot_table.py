@@ -21,11 +21,11 @@ from companion import robot_games
 from companion.events import MalformedEvent, check_storable
 from companion.hub import Message
 from companion.journal import StorageError
-from companion.robot_seats import is_buffet, turn_of
+from companion.robot_seats import face_down, turn_of
 from companion.robot_talk import practice_card, practice_step
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
-from companion.seam import Part, RobotEvent, wire
+from companion.seam import Part, RobotEvent, TableSeats, table_seats, wire
 from companion.speech_pace import SpeechPace
 from companion.table import TableService
 
@@ -74,6 +74,14 @@ class RobotDriver:
             self._paused_at = -1  # set on the driver's thread at its next look
         self._wake.set()
 
+    def practice_voices(self) -> list[str] | None:
+        """The voices that speak for a practice table (its robots wait for them), None at any other table.
+        Read without the table lock: a write stuck on the disk must never hold a page's read."""
+        service = self.service
+        if service.game_state is None or not service.robots.setup.practice:
+            return None
+        return list(self.pace.voices())
+
     def resume(self) -> None:
         """Practice robots play again after an undo paused them."""
         self._paused_at = None
@@ -111,46 +119,48 @@ class RobotDriver:
         """What to do next, decided under the table lock (nothing is submitted or said here)."""
         service = self.service
         state, ledger = service.game_state, service.robots
-        if state is None or not ledger.setup.any or state.is_terminal():
-            return None
+        seats = self._seats()
+        if state is None or seats is None or not ledger.setup.any or state.is_terminal():
+            return None  # a game that seats no robot is never played for (its setup refuses robots)
         game = service.current_game or 0
         actions = service.standing_actions()
         count = len(actions) - 1
         practice = ledger.setup.practice
         paused = self._pause_after_undo(count, game) and practice != ""
         if practice and not paused:
-            short = robot_games.missing_hands(state, ledger, practice == "virtual")
+            short = seats.missing_hands(state, ledger, practice == "virtual")
             if short:
-                events = robot_games.deal_virtually(state, ledger, short, game * 1009 + count)
+                events = seats.deal_virtually(state, ledger, short, game * 1009 + count)
                 return lambda: self._submit_all(events, game, count)
-            plate = robot_games.plate_to_lay(state, ledger, game * 1013 + count)
+            plate = seats.table_lays(state, ledger, game * 1013 + count)
             if plate is not None:  # the last plate opens the first step: everyone chooses
                 return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count, words=practice_step)
         if not practice:
-            says.extend(self._draws_up(state, game, count))
+            says.extend(self._draws_up(seats, state, game, count))
         swapping = next((player for player in ledger.setup.seats
-                         if robot_games.swap_due(state, ledger, player, count)
+                         if seats.swap_due(state, ledger, player, count)
                          and ("refused", game, count, player) not in self._said), None)
         if swapping is not None and not paused:
-            held = robot_games.hand_of(state, ledger, swapping) or ()
+            held = seats.hand_of(state, ledger, swapping) or ()
             exchange = RobotAsk(robot_games.visible_log(actions, swapping, state), swapping, held, "swap")
             level = ledger.setup.seats[swapping]
-            return lambda: self._swap(swapping, exchange, level, practice, game, count)
+            return lambda: self._swap(seats, swapping, exchange, level, practice, game, count)
         turn = turn_of(state)
         if turn is not None and ledger.virtual_seat(turn, state):
             choice = ledger.pending(turn, count)
-            waiting = practice == "virtual" and is_buffet(state) and (  # the cards of a step are turned over
+            waiting = practice == "virtual" and face_down(state) and (  # the cards of a step are turned over
                 not robot_games.everyone_chose(state, ledger, count)  # once all are chosen, and not while a
-                or robot_games.person_exchanging(state, ledger, count))  # person's exchange is open
+                or seats.person_exchanging(state, ledger, count))  # person's exchange is open
             if choice is not None and not waiting:
-                return self._play_chosen(turn, choice.card, choice.position, practice, paused, state, game, says)
+                return self._play_chosen(seats, turn, choice.card, choice.position, practice, paused, state, game,
+                                         says)
         for player in ledger.setup.seats:
-            owed = robot_games.due(state, ledger, player, count)
+            owed = seats.due(state, ledger, player, count)
             if owed is None or ("refused", game, count, player) in self._said:
                 continue
-            hand = robot_games.hand_of(state, ledger, player)
-            if hand is None or (owed.kind != "menu" and not hand):
-                key = "robot.no_hand_buffet" if is_buffet(state) and not practice else "robot.no_hand"
+            hand = seats.hand_of(state, ledger, player)
+            if hand is None or (owed.kind != "menu" and not hand):  # a face-down game's hands may be typed too
+                key = "robot.no_hand_buffet" if face_down(state) and not practice else "robot.no_hand"
                 spell = getattr(state, "round_number", 0)  # said once per round, not again at each event
                 says.append((("no_hand", game, spell, player), Part(key, {"player": player})))
                 continue
@@ -191,20 +201,15 @@ class RobotDriver:
             self._paused_at = None  # a player went on after the undo: the robots follow
         return self._paused_at is not None
 
-    def _draws_up(self, state: Any, game: int, count: int) -> list[tuple[tuple[Any, ...], Part]]:
-        """At a real Sus au buffet ! table between rounds: each robot short of nine cards asks to be dealt
-        them (the host types only those on the robots page)."""
-        ledger = self.service.robots
-        if not is_buffet(state) or state.public_state().get("phase") != "buffet":
-            return []
-        says: list[tuple[tuple[Any, ...], Part]] = []
-        for player in ledger.setup.seats:
-            held = ledger.hand(player)
-            if held is not None and len(held) < robot_games.BUFFET_HAND:
-                missing = robot_games.BUFFET_HAND - len(held)
-                says.append((("draws_up", game, count, player),
-                             Part("robot.draws_up", {"player": player, "count": missing})))
-        return says
+    def _seats(self) -> TableSeats | None:
+        """The current game's robot seats (None for a game that seats no robot)."""
+        return table_seats(self.service.games.kinds.get(self.service.game_name))
+
+    def _draws_up(self, seats: TableSeats, state: Any, game: int, count: int) -> list[tuple[tuple[Any, ...], Part]]:
+        """At a real table: each robot short of cards asks to be dealt them (the host types only those on the
+        robots page)."""
+        return [(("draws_up", game, count, player), Part("robot.draws_up", {"player": player, "count": missing}))
+                for player, missing in seats.draws_up(state, self.service.robots).items()]
 
     def _latest_undo(self) -> int | None:
         """The seq of the journal's last record when it is an accepted undo (read under the table lock)."""
@@ -227,8 +232,8 @@ class RobotDriver:
         else:
             submitted = {"type": "robot", "player": player, "card": event.get("card")}
             with self.service.lock:  # the table hears a reason from public facts only, never from its hand
-                state = self.service.game_state
-                why = None if why is None or state is None else robot_games.public_why(
+                state, seats = self.service.game_state, self._seats()
+                why = None if why is None or state is None or seats is None else seats.public_why(
                     state, player, str(event.get("card")))
             if why is not None:
                 submitted["why"] = {"key": why.key, "fields": dict(why.fields)}
@@ -244,7 +249,8 @@ class RobotDriver:
             self._said.add(("refused", game, count, player))
         return True
 
-    def _swap(self, player: str, ask: RobotAsk, level: str, practice: str, game: int, count: int) -> bool:
+    def _swap(self, seats: TableSeats, player: str, ask: RobotAsk, level: str, practice: str, game: int,
+              count: int) -> bool:
         """The first mouse out may exchange cards: the robot says which; at a practice table it draws
         virtually, at a real table its hand is journaled without them until the host enters the new one."""
         try:
@@ -257,7 +263,7 @@ class RobotDriver:
         given = [str(card) for card in decision.event.get("cards", [])]
         new: list[str] | None
         if practice:
-            new = robot_games.swap_hand(ask.hand, given, game * 1009 + count)
+            new = seats.swap_hand(ask.hand, given, game * 1009 + count)
         else:
             left = list(ask.hand)
             for card in given:
@@ -273,11 +279,11 @@ class RobotDriver:
             self._said.add(("refused", game, count, player))
         return True
 
-    def _play_chosen(self, player: str, card: str, position: int, practice: str, paused: bool, state: Any,
-                     game: int, says: list[tuple[tuple[Any, ...], Part]]) -> Callable[[], bool] | None:
+    def _play_chosen(self, seats: TableSeats, player: str, card: str, position: int, practice: str, paused: bool,
+                     state: Any, game: int, says: list[tuple[tuple[Any, ...], Part]]) -> Callable[[], bool] | None:
         """A robot's card is due and chosen: at a real table name it (a buffet card when its reveal comes;
         a Chaud Devant card again after a restart); at practice play it after the pace."""
-        buffet = is_buffet(state)
+        buffet = face_down(state)
         if not practice:
             key = "robot.plays_mouse" if buffet else "robot.plays"
             says.append((("reveal" if buffet else "ask", game, position, player),
@@ -298,7 +304,7 @@ class RobotDriver:
             if self.service.robots.is_robot(player):  # a person's card: the game's own words
                 with self.service.lock:  # one line: the robot, its card and the reason (public facts only)
                     now = self.service.game_state
-                    reason = robot_games.reveal_why if buffet else robot_games.public_why
+                    reason = seats.reveal_why if buffet else seats.public_why
                     why = reason(now, player, card) if now is not None and aids else None
                 said = practice_card(player, why, buffet)
                 words = (lambda parts: practice_step(said(parts))) if virtual_buffet else said

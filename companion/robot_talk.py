@@ -12,10 +12,10 @@ from companion.robot_seats import (
     RobotHandKnown,
     RobotLedger,
     RobotSetup,
-    is_buffet,
+    face_down,
     turn_of,
 )
-from companion.seam import Part, State
+from companion.seam import FaceDownStep, Part, State
 
 
 def why_part(event: dict[str, Any]) -> Part | None:
@@ -70,7 +70,7 @@ def practice_step(parts: tuple[Part, ...]) -> tuple[Part, ...]:
                  for part in parts if part.key != "turn")
 
 
-def practice_card(player: str, why: Part | None, buffet: bool) -> Callable[[tuple[Part, ...]], tuple[Part, ...]]:
+def practice_card(player: str, why: Part | None, face_down: bool) -> Callable[[tuple[Part, ...]], tuple[Part, ...]]:
     """A practice robot's card in one line, its reason joined to the game's own words for the card:
     "Marmiton : Pois 4 — 4, pour ne pas prendre le pli. À Cléo, couleur demandée Pois." (a buffet card's
     words already name the mouse: "Bip : cinq — case 5, en tête, pour passer devant la dernière souris.")."""
@@ -79,7 +79,7 @@ def practice_card(player: str, why: Part | None, buffet: bool) -> Callable[[tupl
         if not parts:
             return parts
         first, rest = parts[0], parts[1:]
-        if buffet:
+        if face_down:
             return parts if why is None else (Part("robot.played_named", {"play": first, "why": why}), *rest)
         if why is None:
             return (Part("robot.played_plain", {"player": player, "play": first}), *rest)
@@ -115,20 +115,18 @@ def robot_ask(state: State, ledger: RobotLedger, actions: int) -> Part | None:
     if choice is None:
         return None
     virtual = bool(ledger.setup.practice)
-    if is_buffet(state):
+    if face_down(state):
         return Part("robot.plays_mouse_virtual" if virtual else "robot.plays_mouse",
                     {"player": player, "card": choice.card})
     return Part("robot.plays_virtual" if virtual else "robot.plays", {"player": player, "card": choice.card})
 
 
 def still_choosing(state: State, ledger: RobotLedger, actions: int) -> list[str]:
-    """At a Sus au buffet ! practice without cards, the mice still to choose their card of the step, in
-    order (the table turns none over until all have): "où en est-on" names them."""
-    if ledger.setup.practice != "virtual" or not is_buffet(state):
+    """At a practice without cards of a face-down game, the players still to choose their card of the step,
+    in order (the table turns none over until all have): "où en est-on" names them."""
+    if ledger.setup.practice != "virtual" or not isinstance(state, FaceDownStep):
         return []
-    public = state.public_state()
-    in_round = list(public.get("in_round", []))
-    turn = public.get("turn")
-    if public.get("phase") != "step" or turn not in in_round:
+    step = state.face_down_step()
+    if step is None:
         return []
-    return [player for player in in_round[in_round.index(turn):] if ledger.pending(player, actions) is None]
+    return [player for player in step.still_to_show() if ledger.pending(player, actions) is None]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.catalogs import Phrasebook, said, said_plural
-from companion.seam import Part, State, Voice
+from companion.seam import NamesCards, Part, State, Voice
 
 SAID = Phrasebook(
     "robot.",
@@ -63,23 +63,14 @@ SAID = Phrasebook(
 )
 
 
-def card_name(game: str, code: str, language: str, edition: str = "2005") -> str:
-    """A card's spoken name as its game says it: Chaud Devant's "Pois 5", a mouse card's value."""
-    if game == "buffet":
-        from companion.buffet.announcer import Words
-        from companion.buffet.plates import MOUSE_CARDS
-
-        value = MOUSE_CARDS.get(code)
-        return Words(language).number(value) if value is not None else code
-    from companion.chaud_devant.announcer import Theme
-
-    return Theme(language, edition).card(code)
+def card_name(names: NamesCards | None, code: str, language: str) -> str:
+    """A card's spoken name as its match says it ("Pois 5", "cinq"); its code for a game that names none."""
+    return names.card_name(code, language) if names is not None else code
 
 
-def menu_name(menu: str, language: str, edition: str = "2005") -> str:
-    from companion.chaud_devant.phrases import menu_name as name
-
-    return name(menu, language, edition)
+def menu_name(names: NamesCards | None, menu: str, language: str) -> str:
+    """A menu's spoken name as its match says it; its code for a game that names none."""
+    return names.menu_name(menu, language) if names is not None else menu
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +78,7 @@ class RobotVoice:
     """A game's voice that also says robot parts; other parts go to the game's voice."""
 
     inner: Voice
-    game: str = "chaud_devant"
-    edition: str = "2005"
+    names: NamesCards | None = None
 
     def render(self, parts: Iterable[Part], language: str) -> str:
         said_parts: list[str] = []
@@ -96,12 +86,12 @@ class RobotVoice:
             if part.key.startswith("robot.") and part.key[6:] in SAID:
                 fields: dict[str, Any] = dict(part.fields)
                 if isinstance(fields.get("card"), str):
-                    fields["card"] = card_name(self.game, fields["card"], language, self.edition)
+                    fields["card"] = card_name(self.names, fields["card"], language)
                 if isinstance(fields.get("cards"), list):
-                    fields["cards"] = ", ".join(card_name(self.game, str(card), language, self.edition)
+                    fields["cards"] = ", ".join(card_name(self.names, str(card), language)
                                                 for card in fields["cards"])
                 if isinstance(fields.get("menu"), str):
-                    fields["menu"] = menu_name(fields["menu"], language, self.edition)
+                    fields["menu"] = menu_name(self.names, fields["menu"], language)
                 if isinstance(fields.get("why"), Part):
                     fields["why"] = self._inner(fields["why"], language)
                     if not fields["why"]:
@@ -123,9 +113,6 @@ class RobotVoice:
 
 
 def voice_of(state: State) -> RobotVoice:
-    """The robot voice around this match's own voice."""
-    public = state.public_state()
-    game = "buffet" if public.get("game") == "buffet" else "chaud_devant"
-    rules = getattr(getattr(state, "game", None), "rules", None)
-    edition = str(getattr(rules, "edition", "2005"))
-    return RobotVoice(state.voice(), game, edition)
+    """The robot voice around this match's own voice, naming cards as that voice does (seam.NamesCards)."""
+    inner = state.voice()
+    return RobotVoice(inner, inner if isinstance(inner, NamesCards) else None)

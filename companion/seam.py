@@ -15,6 +15,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, cast, runtime_checkable
 
 if TYPE_CHECKING:
+    from companion.robot_seats import RobotLedger
     from companion.sides import SideLedger
 
 BAD_SETUP = "bad_setup"
@@ -135,6 +136,121 @@ class Snapshots(Protocol):
     instead of replaying the whole game."""
 
     def snapshot(self) -> State: ...
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDown:
+    """A step whose cards are chosen face down: its players in the order their cards are turned over, and
+    whose card is turned over next (None when no card is due)."""
+
+    players: tuple[str, ...]
+    next: str | None
+
+    @property
+    def shown(self) -> int:
+        """How many cards of the step are turned over already."""
+        return self.players.index(self.next) if self.next in self.players else 0
+
+    def still_to_show(self) -> tuple[str, ...]:
+        """The players whose card is still face down, in order (none when no card is due)."""
+        return self.players[self.shown:] if self.next in self.players else ()
+
+
+@runtime_checkable
+class FaceDownStep(Protocol):
+    """Optional for a State: a game whose cards are chosen face down for a whole step, then turned over in
+    order (OpenSpiel's simultaneous node). Its robot seats choose ahead of their turn, and the table keeps
+    their hands in `robot` notes (its log has no `hand` event)."""
+
+    def face_down_step(self) -> FaceDown | None:
+        """The step under way, None outside one."""
+        ...
+
+
+@runtime_checkable
+class NamesCards(Protocol):
+    """Optional for a Voice: a card's and a menu's spoken name in a language, as the voice says them (a
+    match's voice: its edition's names); without it the table says a robot's card by its code."""
+
+    def card_name(self, code: str, language: str) -> str: ...
+
+    def menu_name(self, menu: str, language: str) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """A decision a robot seat owes now: `kind` "menu", "card" (chosen for the card due next) or
+    "step" (face down for the step under way); `log_len` is how much of the log it may see."""
+
+    player: str
+    kind: str
+    log_len: int
+
+
+class TableSeats(Protocol):
+    """A game's robot seats at a table (`companion/robot_table.py`): what each seat holds and owes, the
+    hands a practice table deals, and what the table says of a robot's card from public facts only."""
+
+    def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
+        """The cards `player` holds now; None when no hand was dealt to it."""
+        ...
+
+    def due(self, state: State, ledger: RobotLedger, player: str, actions: int) -> Due | None:
+        """What robot seat `player` must decide now, if anything."""
+        ...
+
+    def missing_hands(self, state: State, ledger: RobotLedger, virtual: bool) -> list[str]:
+        """The seats a practice table deals virtually now (everyone's in the fully `virtual` variant)."""
+        ...
+
+    def deal_virtually(self, state: State, ledger: RobotLedger, players: list[str], seed: int) -> list[Event]:
+        """The events that deal `players` their hands from the cards left."""
+        ...
+
+    def table_lays(self, state: State, ledger: RobotLedger, seed: int) -> Event | None:
+        """At a practice table without cards, the table's own next move (a virtual plate), if one is due."""
+        ...
+
+    def tag_deal_bases(self, state: State, ledger: RobotLedger) -> dict[str, tuple[tuple[str, ...], int]]:
+        """For a deal by tag of known hands now: seat → (the cards it keeps, how many it is dealt)."""
+        ...
+
+    def swap_due(self, state: State, ledger: RobotLedger, player: str, actions: int) -> bool:
+        """True when `player` may exchange cards now and has not yet."""
+        ...
+
+    def swap_hand(self, hand: tuple[str, ...], given: list[str], seed: int) -> list[str] | None:
+        """A practice hand after giving up `given` and drawing as many; None if `given` is not in `hand`."""
+        ...
+
+    def person_exchanging(self, state: State, ledger: RobotLedger, actions: int) -> bool:
+        """True while a person at a practice table without cards may still make an exchange."""
+        ...
+
+    def draws_up(self, state: State, ledger: RobotLedger) -> dict[str, int]:
+        """At a real table, each robot short of cards now and how many it must be dealt."""
+        ...
+
+    def public_why(self, state: State, player: str, card: str) -> Part | None:
+        """The reason said to the table for a robot's card as it is chosen, from public facts only."""
+        ...
+
+    def reveal_why(self, state: State, player: str, card: str) -> Part | None:
+        """The reason said for a robot's face-down card as it is turned over, from public facts only."""
+        ...
+
+
+@runtime_checkable
+class SeatsRobots(Protocol):
+    """Optional for a GameKind: robot seats at its table; a game without it is offered no robots."""
+
+    @property
+    def table_seats(self) -> TableSeats: ...
+
+
+def table_seats(kind: object) -> TableSeats | None:
+    """The game's robot seats at a table, None for a game (or no game) that seats no robot."""
+    return kind.table_seats if isinstance(kind, SeatsRobots) else None
 
 
 class Game(Protocol):

@@ -32,8 +32,8 @@ class RobotSide(SideLedger):
     def record(self, event: dict[str, Any], state: State, actions: int) -> list[Any]:
         return self.ledger.apply(event, state, actions)
 
-    def setup_ok(self, new_game: dict[str, Any]) -> bool:
-        return parse_setup(new_game) is not None
+    def setup_ok(self, new_game: dict[str, Any], kind: object = None) -> bool:
+        return parse_setup(new_game, kind) is not None  # robot seats only in a game with TableSeats
 
     def start(self, new_game: dict[str, Any]) -> None:
         self.ledger = RobotLedger(parse_setup(new_game))

@@ -41,8 +41,8 @@ class SideLedger:
         """Keep an accepted event of this ledger; its effects."""
         return []
 
-    def setup_ok(self, new_game: dict[str, Any]) -> bool:
-        """Whether this ledger's part of a `new_game` is well formed."""
+    def setup_ok(self, new_game: dict[str, Any], kind: object = None) -> bool:
+        """Whether this ledger's part of a `new_game` of game `kind` (its GameKind) is well formed."""
         return True
 
     def start(self, new_game: dict[str, Any]) -> None:

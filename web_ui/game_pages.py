@@ -100,6 +100,20 @@ class GamePages:
         By default always: a robot chooses on its turn and the host plays its card at once."""
         return True
 
+    robot_first_field = ""
+    """The `new_game` field the robots page's player number fills ("dealer", "first"; none by default)."""
+
+    def robot_setup_words(self) -> dict[str, str]:
+        """The robots page's words for this game, in the page's language: `players` (its players' range,
+        "3 to 5 for Chaud Devant") and `first` (what the player number is, "Dealer (Chaud Devant)"); none
+        by default."""
+        return {}
+
+    def robot_hands_form(self) -> str | None:
+        """The template of the host's form for typing the robots' hands (`templates/<name>/_robot_hands.html`),
+        if the game has one; it gets `robot_hands`."""
+        return f"{self.name}/_robot_hands.html" if self._has_template("_robot_hands.html") else None
+
     def robot_hands(self) -> dict[str, dict[str, Any]]:
         """What the host's robots page (`/setup/robots`, PIN) shows of each robot's hand, by name: `hand` and
         `discards` as the host types them, and `short` (how many cards it lacks). Empty by default: a game

@@ -55,10 +55,9 @@ def _with_voices(html: str) -> Response:
     between): a practice player's phone and the tablet then do not both say the same lines."""
     response = make_response(html)
     driver = robot_driver()
-    table = service()  # read without the table lock: a write stuck on the disk must never hold a read view
-    practice = table.game_state is not None and bool(table.robots.setup.practice)
-    if driver is not None and practice:
-        response.headers["X-Table-Voices"] = quote(" ".join(driver.pace.voices()))
+    voices = driver.practice_voices() if driver is not None else None
+    if voices is not None:
+        response.headers["X-Table-Voices"] = quote(" ".join(voices))
     return response
 
 

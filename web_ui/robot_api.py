@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, make_response, request
 
 from companion.events import MalformedEvent
-from companion.robot_games import hand_of, swap_due, swap_hand, visible_log
+from companion.robot_games import table_seats, visible_log
 from companion.robot_seats import turn_of
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
@@ -134,10 +134,12 @@ def swap(name: str) -> tuple[Response, int] | Response:
     with table.lock:
         state, ledger = table.game_state, table.robots
         count = len(table.standing_actions()) - 1
-        if state is None or ledger.setup.practice != "virtual" or not swap_due(state, ledger, name, count):
+        seats = table_seats(table.games.kinds.get(table.game_name))
+        if state is None or seats is None or ledger.setup.practice != "virtual" or not seats.swap_due(
+                state, ledger, name, count):
             return jsonify(error=f"{name} has no exchange to make now"), 409
-        held = hand_of(state, ledger, name) or ()
-        new = swap_hand(held, given, (table.current_game or 0) * 1009 + count)
+        held = seats.hand_of(state, ledger, name) or ()
+        new = seats.swap_hand(held, given, (table.current_game or 0) * 1009 + count)
     if new is None:
         return jsonify(error="those cards are not all in your hand"), 409
     answer = table.submit_if({"type": "robot", "player": name, "hand": new, "swap": list(given)}, "seat",
@@ -157,10 +159,11 @@ def hint(name: str) -> tuple[Response, int] | Response:
         if state is None or not ledger.setup.aids:
             return jsonify(error="learning aids are off: they exist only at a practice table with robots, "
                                  "when chosen at setup"), 403
-        hand = hand_of(state, ledger, name)
-        if not hand:
+        seats = table_seats(table.games.kinds.get(table.game_name))
+        hand = seats.hand_of(state, ledger, name) if seats is not None else None
+        if not hand or seats is None:
             return jsonify(error="your hand is not known: it must be scanned or dealt first"), 409
-        exchange = "swap" if swap_due(state, ledger, name, len(table.standing_actions()) - 1) else None
+        exchange = "swap" if seats.swap_due(state, ledger, name, len(table.standing_actions()) - 1) else None
         ask = RobotAsk(visible_log(table.standing_actions(), name, state), name, hand, exchange)
         voice, language, game = voice_of(state), table.language, table.current_game or 0
         advice_key = _pages().advice_key

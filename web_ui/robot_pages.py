@@ -10,6 +10,7 @@ from flask import Blueprint, render_template
 from companion.robot_seats import DEFAULT_PACE_MS, LEVELS
 from companion.robot_talk import robot_ask as robot_asks
 from companion.robot_words import voice_of
+from companion.seam import table_seats
 from web_ui.context import service
 from web_ui.game_pages import page_table
 from web_ui.page_common import common_context
@@ -42,8 +43,13 @@ def robot_helpers() -> dict[str, Any]:
 
 @robot_pages.get("/setup/robots")
 def robot_setup_page() -> str:
-    """A new game with robots: who is a robot and how strong, real or practice table, learning aids, pace."""
+    """A new game with robots: who is a robot and how strong, real or practice table, learning aids, pace;
+    the games offered are the page table's whose rules seat robots (`TableSeats`)."""
+    table, pages = service(), page_table()
+    faces = [face for name, face in pages.items() if table_seats(table.games.kinds.get(name)) is not None]
+    current = pages[table.game_name]
     return render_template("robot_setup.html", levels=LEVELS, pace_s=DEFAULT_PACE_MS / 1000,
-                           robot_hands=page_table()[service().game_name].robot_hands(),
-                           **common_context())
+                           robot_faces=faces, robot_words=[face.robot_setup_words() for face in faces],
+                           default_game=table.games.default, robot_hands=current.robot_hands(),
+                           robot_hands_form=current.robot_hands_form(), **common_context())
 

@@ -74,5 +74,12 @@ class Buffet:
             raise TypeError("not a state of this game")
         return robot_position(state, actions, ask)
 
+    @property
+    def table_seats(self) -> Any:
+        """Its robot seats at a table (see companion.seam.SeatsRobots)."""
+        from companion.buffet.table_seats import SEATS
+
+        return SEATS
+
 
 KIND = Buffet()

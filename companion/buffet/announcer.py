@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.buffet import effects as fx
 from companion.buffet.phrases import DEFAULT_LANGUAGE, PLACES, SAID
-from companion.buffet.plates import FOODS, PLATES, counted
+from companion.buffet.plates import FOODS, MOUSE_CARDS, PLATES, counted
 from companion.catalogs import count_of, phrase_format
 from companion.seam import GameStarted, Part, Undone
 
@@ -59,6 +59,14 @@ class BuffetVoice:
     def render(self, parts: Iterable[Part], language: str) -> str:
         words = Words(language)
         return " ".join(render_part(part, words) for part in parts)
+
+    def card_name(self, code: str, language: str) -> str:
+        """A mouse card's value as said ("cinq"); any other code as it is (see seam.NamesCards)."""
+        value = MOUSE_CARDS.get(code)
+        return Words(language).number(value) if value is not None else code
+
+    def menu_name(self, menu: str, language: str) -> str:
+        return menu  # no menus in this game
 
 
 def render_part(part: Part, words: Words) -> str:

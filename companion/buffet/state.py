@@ -25,7 +25,7 @@ from companion.buffet.plates import (
 )
 from companion.buffet.reasons import Reason
 from companion.buffet.records import Leave, Reveal, RoundRecord, Step
-from companion.seam import Part, Voice, wire
+from companion.seam import FaceDown, Part, Voice, wire
 from companion.snapshot import copy_last, copy_records
 
 
@@ -133,6 +133,14 @@ class State:
 
     def voice(self) -> Voice:
         return announcer.BuffetVoice()
+
+    def face_down_step(self) -> FaceDown | None:
+        """Each step's cards are chosen face down, then turned over in order (see seam.FaceDownStep)."""
+        if self.phase != "step":
+            return None
+        turn = self.turn
+        return FaceDown(tuple(self.players[seat] for seat in self.in_round),
+                        self.players[turn] if turn is not None else None)
 
     def describe(self, effects: list[Any]) -> list[Part]:
         return announcer.describe_effects(self, effects)

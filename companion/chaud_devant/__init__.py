@@ -83,5 +83,12 @@ class ChaudDevant:
             raise TypeError("not a state of this game")
         return robot_position(state, actions, ask)
 
+    @property
+    def table_seats(self) -> Any:
+        """Its robot seats at a table (see companion.seam.SeatsRobots)."""
+        from companion.chaud_devant.table_seats import SEATS
+
+        return SEATS
+
 
 KIND = ChaudDevant()

@@ -69,6 +69,13 @@ class EditionVoice:
     def render(self, parts: Iterable[Part], language: str) -> str:
         return render(list(parts), Theme(language, self.edition))
 
+    def card_name(self, code: str, language: str) -> str:
+        """A card's name in this edition: "Pois 5" (see seam.NamesCards)."""
+        return Theme(language, self.edition).card(code)
+
+    def menu_name(self, menu: str, language: str) -> str:
+        return menu_name(menu, language, self.edition)
+
 
 def render(parts: list[Part], theme: Theme) -> str:
     """The announcement text for these parts."""

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from companion.buffet import KIND as BUFFET
 from companion.buffet.plates import COPIES, MOUSE_CARDS
+from companion.buffet.table_seats import SEATS
 from companion.referee import Referee
-from companion.robot_games import deal_virtually, hand_of, missing_hands, tag_deal_bases
 from companion.tag_deal import TagDeal
 from marmite.games import GAMES
 
@@ -35,7 +35,7 @@ def test_the_plan_deals_nine_each_clockwise_from_the_first_player_and_journals_k
     assert referee.state is not None
     plan = BUFFET.deal_plan(referee.state)
     assert plan is not None and plan.known_as == "robot" and plan.first == PLAYERS.index("Cléo")
-    bases = tag_deal_bases(referee.state, referee.robots)
+    bases = SEATS.tag_deal_bases(referee.state, referee.robots)
     assert bases == {"Ana": (("mouse-1",) * 4, 5), "Cléo": ((), 9)}  # the people; the robot: virtual
     deal = TagDeal(plan.__class__(plan.players, (5, 0, 9), plan.first, plan.cards, known_as="robot",
                                   kept=(("mouse-1",) * 4, (), ())))
@@ -58,17 +58,17 @@ def test_the_plan_deals_nine_each_clockwise_from_the_first_player_and_journals_k
 def test_whose_hands_are_dealt_by_tag_depends_on_the_table() -> None:
     real = fold("")
     assert real.state is not None
-    assert tag_deal_bases(real.state, real.robots) == {"Bip": ((), 9)}  # a real table: the robot's tray
+    assert SEATS.tag_deal_bases(real.state, real.robots) == {"Bip": ((), 9)}  # a real table: the robot's tray
     for plate in ("plate-cheese-3", "plate-potato-2", "plate-pizza-1", "plate-sausage-0", "plate-salad-5"):
         assert real.apply({"type": "plate", "plate": plate}).accepted
-    assert tag_deal_bases(real.state, real.robots) == {"Bip": ((), 9)}  # forgotten before the step: still dealt
+    assert SEATS.tag_deal_bases(real.state, real.robots) == {"Bip": ((), 9)}  # forgotten before the step: still dealt
     assert real.apply({"type": "robot", "player": "Bip", "hand": ["mouse-1"] * 9}).accepted
-    assert tag_deal_bases(real.state, real.robots) == {"Bip": (("mouse-1",) * 9, 0)}  # a full hand mid-step
+    assert SEATS.tag_deal_bases(real.state, real.robots) == {"Bip": (("mouse-1",) * 9, 0)}  # a full hand mid-step
     virtual = fold("virtual")
-    assert virtual.state is not None and tag_deal_bases(virtual.state, virtual.robots) == {}
+    assert virtual.state is not None and SEATS.tag_deal_bases(virtual.state, virtual.robots) == {}
     plain = Referee(GAMES)
     assert plain.apply({"type": "new_game", "game": "buffet", "players": PLAYERS, "first": "Ana"}).accepted
-    assert plain.state is not None and tag_deal_bases(plain.state, plain.robots) == {}  # nothing needs hands
+    assert plain.state is not None and SEATS.tag_deal_bases(plain.state, plain.robots) == {}  # nothing needs hands
 
 
 def test_a_persons_known_hand_at_a_practice_with_cards_shrinks_as_their_cards_are_read() -> None:
@@ -99,17 +99,17 @@ def test_robots_drawn_after_the_peoples_real_hands_never_exceed_the_box(seed: in
                    {"type": "robot", "player": "Cléo", "hand": people[9:]})
     state = referee.state
     assert state is not None
-    short = missing_hands(state, referee.robots, False)
+    short = SEATS.missing_hands(state, referee.robots, False)
     over = any(counts[card] + Counter(robot)[card] > COPIES for card in robot)
     assert short == (["Bip"] if over else [])
-    for event in deal_virtually(state, referee.robots, short, seed):
+    for event in SEATS.deal_virtually(state, referee.robots, short, seed):
         assert referee.apply(event).accepted
     held = Counter(card for name in PLAYERS for card in referee.robots.hand(name) or ())
     assert max(held.values()) <= COPIES and len(referee.robots.hand("Bip") or ()) == 9
     kept = Counter(referee.robots.hand("Bip") or ()) & Counter(robot)
     room = {card: max(0, COPIES - counts[card]) for card in VALUES}
     assert all(kept[card] >= min(Counter(robot)[card], room[card]) for card in VALUES)  # keeps what it may
-    assert missing_hands(state, referee.robots, False) == []
+    assert SEATS.missing_hands(state, referee.robots, False) == []
 
 
 def test_after_a_persons_exchange_with_the_real_deck_their_hand_is_unknown_until_passed_again() -> None:
@@ -131,17 +131,17 @@ def test_after_a_persons_exchange_with_the_real_deck_their_hand_is_unknown_until
             continue
         person = PLAYERS[first.seat]
         assert referee.robots.hand(person) is not None  # the ledger still has the hand it was given
-        assert tag_deal_bases(state, referee.robots)[person] == ((), 0)  # not known now, nothing to deal mid-round
-        assert hand_of(state, referee.robots, person) is None  # the chef's advice will not use a stale hand
+        assert SEATS.tag_deal_bases(state, referee.robots)[person] == ((), 0)  # not known now: nothing dealt
+        assert SEATS.hand_of(state, referee.robots, person) is None  # the chef's advice will not use a stale hand
         other = next(name for name in PLAYERS if name not in (person, "Bip"))
-        assert hand_of(state, referee.robots, other) is not None
+        assert SEATS.hand_of(state, referee.robots, other) is not None
         while referee.public_state["phase"] == "step":  # the round played out
             turn = referee.public_state["turn"]
             card = rng.choice(referee.robots.hand(turn) or VALUES)
             if turn == "Bip":
                 assert referee.apply({"type": "robot", "player": "Bip", "card": card}).accepted
             assert referee.apply({"type": "card", "card": card}).accepted
-        bases = tag_deal_bases(state, referee.robots)
+        bases = SEATS.tag_deal_bases(state, referee.robots)
         assert bases[person] == ((), 9)  # between rounds: their whole hand passes the reader again
         kept = referee.robots.hand(other) or ()
         assert bases[other] == (kept, 9 - len(kept))  # the other person draws back up to nine

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from companion.robot_words import card_name
+from companion.robot_words import card_name, voice_of
 from companion.table import TableService
 from tests.companion.test_robot_table import texts, wait_for
 
@@ -79,7 +79,8 @@ def test_a_robots_exchange_names_no_card_aloud_and_the_host_types_only_the_new_o
                              and "échange" in m.text("fr")])[-1]
     for language in ("fr", "en", "nl"):
         text = said.text(language)
-        names = {card_name("buffet", card, language) for card in given}
+        names = {card_name(voice_of(table.game_state).names, card, language)  # type: ignore[arg-type]
+                 for card in given}
         assert not any(re.search(rf"\b{re.escape(name)}\b", text) for name in names), text
         assert str(len(given)) in text
     reader_or_typed = {"fr": ("sur le lecteur ou tapez-", "sur la page des robots."),

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from companion.buffet.table_seats import SEATS
 from companion.chaud_devant.cards import ALL_CODES
 from companion.replay import replay
-from companion.robot_games import swap_due, visible_log
+from companion.robot_games import visible_log
 from companion.robot_table import RobotDriver
 from companion.table import TableService
 from marmite.games import GAMES
@@ -314,7 +315,7 @@ def test_sus_au_buffet_practice_without_cards_deals_lays_and_turns_over_only_onc
             hand = table.robots.hand("Ana") or ()
             due = in_step and mine is None and table.state()["in_round"].index("Ana") >= table.state()[
                 "in_round"].index(table.state()["turn"])
-            exchange = swap_due(table.game_state, table.robots, "Ana", len(table.standing_actions()) - 1)
+            exchange = SEATS.swap_due(table.game_state, table.robots, "Ana", len(table.standing_actions()) - 1)
         if due and hand:
             assert table.submit({"type": "robot", "player": "Ana", "card": min(hand)}, source="seat").accepted
         elif exchange:  # her mouse left first: the table waits for her exchange before turning cards over
@@ -419,7 +420,7 @@ def test_sus_au_buffet_practice_without_cards_waits_for_a_persons_exchange(tmp_p
         assert table.submit({"type": "robot", "player": "Ana", "card": "mouse-n1"}, source="seat").accepted
         wait_for(lambda: "Ana" not in table.state()["in_round"])  # -1 against three fives: she leaves first
         with table.lock:
-            assert swap_due(table.game_state, table.robots, "Ana", len(table.standing_actions()) - 1)
+            assert SEATS.swap_due(table.game_state, table.robots, "Ana", len(table.standing_actions()) - 1)
         wait_for(lambda: all(robot_chose(table, name) for name in players[1:]))
         positions = table.state()["positions"]
         time.sleep(0.5)

@@ -172,6 +172,19 @@ class Relay:
     def describe_refusal(self, event: dict[str, Any], reason: str) -> Part:
         return Part("refused", {"reason": reason})
 
+    def robot_position(self, state: Any, actions: list[dict[str, Any]], ask: Any) -> Any:
+        """Its robot's view of a turn (companion.robots.PlaysRobots)."""
+        from tests.toy_game.robots import robot_position
+
+        return robot_position(state, actions, ask)
+
+    @property
+    def table_seats(self) -> Any:
+        """Its robot seats at a table (companion.seam.SeatsRobots)."""
+        from tests.toy_game.robots import SEATS
+
+        return SEATS
+
 
 class RelayDemo:
     """The demo (see companion.seam.Demo): random hop cards, each a copy in turn on the reader."""

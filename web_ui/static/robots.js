@@ -17,6 +17,8 @@
     return data;
   }
 
+  window.MarmiteRobots = { post: post };  // for a game's own robot forms (web_ui/games/<game>/static)
+
   // Shown in the status line (read by a screen reader: role=status); said aloud only when this page speaks
   // itself (never both voices), at once like an answer. `echoed`: the table's stream says it too on a page
   // that speaks everything, so it is not said twice there.
@@ -45,9 +47,12 @@
     const first = players[(parseInt(String(data.get("first")), 10) || 1) - 1] || players[0];
     const robots = { seats: seats, practice: String(data.get("practice") || ""), aids: data.get("aids") !== null,
       pace_ms: Math.round((parseFloat(String(data.get("pace"))) || 0) * 1000) };
-    const start = game === "buffet"
-      ? { type: "new_game", game: "buffet", players: players, first: first, robots: robots }
-      : { type: "new_game", players: players, dealer: first, robots: robots };
+    const option = form.querySelector("#robot-game-kind option:checked");  // the games come from the page table
+    const start = { type: "new_game" };
+    if (option && !option.hasAttribute("data-default")) start.game = game;  // the default game needs no name
+    start.players = players;
+    if (option && option.dataset.first) start[option.dataset.first] = first;  // its dealer or first player
+    start.robots = robots;
     const statusLine = document.getElementById("setup-status");
     try {
       const answer = await post("/api/events", start);
@@ -56,26 +61,7 @@
     } catch (e) { if (statusLine) statusLine.textContent = e.message; }
   });
 
-  // The host types a Sus au buffet ! robot's cards: values separated by spaces, -1 for minus one.
-  document.querySelectorAll("form.robot-hand").forEach(function (handForm) {
-    handForm.addEventListener("submit", async function (event) {
-      event.preventDefault();
-      const typed = String(new FormData(handForm).get("cards") || "").trim();
-      const cards = typed ? typed.split(/[\s,;]+/).map(function (v) {
-        return "mouse-" + (v === "-1" || v === "\u22121" ? "n1" : v);
-      }) : [];
-      const line = document.getElementById("robot-hand-status");
-      try {
-        const body = {};
-        body[handForm.dataset.field === "drawn" ? "drawn" : "cards"] = cards;  // "drawn": only the new cards
-        const answer = await post("/api/robots/" + encodeURIComponent(handForm.dataset.robot) + "/hand", body);
-        if (line) line.textContent = answer.accepted ? handForm.dataset.recorded : handForm.dataset.refused;
-        if (answer.accepted && handForm.dataset.field === "drawn") handForm.reset();  // added once only
-      } catch (e) { if (line) line.textContent = e.message; }
-    });
-  });
-
-  // Sus au buffet ! practice without cards: the first mouse out exchanges the ticked cards (none: keeps).
+  // A practice without cards: the first player out exchanges the ticked cards (none: keeps).
   document.addEventListener("submit", async function (event) {
     const swapForm = event.target instanceof HTMLFormElement && event.target.id === "practice-swap" ? event.target : null;
     const seat = body.dataset.seat;

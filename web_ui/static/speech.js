@@ -3,7 +3,7 @@
 window.MarmiteSpeech = (function () {
   const MAX_WORDS = 12;
   // Parts every player wants to hear, and parts a phone speaks only when they name its player.
-  // (Chaud Devant's parts, then Sus au buffet !'s.)
+  // (The hosted games' part keys, game by game.)
   const ALWAYS = ["trick_won", "round_scored", "unclaimed", "game_over", "game_started", "round_opened",
     "menus_revealed", "round_ended", "winner", "tie_break", "part_two", "buffet_ready_choose", "new_step_choose"];
   const IF_NAMED = ["turn", "play_begins", "last_card", "revoke", "refused", "undone", "where_turn",

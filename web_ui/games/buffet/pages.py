@@ -209,6 +209,12 @@ class BuffetPages(GamePages):
     def robot_hands(self) -> dict[str, dict[str, Any]]:
         return robot_hands()
 
+    robot_first_field = "first"
+
+    def robot_setup_words(self) -> dict[str, str]:
+        return {"players": str(gettext("3 to 6 for Sus au buffet")),
+                "first": str(gettext("first player (Sus au buffet)"))}
+
     def __init__(self) -> None:
         super().__init__(KIND.name, __name__)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.buffet import KIND
 from companion.buffet.announcer import Words
 from companion.buffet.plates import MOUSE_CARDS
-from companion.robot_games import swap_due
-from companion.robot_seats import is_buffet
+from companion.buffet.table_seats import SEATS
 from web_ui.context import service
 
 
@@ -17,14 +17,14 @@ def practice_seat(name: str) -> dict[str, Any]:
     table = service()
     with table.lock:
         state, ledger = table.game_state, table.robots
-        if state is None or ledger.setup.practice != "virtual" or not is_buffet(state):
+        if state is None or ledger.setup.practice != "virtual" or table.game_name != KIND.name:
             return {"hand": [], "chosen": None, "may_choose": False, "may_swap": False}
         count = len(table.standing_actions()) - 1
         hand = ledger.hand(name) or ()
         choice = ledger.pending(name, count)
         may_choose = choice is None and bool(hand) and ledger.decide(
             {"type": "robot", "player": name, "card": hand[0]}, state, count) is None
-        may_swap = swap_due(state, ledger, name, count)
+        may_swap = SEATS.swap_due(state, ledger, name, count)
     words = Words(table.language)
 
     def named(code: str) -> dict[str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.buffet import KIND
-from companion.robot_games import BUFFET_HAND
+from companion.buffet.table_seats import BUFFET_HAND
 from web_ui.context import service
 
 

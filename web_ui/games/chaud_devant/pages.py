@@ -53,6 +53,11 @@ class ChaudDevantPages(GamePages):
     def table_heading(self, language: str) -> str:
         return str(gettext("Table display"))
 
+    robot_first_field = "dealer"
+
+    def robot_setup_words(self) -> dict[str, str]:
+        return {"players": str(gettext("3 to 5 for Chaud Devant")), "first": str(gettext("Dealer (Chaud Devant)"))}
+
     def deck_words(self, language: str) -> dict[str, str]:
         return {"name": DECK_WORDS.template("chaud_devant", language)}
 
