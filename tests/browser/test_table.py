@@ -10,7 +10,17 @@ import pytest
 from companion.chaud_devant.simulate import Noise, random_game, simulate
 from companion.referee import Referee
 from marmite.games import GAMES
-from tests.browser.conftest import CuttingProxy, Server, audit, choose_in_private, shot, unlock, wait_log, wait_stream
+from tests.browser.conftest import (
+    CuttingProxy,
+    Server,
+    audit,
+    choose_in_private,
+    shot,
+    spoken_once_quiet,
+    unlock,
+    wait_log,
+    wait_stream,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +129,7 @@ def test_stream_survives_a_dropped_connection_and_a_restart(page: Any, server: S
     wait_log(page, 14)
     seqs = [message["seq"] for message in page.evaluate("window.marmiteLog")]
     assert seqs == list(range(1, 15))
-    said = " ".join(page.evaluate("window.__spoken"))
+    said = " ".join(spoken_once_quiet(page))
     texts = [m["text"] for m in page.evaluate("window.marmiteLog")]
     assert said.startswith(" ".join(texts[:4]))  # live: every word; after the outages: in full or summed up
     assert texts[-1].split(". ")[-1] in said
