@@ -1,11 +1,12 @@
 """The import rule, read from the source with ast: the core imports no adapter and no root, adapters
-import no root and no other adapter (but firmware_bridge → hardware's radio core), the generic web pages
-and the club import no game, benchmarks import no tests, and no project module is imported by a name
-computed at run time."""
+import no root and no other adapter (but firmware_bridge → hardware's radio core), only a game's own packages and
+the registry import a game, generic code never tests a game's name, benchmarks import no tests, and no project
+module is imported by a name computed at run time."""
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,11 @@ RADIO_CORE = ("hardware.iso14443", "hardware.mfrc522_pcd", "hardware.fakes.mfrc5
 WEB_LIMITS = ("web_ui.limits", "web_ui.app.CONTENT_SECURITY_POLICY")
 """club's one allowed edge: the hub's pages keep the table's own limits and CSP (the same classes, not copies)."""
 PROJECT = (CORE, *ADAPTERS, ROOT_PACKAGE, "tests", "benchmarks")
+PRODUCT = (CORE, *ADAPTERS, ROOT_PACKAGE)
+REGISTRY = "marmite/games.py"
+"""The one generic module that names the games: the composition root's table of hosted games."""
+GENERIC_PAGES = ("web_ui/templates", "web_ui/static", "club/templates", "club/static")
+"""Templates and scripts every game shares: they learn a game's facts from the server, never by its name."""
 
 
 def imports(tree: ast.AST) -> Iterator[tuple[int, str]]:
@@ -48,19 +54,45 @@ def broken(path: str, module: str) -> str | None:
             top == "firmware_bridge" and module.startswith(RADIO_CORE)) and not (
             top == "club" and module.startswith(WEB_LIMITS)):
         return "an adapter imports another adapter"
-    if top == "web_ui" and not path.startswith("web_ui/games/") and (
-            module.startswith(tuple(f"{CORE}.{game}" for game in GAMES)) or module.startswith("web_ui.games.")):
-        return "a generic page imports a game"
-    if top == "club" and module.startswith(tuple(f"{CORE}.{game}" for game in GAMES)):
-        return "the club imports a game (it reads each game's club facts through the registry's games)"
+    game = next((g for g in GAMES if module.startswith((f"{CORE}.{g}", f"web_ui.games.{g}"))), None)
+    if top in PRODUCT and game and not path.startswith((f"{CORE}/{game}/", f"web_ui/games/{game}/", REGISTRY)):
+        return "a generic module imports a game"
     if top == "benchmarks" and target == "tests":
         return "a benchmark imports a test module"
     return None
 
 
+def generic(path: str) -> bool:
+    """True for product code outside every game's own packages and the registry."""
+    return path.split("/")[0] in PRODUCT and path != REGISTRY and not path.startswith(
+        tuple(f"{CORE}/{g}/" for g in GAMES) + tuple(f"web_ui/games/{g}/" for g in GAMES))
+
+
+def names_a_game(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """(line, what) for each string constant equal to a game's name (docstrings aside) and each `is_buffet` call."""
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and node.value in GAMES and id(node) not in docstrings:
+            yield node.lineno, f"the game's name {node.value!r}"
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "is_buffet":
+            yield node.lineno, "is_buffet()"
+
+
 def violations(path: str, source: str) -> list[str]:
-    return [f"{path}:{line}: {module} ({why})" for line, module in imports(ast.parse(source))
-            if (why := broken(path, module))]
+    tree = ast.parse(source)
+    found = [f"{path}:{line}: {module} ({why})" for line, module in imports(tree) if (why := broken(path, module))]
+    if generic(path):
+        found += [f"{path}:{line}: {what} (generic code tests a game)" for line, what in names_a_game(tree)]
+    return found
+
+
+def page_violations(path: str, text: str) -> list[str]:
+    """A generic template or script that names a game."""
+    pattern = re.compile(r"\b(" + "|".join(GAMES) + r")\b")
+    return [f"{path}:{number}: {match.group(1)} (a generic page names a game)"
+            for number, line in enumerate(text.splitlines(), 1) for match in pattern.finditer(line)]
 
 
 def test_the_tree_follows_the_import_rule() -> None:
@@ -72,6 +104,21 @@ def test_the_tree_follows_the_import_rule() -> None:
     assert found == []
 
 
+def test_no_generic_template_or_script_names_a_game() -> None:
+    found = []
+    for folder in GENERIC_PAGES:
+        for file in sorted((ROOT / folder).rglob("*")):
+            if file.suffix in (".html", ".js", ".css"):
+                found += page_violations(str(file.relative_to(ROOT)), file.read_text(encoding="utf-8"))
+    assert found == []
+
+
+def test_the_games_are_the_registry_s() -> None:
+    from marmite.games import HOSTED
+
+    assert tuple(sorted(hosted.kind.name for hosted in HOSTED)) == GAMES
+
+
 def test_each_rule_catches_a_forbidden_import() -> None:
     assert GAMES and "chaud_devant" in GAMES and "buffet" in GAMES
     assert violations("companion/table.py", "from web_ui.app import create_app")
@@ -81,6 +128,17 @@ def test_each_rule_catches_a_forbidden_import() -> None:
     assert violations("firmware_bridge/host.py", "from hardware.readers.rc522 import Rc522Reader")
     assert not violations("firmware_bridge/firmware/rc522.py", "from hardware import iso14443")
     assert violations("web_ui/pages.py", "from companion.buffet.plates import PLATES")
+    assert violations("companion/robot_seats.py", "from companion.buffet.plates import PLATES")
+    assert violations("club/seating.py", "from companion.chaud_devant.game import EDITIONS")
+    assert violations("marmite/serve.py", "from companion.chaud_devant import KIND")
+    assert not violations("marmite/games.py", "from companion import buffet, chaud_devant")
+    assert violations("web_ui/games/buffet/pages.py", "from companion.chaud_devant.cards import Card")
+    assert violations("companion/robot_games.py", "def f(state):\n    return state.game == 'buffet'")
+    assert violations("companion/robot_table.py", "def f(state):\n    return is_buffet(state)")
+    assert not violations("companion/robot_table.py", "def f(state):\n    'Not for the buffet.'\n    return 1")
+    assert not violations("companion/buffet/robot.py", "NAME = 'buffet'")
+    assert page_violations("club/static/club_table.js", "if (game === 'buffet') {}")
+    assert not page_violations("web_ui/games/buffet/static/buffet.js", "nothing generic")
     assert violations("web_ui/deck_pages.py", "from web_ui.games.chaud_devant import PAGES")
     assert not violations("web_ui/games/buffet/pages.py", "from companion.buffet.plates import PLATES")
     assert violations("benchmarks/bench_network.py", "from tests.drill.helpers import Running")
