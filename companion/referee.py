@@ -53,10 +53,16 @@ class Referee:
         self._marking = False
         self.sides: tuple[SideLedger, ...] = tuple(make() for make in games.sides)
         """The side ledgers the composition root handed in (through `games`), in their order."""
+        self._side_of: dict[str, SideLedger | None] = {}
+        # only the ledgers that gate or follow actions are asked on each action (the replay's hot path)
+        self._gates = tuple(side for side in self.sides if type(side).gate is not SideLedger.gate)
+        self._followers = tuple(side for side in self.sides if type(side).acting is not SideLedger.acting)
 
     def side_for(self, event_type: str) -> SideLedger | None:
         """The side ledger whose events are of `event_type`, or None (a game's own event)."""
-        return next((side for side in self.sides if side.handles(event_type)), None)
+        if event_type not in self._side_of:
+            self._side_of[event_type] = next((side for side in self.sides if side.handles(event_type)), None)
+        return self._side_of[event_type]
 
     @property
     def robots(self) -> RobotLedger:
@@ -87,7 +93,7 @@ class Referee:
         if side is not None:
             return side.check(event, self.state, len(self.actions))
         reason = self.state.decide(event)
-        for side in self.sides:  # e.g. a card a robot seat must have chosen first
+        for side in self._gates:  # e.g. a card a robot seat must have chosen first
             reason = side.gate(event, self.state, len(self.actions), reason)
         return reason
 
@@ -116,7 +122,7 @@ class Referee:
         if noted is not None:  # a note beside the game: not an action undo takes back
             return Outcome(True, None, noted.record(event, self.state, len(self.actions)))
         self.actions.append(event)
-        for side in self.sides:
+        for side in self._followers:
             side.acting(len(self.actions) - 1, event, self.state)
         effects = self.state.apply(event)
         return Outcome(True, None, effects)
