@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from companion.reader_words import Words
+
 
 @dataclass(frozen=True, slots=True)
 class TagSeen:
@@ -104,13 +106,15 @@ class TagKinds(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ReaderHealth:
-    """A reader's state for the table display: ok or not, a short detail, and free-form facts."""
+    """A reader's state for the table display: ok or not, a short detail (English, for logs), free-form
+    facts, and `words`: the detail as catalog words, which the table says in its own language."""
 
     reader: str
     ok: bool
     detail: str = ""
     info: tuple[tuple[str, str], ...] = ()
     at: float = field(default_factory=time.time)
+    words: Words | None = None
 
 
 ReaderMessage = TagSeen | ReaderHealth

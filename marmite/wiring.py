@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.deck_desk import DeckDesk
 from companion.journal import StorageError
+from companion.reader_words import words
 from companion.reads import PartialUids, Reader, ReaderHealth, ReaderMessage, TagMemory, TagSeen
 from companion.seam import Demo
 from companion.table import Message, TableService
@@ -59,7 +60,8 @@ class ReaderPump:
             except Exception as error:  # one failure (a locked journal) must not stop the pot reader
                 log.exception("reader pump: %s", error)
                 with contextlib.suppress(Exception):
-                    self.service.reader_health(self.reader.name, False, f"read not recorded: {error}")
+                    said = words("not_recorded", why=str(error))
+                    self.service.reader_health(self.reader.name, False, str(said), words=said)
 
     def handle(self, item: ReaderMessage) -> None:
         """Pass one reader value to the table service."""
@@ -74,7 +76,7 @@ class ReaderPump:
             if item.done is not None:  # journaled (or a double read): the reader may acknowledge it now
                 item.done()
         elif isinstance(item, ReaderHealth):
-            self.service.reader_health(item.reader, item.ok, item.detail, dict(item.info))
+            self.service.reader_health(item.reader, item.ok, item.detail, dict(item.info), item.words)
 
     def close(self) -> None:
         """Stop the pump and the reader; idempotent."""

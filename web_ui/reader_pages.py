@@ -18,6 +18,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.phrases import LANGUAGES
+from companion.reader_words import detail_in
 from web_ui.auth import csrf_token, unlocked
 from web_ui.context import service, settings
 from web_ui.page_common import log_seed
@@ -26,7 +27,8 @@ reader_pages = Blueprint("reader_pages", __name__)
 
 Scanner = Callable[[], list[dict[str, Any]]]
 """Finds and tests the readers (a few seconds): one dict per reader (`reader`, `where`, `state`, `detail`,
-`tags`, `arguments`, and `unsure`: it answers, but nothing says it reads contactless cards)."""
+`tags`, `arguments`, and `unsure`: it answers, but nothing says it reads contactless cards; `said` and
+`place`, when given, are `detail` and `where` as catalog words, shown in the table's language)."""
 
 _scan_lock = threading.Lock()  # one search at a time: it opens serial ports and input devices
 
@@ -43,6 +45,10 @@ def readers_page() -> str:
     readers = [{**r, "state": state_of(r)} for r in service().table_view()["readers"]]
     found = current_app.extensions.get("marmite.reader_found")
     language = service().language
+    if found is not None:  # said in the table's language now, whichever it was at the search
+        found = {**found, "readers": [{**f, "where": detail_in(f.get("where", ""), f.get("place"), language),
+                                       "detail": detail_in(f.get("detail", ""), f.get("said"), language)}
+                                      for f in found["readers"]]}
     return render_template("readers.html", readers=readers, found=found, unlocked=unlocked(), csrf=csrf_token(),
                            can_scan=current_app.extensions.get("marmite.reader_scan") is not None,
                            settings=settings().current, lang=language, languages=LANGUAGES, log_seed=log_seed)

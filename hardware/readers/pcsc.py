@@ -14,10 +14,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from companion.extras import install_hint
+from companion.reader_words import Words, install_fix, words
 from companion.reads import ReaderQueue, TagSeen
 from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
-from hardware.readers.permissions import pcscd_refused, pcscd_refused_fix
+from hardware.readers.permissions import INSTALL, pcscd_refused
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
@@ -165,7 +165,7 @@ class PcscReader:
             try:
                 scard = self._scard or importlib.import_module("smartcard.scard")
             except ImportError:
-                self._report(MISSING, f"pyscard is not installed: {install_hint('readers')}")
+                self._report(MISSING, words("not_installed", module="pyscard", fix=install_fix('readers')))
                 stop.wait(backoff.failed())
                 continue
             self._scard = scard
@@ -189,12 +189,12 @@ class PcscReader:
         rc, names = scard.SCardListReaders(context, [])
         chosen = next((n for n in (names if rc == scard.SCARD_S_SUCCESS else []) if named_like(n, self.wanted)), "")
         if not chosen:
-            what = f"no PC/SC reader named like {self.wanted!r}" if self.wanted else "no PC/SC reader"
-            self._report(MISSING, f"{what}: plug the reader in (on Linux, see hardware/README.md about pn533_usb)")
+            self._report(MISSING, words("pcsc_none_named", wanted=repr(self.wanted)) if self.wanted
+                         else words("pcsc_none"))
             return False
         self._chosen = chosen
         self._quiet = False  # plugged in again: the reader beeps again until told
-        self._report(OK, f"{chosen} ready")
+        self._report(OK, words("ready", what=chosen))
         state = scard.SCARD_STATE_UNAWARE
         present = False
         while not stop.is_set():
@@ -203,11 +203,11 @@ class PcscReader:
                 continue
             if rc != scard.SCARD_S_SUCCESS:
                 if rc != scard.SCARD_E_CANCELLED:
-                    self._report(MISSING, f"the reader went away ({scard.SCardGetErrorMessage(rc).strip()})")
+                    self._report(MISSING, words("went_away", why=scard.SCardGetErrorMessage(rc).strip()))
                 return True
             event = states[0][1]
             if event & (scard.SCARD_STATE_UNKNOWN | scard.SCARD_STATE_UNAVAILABLE):
-                self._report(MISSING, f"{chosen} was unplugged")
+                self._report(MISSING, words("unplugged", what=chosen))
                 return True
             now_present = bool(event & scard.SCARD_STATE_PRESENT) and not event & scard.SCARD_STATE_MUTE
             if now_present and not present:
@@ -232,11 +232,11 @@ class PcscReader:
                 return
             except PcscError as error:  # it answered, but what no card of a deck answers
                 self.errors += 1
-                self._report(ERRORS, f"a card answered wrongly ({error})")
+                self._report(ERRORS, words("pcsc_card_wrong", why=str(error)))
                 return
         self.reads += 1
         self._unread = 0
-        self._report(OK, f"{chosen} ready")
+        self._report(OK, words("ready", what=chosen))
         if self._out is not None:
             self._out.put(TagSeen(uid, self.name, card=code))
 
@@ -247,10 +247,9 @@ class PcscReader:
         self.errors += 1
         self._unread += 1
         if self._unread >= CARDS_UNREAD:
-            self._report(ERRORS, f"{self._unread} cards in a row did not answer ({error}): "
-                                 "is it a contactless reader? `marmite reader scan` tests it")
+            self._report(ERRORS, words("pcsc_cards_unread", count=self._unread), why=str(error))
         else:
-            self._report(OK, f"{chosen} ready; a card did not answer ({error}): let it rest flat on the reader")
+            self._report(OK, words("pcsc_card_unread"), why=f"{error} ({self._unread} in a row)")
 
     def _silence(self, card: _Card, chosen: str) -> None:
         """Turn the ACR122U's beep off once (it beeps for every card, refused ones too: the table decides)."""
@@ -260,17 +259,17 @@ class PcscReader:
                 card.transmit(BUZZER_OFF)
             self._quiet = True
 
-    def _report(self, state: str, detail: str) -> None:
+    def _report(self, state: str, said: Words, why: str = "") -> None:
         info = {"reader": self._chosen} if self._chosen else {}
-        self._health.report(self._out, state, detail, info)
+        self._health.report(self._out, state, said, {**info, "why": why} if why else info)
 
 
-def pcscd_problem(scard: Any, rc: int) -> str:
+def pcscd_problem(scard: Any, rc: int) -> Words:
     """Why pcscd gave no context, and the one thing that fixes it."""
     why = scard.SCardGetErrorMessage(rc).strip()
     if pcscd_refused(scard, rc):
-        return f"{pcscd_refused_fix()} ({why})"
-    return f"pcscd does not answer ({why}): install and start pcscd (sudo scripts/install-readers)"
+        return words("pcsc_refused", command=INSTALL, why=why)
+    return words("pcsc_no_daemon", why=why)
 
 
 class _Card:

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.reader_words import Words, words
 from companion.reads import ReaderQueue, TagSeen
 from hardware.pn532 import Pn532, Pn532Error, Target, Transport
 from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
@@ -297,7 +298,7 @@ class Pn532Reader:
         self._failures += 1
         self.errors += 1
         if self._failures >= ERROR_POLLS:
-            self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
+            self._report(ERRORS, words("pn532_silent", why=str(error)))
             self._drop()
             self._failures = 0
         elif self._chip is not None:
@@ -308,10 +309,10 @@ class Pn532Reader:
         try:
             transport = self._backend()
         except (OSError, ValueError) as error:
-            self._report(MISSING, f"cannot open {self._where}: {error}{_hint(str(error), self._where)}")
+            self._report(MISSING, _cannot_open(str(error), self._where))
             return False
         except Exception as error:  # pyserial's SerialException is an OSError; anything else is reported too
-            self._report(MISSING, f"cannot open {self._where}: {error}")
+            self._report(MISSING, words("cannot_open", where=self._where, why=str(error)))
             return False
         chip = Pn532(transport, ack_timeout=FIRST_ACK_S, clock=self._clock)
         try:
@@ -322,16 +323,15 @@ class Pn532Reader:
             chip.set_retry_timeout(RETRY_TIMEOUT)
         except (Pn532Error, OSError) as error:
             transport.close()
-            self._report(MISSING, f"no PN532 answers on {self._where} ({error}); "
-                                  "set its switches to HSU (or I2C) and check TX/RX are crossed")
+            self._report(MISSING, words("pn532_none", where=self._where, why=str(error)))
             return False
         if ic != 0x32:
             transport.close()
-            self._report(ERRORS, f"the chip on {self._where} says it is a PN5{ic:02X}, not a PN532")
+            self._report(ERRORS, words("pn532_other_chip", where=self._where, chip=f"PN5{ic:02X}"))
             return False
         self._chip = chip
         self._last_seen.clear()
-        self._report(OK, f"PN532 v{version}.{revision} ready on {self._where}")
+        self._report(OK, words("ready_on", what=f"PN532 v{version}.{revision}", where=self._where))
         return True
 
     def _poll(self) -> bool:
@@ -355,7 +355,7 @@ class Pn532Reader:
         # one card listed is left selected: it misses the next listing, which meanwhile waits ~100 ms in the
         # chip for any new card, then answers the one after (never a second for the debounce to forget it)
         if self._health.state != OK:
-            self._report(OK, f"PN532 ready on {self._where}")
+            self._report(OK, words("ready_on", what="PN532", where=self._where))
         return bool(listed)
 
     def _code(self, target: Target) -> str | None:
@@ -377,8 +377,8 @@ class Pn532Reader:
         if chip is not None:
             chip.transport.close()
 
-    def _report(self, state: str, detail: str) -> None:
-        self._health.report(self._out, state, detail, {"port": self._where})
+    def _report(self, state: str, said: Words) -> None:
+        self._health.report(self._out, state, said, {"port": self._where})
 
 
 def _read_code(chip: Pn532, target: Target) -> str | None:
@@ -391,9 +391,10 @@ def _read_code(chip: Pn532, target: Target) -> str | None:
     return code_from_ndef(memory, None)
 
 
-def _hint(error: str, where: str) -> str:
+def _cannot_open(error: str, where: str) -> Words:
+    """Why `where` did not open, with the one thing that fixes it when it is known."""
     if "ermission denied" in error or "ccess is denied" in error:
-        return f" ({serial_fix(where)})"
+        return words("cannot_open_fix", where=where, why=error, fix=serial_fix(where))
     if "No such file" in error:
-        return " (is the dongle plugged in? `marmite reader scan` lists the ports)"
-    return ""
+        return words("cannot_open_fix", where=where, why=error, fix=words("fix_plugged"))
+    return words("cannot_open", where=where, why=error)

@@ -40,6 +40,7 @@ class Rig:
     garble: Callable[[], None]
     ungarble: Callable[[], None] = lambda: None
     cleanup: list[Callable[[], None]] = field(default_factory=list)
+    ready: ReaderHealth | None = None  # what it said when it started
 
 
 def keyboard_rig() -> Rig:
@@ -136,6 +137,7 @@ def started(rig: Rig) -> Iterator[tuple[Any, ReaderQueue]]:
     reader.start(out)
     health = take(out, ReaderHealth, timeout=10)
     assert isinstance(health, ReaderHealth) and health.ok, health
+    rig.ready = health
     yield reader, out
     reader.close()
 
@@ -146,11 +148,20 @@ def said(health: ReaderHealth, tmp_path: Path) -> dict[str, str]:
     heard: list[Any] = []
     service.add_listener(heard.append)
     try:
-        service.reader_health(health.reader, health.ok, health.detail, dict(health.info))
+        service.reader_health(health.reader, health.ok, health.detail, dict(health.info), health.words)
     finally:
         service.close()
     parts = [m for m in heard if m.kind == "reader"][-1].parts
     return {language: TABLE_VOICE.render(parts, language) for language in ("fr", "en", "nl")}
+
+
+def assert_catalog_words(health: ReaderHealth, words: dict[str, str]) -> None:
+    """The detail comes from the catalogs in each language: no English inside a French sentence."""
+    assert health.words is not None, f"{health.detail!r} has no words the table can say in its language"
+    for language, sentence in words.items():
+        assert sentence.endswith(f"{health.words.text(language)}."), (language, sentence)
+    assert health.words.text("fr") != health.words.text("en"), "the French words are French"
+    assert health.detail == health.words.text("en"), "logs and the command line read the English"
 
 
 def test_it_starts_and_ready_is_said_in_the_table_s_language(rig: Rig, started: tuple[Any, ReaderQueue],
@@ -158,6 +169,14 @@ def test_it_starts_and_ready_is_said_in_the_table_s_language(rig: Rig, started: 
     reader, _ = started
     health = ReaderHealth(reader.name, True, "ready", (("state", "ok"),))
     assert said(health, tmp_path) == {lang: text.format(reader.name) for lang, text in READY.items()}
+    shown = TableService.open(tmp_path / "shown", GAMES)
+    try:
+        first = rig.ready
+        assert first is not None
+        shown.reader_health(first.reader, first.ok, first.detail, dict(first.info), first.words)
+        assert first.words is not None and shown.table_view()["readers"][0]["detail"] == first.words.text("fr")
+    finally:
+        shown.close()
 
 
 def test_missing_is_said_as_missing(rig: Rig, tmp_path: Path) -> None:
@@ -170,6 +189,7 @@ def test_missing_is_said_as_missing(rig: Rig, tmp_path: Path) -> None:
         reader.close()
     assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "missing"
     words = said(health, tmp_path)
+    assert_catalog_words(health, words)
     assert words["fr"].startswith(f"Lecteur {reader.name} absent : ")
     assert words["en"].startswith(f"Reader {reader.name} missing: ")
     assert words["nl"].startswith(f"Lezer {reader.name} afwezig: ")
@@ -211,7 +231,9 @@ def test_bad_bytes_change_nothing(rig: Rig, started: tuple[Any, ReaderQueue], tm
     rig.garble()
     health = take(out, ReaderHealth, timeout=10)
     assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "errors", health
-    assert said(health, tmp_path)["fr"].startswith(f"Lecteur {rig.name} en panne : ")
+    words = said(health, tmp_path)
+    assert_catalog_words(health, words)
+    assert words["fr"].startswith(f"Lecteur {rig.name} en panne : ")
     assert nothing_more(out, TagSeen, 0.3), "nothing played from garbage"
     rig.ungarble()
     rig.place(CARDS[1])
