@@ -120,6 +120,8 @@ WORDS = Phrasebook(
                                 " `marmite firmware install`"),
     said("reader.pico_waiting", "connected to {where}, waiting for the board"),
     said("reader.pico_silent", "no heartbeat from the board for {seconds} s"),
+    said("reader.pico_garbled", "nothing whole from the board for {seconds} s, only garbled bytes: check the USB"
+                                " cable"),
     said("reader.pico_no_rc522", "the board does not find its RC522: check the wiring (see the firmware"
                                  " guide)"),
     said("reader.pico_radio", "radio errors keep coming on the board's reader: a card at the edge of the"

@@ -28,6 +28,9 @@ class _Silent(Exception):
     """The board said nothing for too long: drop the connection and open it again."""
 
 
+ABSENT = frozenset({"pico_none", "pico_not_connected", "cannot_open", "cannot_open_fix"})
+"""The verdicts that say the board is not there to read with (state `missing`); the others are `errors`."""
+
 class UsbReader:
     """Reads tags from a Pico running the Marmite firmware; a reader thread that never touches the game.
 
@@ -67,6 +70,7 @@ class UsbReader:
         self._memory_lock = threading.Lock()  # taken before _lock: one memory file write at a time, in order
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._bad_at_last_frame = 0  # the decoder's bad frames when the last whole one came
         self._out: ReaderQueue | None = None
         self._handle: SerialPort | None = None
         self._port_in_use = ""
@@ -159,7 +163,12 @@ class UsbReader:
         """The reader's state now: connected or not, firmware version, last heartbeat and counters."""
         with self._lock:
             ok, said = self._judge()
-            return ReaderHealth(self.name, ok, str(said), self._info(), words=said)
+            return self._health_of(ok, said)
+
+    def _health_of(self, ok: bool, said: Words) -> ReaderHealth:
+        """A health report: the verdict, its words, and the facts, `state` first (ok, missing or errors)."""
+        state = "ok" if ok else "missing" if said.key in ABSENT else "errors"
+        return ReaderHealth(self.name, ok, str(said), (("state", state), *self._info()), words=said)
 
     def _judge(self) -> tuple[bool, Words]:
         facts = self._session.facts
@@ -174,6 +183,10 @@ class UsbReader:
             return False, words("pico_waiting", where=self._port_in_use)
         silence = self._clock() - heard
         if silence > self._heartbeat_timeout:
+            decoder = self._session.decoder
+            garbled = decoder.frames_bad + decoder.frames_oversize - self._bad_at_last_frame
+            if garbled:  # frames keep coming, none whole: the line, not the board
+                return False, words("pico_garbled", seconds=f"{silence:.0f}")
             return False, words("pico_silent", seconds=f"{silence:.0f}")
         if facts.reader_ok is False:
             return False, words("pico_no_rc522")
@@ -213,7 +226,7 @@ class UsbReader:
                 return  # just connected: give the board its heartbeat period before calling it down
             self._last_health = verdict
             self._last_health_at = now
-            message = ReaderHealth(self.name, verdict[0], str(verdict[1]), self._info(), words=verdict[1])
+            message = self._health_of(*verdict)
         if self._out is not None:
             self._out.put(message)
 
@@ -256,7 +269,7 @@ class UsbReader:
                 return
             self._last_health = verdict
             self._last_health_at = self._clock()
-            message = ReaderHealth(self.name, False, str(said), self._info(), words=said)
+            message = self._health_of(False, said)
         if self._out is not None:
             self._out.put(message)
 
@@ -310,7 +323,10 @@ class UsbReader:
             received = self._session.receive(data)
             if self._session.facts.last_heartbeat != previous_heartbeat:
                 self._last_heartbeat_wall = time.time()
-            after = self._session.decoder.frames_ok
+            decoder = self._session.decoder
+            after = decoder.frames_ok
+            if after > before:
+                self._bad_at_last_frame = decoder.frames_bad + decoder.frames_oversize
         out = self._out
         if out is not None:
             for tag in received.tags:
