@@ -104,6 +104,14 @@ class TagKinds(Protocol):
     def writes(self, uid: str) -> bool: ...
 
 
+@runtime_checkable
+class ReadSignals(Protocol):
+    """A reader that shows the table's verdict on its last read itself (the ACR122U's red and green LED):
+    `read_judged` is told, for each announcement of a play or an enrollment read, whether it was taken."""
+
+    def read_judged(self, accepted: bool) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ReaderHealth:
     """A reader's state for the table display: ok or not, a short detail (English, for logs), free-form

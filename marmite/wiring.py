@@ -16,7 +16,7 @@ from typing import Any
 from companion.deck_desk import DeckDesk
 from companion.journal import StorageError
 from companion.reader_words import words
-from companion.reads import PartialUids, Reader, ReaderHealth, ReaderMessage, TagMemory, TagSeen
+from companion.reads import PartialUids, Reader, ReaderHealth, ReaderMessage, ReadSignals, TagMemory, TagSeen
 from companion.seam import Demo
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
@@ -153,18 +153,43 @@ class ServiceActions:
         self.service.undo(source="panel")
 
 
+def verdict_of(message: Message) -> bool | None:
+    """Whether an announcement took a read (True), refused it (False), or judged none (None)."""
+    if message.kind == "refused" or (message.kind == "deck" and message.accepted is False):
+        return False  # a refused play, or an enrollment read refused (a tag already enrolled)
+    if message.kind in ("card", "deck") and message.accepted:
+        return True
+    return None
+
+
 def panel_feedback(panel: Panel) -> Callable[[Message], None]:
     """A table-service listener that beeps and lights the panel for each announcement."""
 
     def on_message(message: Message) -> None:
-        if message.kind == "refused" or (message.kind == "deck" and message.accepted is False):
-            panel.card_refused()  # a refused play, or an enrollment read refused (a tag already enrolled)
-        elif message.kind in ("card", "deck") and message.accepted:
+        verdict = verdict_of(message)
+        if verdict is False:
+            panel.card_refused()
+        elif verdict:
             panel.card_accepted()
         elif message.kind == "reader":
             panel.reader_health(bool(dict(message.detail).get("ok")))
 
     return on_message
+
+
+def connect_read_signals(service: TableService, reader: object) -> bool:
+    """A reader that shows verdicts itself (`ReadSignals`: the ACR122U's LED) is told each one; whether it is."""
+    if not isinstance(reader, ReadSignals):
+        return False
+    signals = reader
+
+    def on_message(message: Message) -> None:
+        verdict = verdict_of(message)
+        if verdict is not None:
+            signals.read_judged(verdict)
+
+    service.add_listener(on_message)
+    return True
 
 
 def attach_panel(service: TableService, gpio: GpioBackend, pins: PanelPins | None = None,

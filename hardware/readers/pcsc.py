@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,11 @@ from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, nde
 
 GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
 BUZZER_OFF = [0xFF, 0x00, 0x52, 0x00, 0x00]  # ACR122U: no beep on card detection (kept until unplugged)
+# ACR122U Bi-Color LED and Buzzer Control, FF 00 40 P2 04 T1 T2 R B (the API document): P2 masks both LEDs'
+# final states (red on, green off: the idle look) and blinks one; T1/T2 in 100 ms, R times, no buzzer.
+LED_ACCEPTED = [0xFF, 0x00, 0x40, 0xED, 0x04, 0x05, 0x01, 0x01, 0x00]  # green alone 500 ms (both LEDs blink)
+LED_REFUSED = [0xFF, 0x00, 0x40, 0x5D, 0x04, 0x02, 0x02, 0x03, 0x00]  # red blinks three times
+SIGNAL_WINDOW_S = 3.0  # a verdict this long after the last read is that read's (later ones: not a card here)
 WAIT_MS = 250  # each status wait ends this often, so that close() and a replugged reader are noticed
 MAX_CODE_PAGES = 36  # an NTAG213's user memory (pages 4 to 39)
 SW_OK = [0x90, 0x00]
@@ -82,9 +88,14 @@ class PcscReader:
     `reader` picks the PC/SC reader whose name contains it (default: the first one)."""
 
     def __init__(self, reader: str = "", *, backend: Any = None, name: str = "pcsc", wait_ms: int = WAIT_MS,
-                 buzzer_off: bool | None = None) -> None:
+                 buzzer_off: bool | None = None, led: bool | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self._buzzer_off = buzzer_off  # None: for readers named like the ACR122U, which beeps on every card
+        self._led = led  # None: for readers named like the ACR122U, whose LED says taken or refused
+        self._clock = clock
+        self._last_read: float | None = None  # when the last card was read, until its verdict is shown
+        self.signals = 0  # verdicts shown on the LED
         self._quiet = False  # the buzzer was told to be quiet this session
         self.wanted = reader
         self._scard = backend
@@ -154,6 +165,37 @@ class PcscReader:
                     return read_code(card.transmit) == code
             except PcscError:
                 return False
+            finally:
+                scard.SCardReleaseContext(context)
+
+    # --- the table's verdict on the LED -----------------------------------------------------
+
+    def read_judged(self, accepted: bool) -> None:
+        """companion.reads.ReadSignals: green for a card taken, red for one refused, on the ACR122U's LED; only
+        for the last card read here (a play refused on a phone is not this reader's), in a thread of its own."""
+        chosen = self._chosen
+        wanted = self._led if self._led is not None else named_like(chosen, "ACR122")
+        read_at, self._last_read = self._last_read, None
+        if not wanted or not chosen or read_at is None or self._clock() - read_at > SIGNAL_WINDOW_S:
+            return
+        threading.Thread(target=self._show, args=(chosen, accepted), name=f"{self.name}-led", daemon=True).start()
+
+    def _show(self, chosen: str, accepted: bool) -> None:
+        """The LED command, through the card still on the reader (the ACR122U answers it itself)."""
+        scard = self._scard
+        if scard is None:
+            return
+        with self._card_lock:
+            rc, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
+            if rc != scard.SCARD_S_SUCCESS:
+                return
+            try:
+                with _Card(scard, context, chosen) as card:
+                    answer = card.transmit(LED_ACCEPTED if accepted else LED_REFUSED)
+                if answer[-2:-1] == [0x90]:  # 90, then the LED's state (not 00)
+                    self.signals += 1
+            except PcscError:
+                pass  # the card was lifted already: there is nothing to show it through
             finally:
                 scard.SCardReleaseContext(context)
 
@@ -236,6 +278,7 @@ class PcscReader:
                 return
         self.reads += 1
         self._unread = 0
+        self._last_read = self._clock()
         self._report(OK, words("ready", what=chosen))
         if self._out is not None:
             self._out.put(TagSeen(uid, self.name, card=code))
