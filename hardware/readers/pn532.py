@@ -335,8 +335,12 @@ class Pn532Reader:
         return True
 
     def _poll(self) -> bool:
-        """List the cards (again while two answer: a third may lie under them), then field off; whether
-        any card was listed."""
+        """List the cards (again while two answer: a third may lie under them); whether any was listed.
+
+        The field stays on: every card listed ends halted (the chip halts a card to look for a second, and
+        a card it wakes to select again falls back to HALT at the next REQA), so cards resting on the reader
+        answer no further listing until they leave the field, and each empty listing waits its ~100 ms in
+        the chip; a card dropped on them is IDLE and answers at once (hardware/fakes/pn532_chip.py)."""
         chip = self._chip
         assert chip is not None
         self.polls += 1
@@ -350,10 +354,6 @@ class Pn532Reader:
                     self._out.put(TagSeen(target.uid.hex(), self.name, card=self._code(target)))  # at once
             if len(targets) < 2:
                 break
-        if len(listed) > 1:  # the chip halted the first of two to reach the second: every card afresh
-            chip.field(False)
-        # one card listed is left selected: it misses the next listing, which meanwhile waits ~100 ms in the
-        # chip for any new card, then answers the one after (never a second for the debounce to forget it)
         if self._health.state != OK:
             self._report(OK, words("ready_on", what="PN532", where=self._where))
         return bool(listed)
