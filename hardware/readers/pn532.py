@@ -40,6 +40,7 @@ LIST_ANSWER_S = (RETRIES + 1) * 0.0016 + 0.1  # silence longer than this after t
 # the poll is tried again at once
 MAX_LISTINGS = 4  # InListPassiveTarget calls per poll while each lists two cards (up to 8 cards stacked)
 DEBOUNCE_S = 1.0
+AFTER_FIELD_OFF_S = 0.5  # a card known before, listed this soon after the reader cut the field, is one resting
 MAX_CODE_PAGES = 36
 ERROR_POLLS = 10  # failed polls in a row before the reader is called down and reopened
 I2C_ADDRESS = 0x24
@@ -206,6 +207,7 @@ class Pn532Reader:
         self._codes = False
         self._known: Callable[[str], bool] = lambda uid: False
         self._last_seen: dict[str, float] = {}
+        self._field_off_at: float | None = None  # when the reader last cut the field (resting cards wake)
         self.polls = 0
         self.errors = 0
         self._failures = 0
@@ -255,7 +257,7 @@ class Pn532Reader:
             if chip is None:
                 return False
             try:
-                chip.field(False)  # every card fresh: the one to write answers this listing
+                self._field_off(chip)  # every card fresh: the one to write answers this listing
                 target = next((t for t in chip.list_targets(2, LIST_ANSWER_S) if t.uid.hex() == uid), None)
                 if target is None:
                     return False
@@ -303,7 +305,7 @@ class Pn532Reader:
             self._failures = 0
         elif self._chip is not None:
             with contextlib.suppress(Pn532Error, OSError):  # the lost answer may have selected a card
-                self._chip.field(False)
+                self._field_off(self._chip)
 
     def _open(self) -> bool:
         try:
@@ -330,7 +332,7 @@ class Pn532Reader:
             self._report(ERRORS, words("pn532_other_chip", where=self._where, chip=f"PN5{ic:02X}"))
             return False
         self._chip = chip
-        self._last_seen.clear()
+        self._field_off_at = self._clock()  # a reopened chip wakes the cards resting on it: known ones stay said
         self._report(OK, words("ready_on", what=f"PN532 v{version}.{revision}", where=self._where))
         return True
 
@@ -366,10 +368,21 @@ class Pn532Reader:
         except Pn532Error:
             return None
 
+    def _field_off(self, chip: Pn532) -> None:
+        """Cut the field: every card loses power, and the cards resting on the reader answer again."""
+        chip.field(False)
+        self._field_off_at = self._clock()
+
     def _fresh(self, uid: str, now: float) -> bool:
-        """Same-card debounce: a UID seen again within `debounce_s` of its last sighting is the same passage."""
+        """Same-card debounce: a UID seen again within `debounce_s` of its last sighting is the same passage.
+
+        Cards resting on the reader stay halted and silent, so their last sighting grows old; when the reader
+        cuts the field (a lost answer, a write) they answer again: a known UID listed within
+        `AFTER_FIELD_OFF_S` of that is a card resting there, not a new passage."""
         last = self._last_seen.get(uid)
         self._last_seen[uid] = now
+        if last is not None and self._field_off_at is not None and now - self._field_off_at < AFTER_FIELD_OFF_S:
+            return False
         return last is None or now - last >= self._debounce_s
 
     def _drop(self) -> None:

@@ -243,3 +243,25 @@ def test_cards_resting_cost_the_host_no_more_commands_than_an_empty_reader(resti
     run(reader, clock, 3.0)
     assert len(chip.commands) - before <= empty + 1, "the resting cards are listed again and again"
     assert seen(out) == []
+
+
+def test_cards_resting_are_not_said_again_when_the_field_is_cycled() -> None:
+    clock = VirtualClock()
+    reader, chip, out = rig(clock)
+    chip.put(A)
+    chip.put(B)
+    run(reader, clock, 0.3)
+    assert sorted(seen(out)) == sorted([A.uid.hex(), B.uid.hex()])
+    run(reader, clock, 2.0)  # resting, halted: long past the debounce
+    chip.lose_answers = 1  # a lost answer: the reader turns the field off before trying again
+    run(reader, clock, 1.0)
+    assert seen(out) == [], "the resting cards woke with the field and were said again"
+    run(reader, clock, 2.0)
+    assert reader.write_card(A.uid.hex(), "cd-tomate-1")  # a write turns the field off too
+    run(reader, clock, 1.0)
+    assert seen(out) == []
+    chip.take(A)
+    run(reader, clock, 1.5)
+    chip.put(A)  # lifted and put back: a new passage
+    run(reader, clock, 0.5)
+    assert seen(out) == [A.uid.hex()]
