@@ -20,6 +20,7 @@ WORDS = Phrasebook(
     said("reader.ready", "{what} ready"),
     said("reader.ready_on", "{what} ready on {where}"),
     said("reader.reading", "reading {where}"),
+    said("reader.sim_ready", "simulated reader"),
     said("reader.crashed", "the reader stopped on an unexpected {error} ({why}): starting it again"),
     said("reader.not_installed", "{module} is not installed: {fix}"),
     said("reader.not_installed_linux", "{module} is not installed: {fix} (Linux only)"),
