@@ -30,11 +30,17 @@ class MissingExtra(RuntimeError):
 def install_hint(extra: str) -> str:
     """The one command that adds `extra` to the venv this Marmite runs in, from the folder it was installed from
     (the guide's `.venv` in the Marmite folder, or wherever the person made theirs)."""
+    command, anywhere = install_command(extra)
+    return f"run {command}" if anywhere else f"in the Marmite folder, run {command}"
+
+
+def install_command(extra: str) -> tuple[str, bool]:
+    """`install_hint`'s command, and whether it runs from any folder (else from the Marmite folder)."""
     folder = Path(__file__).resolve().parents[1]
     pip = Path(sys.prefix) / "bin" / "pip"
     if (folder / "pyproject.toml").is_file():  # installed from its folder (editable), as every guide does
-        return f"run {pip} install -e '{folder}[{extra}]'"
-    return f"in the Marmite folder, run {pip} install -e '.[{extra}]'"
+        return f"{pip} install -e '{folder}[{extra}]'", True
+    return f"{pip} install -e '.[{extra}]'", False
 
 
 def installed(extra: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from companion.catalogs import DEFAULT_LANGUAGE, LANGUAGES, Phrasebook, phrase_format, said, said_plural
+from companion.reader_words import Words
 from companion.seam import Part
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "TABLE_VOICE", "TableVoice", "phrase_format"]
@@ -19,6 +20,7 @@ SAID = Phrasebook(
     said("table.reader_ok", "Reader {reader} ready."),
     said("table.reader_down", "Reader {reader} down: {detail}."),
     said("table.reader_missing", "Reader {reader} missing: {detail}."),
+    said("table.reader_told", "Reader {reader}: {detail}."),
     said("table.storage_full", "The disk is full: nothing is being recorded."),
     said("table.storage_read_only", "The disk is read-only: nothing is being recorded."),
     said("table.storage_io", "The disk cannot write: nothing is being recorded."),
@@ -64,7 +66,9 @@ class TableVoice:
     """Renders the table's own parts (reader health, nothing yet, no game) in any language."""
 
     def render(self, parts: Iterable[Part], language: str) -> str:
-        return " ".join(SAID.format(part.key, language, **part.fields) for part in parts)
+        return " ".join(SAID.format(part.key, language, **{name: value.text(language) if isinstance(value, Words)
+                                                           else value for name, value in part.fields.items()})
+                        for part in parts)
 
 
 TABLE_VOICE = TableVoice()

@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from companion.reader_words import Words
+
 
 @dataclass(frozen=True, slots=True)
 class TagSeen:
@@ -102,15 +104,25 @@ class TagKinds(Protocol):
     def writes(self, uid: str) -> bool: ...
 
 
+@runtime_checkable
+class ReadSignals(Protocol):
+    """A reader that shows the table's verdict on its last read itself (the ACR122U's red and green LED):
+    `read_judged` is told, for each announcement of a play or an enrollment read, whether it was taken."""
+
+    def read_judged(self, accepted: bool) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ReaderHealth:
-    """A reader's state for the table display: ok or not, a short detail, and free-form facts."""
+    """A reader's state for the table display: ok or not, a short detail (English, for logs), free-form
+    facts, and `words`: the detail as catalog words, which the table says in its own language."""
 
     reader: str
     ok: bool
     detail: str = ""
     info: tuple[tuple[str, str], ...] = ()
     at: float = field(default_factory=time.time)
+    words: Words | None = None
 
 
 ReaderMessage = TagSeen | ReaderHealth

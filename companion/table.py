@@ -21,6 +21,7 @@ from companion.hub import MAX_MESSAGES, Hub, Listener, Message
 from companion.journal import Entry, Journal, JournalError, Record, StorageError
 from companion.phrases import DEFAULT_LANGUAGE, LANGUAGES, TABLE_VOICE
 from companion.player_stats import NEWEST_GAMES, PlayerStatistics, journal_tallies
+from companion.reader_words import TOLD, Words, detail_in
 from companion.reads import DOUBLE_READ_SECONDS, ReadGuard, ReadTakers
 from companion.referee import Outcome, Referee
 from companion.seam import EmptyTableView, Games, Part, State, UndoEvent, Voice, wire
@@ -97,6 +98,7 @@ class TableService:
         self._reads = ReadGuard(clock)
         self._action_seqs: list[int] = []
         self._health: dict[str, dict[str, Any]] = {}
+        self._health_words: dict[str, Words | None] = {}
         self.read_takers = ReadTakers()
         """Who takes a read before the game (the deck desk, a club's members' cards), in their declared order."""
         self._storage_trouble: str | None = None
@@ -468,16 +470,22 @@ class TableService:
         undo: UndoEvent = {"type": "undo"}
         return self.submit(wire(undo), source, key=key)
 
-    def reader_health(self, reader: str, ok: bool, detail: str = "", info: dict[str, str] | None = None) -> None:
-        """Record a reader's health for the display; a change is announced (no journal entry)."""
+    def reader_health(self, reader: str, ok: bool, detail: str = "", info: dict[str, str] | None = None,
+                      words: Words | None = None) -> None:
+        """Record a reader's health for the display; a change is announced (no journal entry), and so is
+        what a reader says of a card (`TOLD`: a card not read). `words`: the detail in any language."""
         with self._view:
             previous = self._health.get(reader)
             self._health[reader] = {"reader": reader, "ok": ok, "detail": detail, "info": dict(info or {})}
+            self._health_words[reader] = words
             state = str((info or {}).get("state", ""))  # ok, missing or errors, for the readers that say it
-            if previous is not None and previous["ok"] == ok and previous["info"].get("state", "") == state:
+            told = words is not None and words.key in TOLD
+            if not told and previous is not None and previous["ok"] == ok \
+                    and previous["info"].get("state", "") == state:
                 return
-            key = "reader_ok" if ok else "reader_missing" if state == "missing" else "reader_down"
-            part = Part(key, {"reader": reader, "detail": detail})
+            key = "reader_told" if told else "reader_ok" if ok else "reader_missing" if state == "missing" \
+                else "reader_down"
+            part = Part(key, {"reader": reader, "detail": words if words is not None else detail})
             message = self._hub.publish("reader", (part,), TABLE_VOICE, seq=self.journal.last_seq,
                                         is_event=False, detail=(("ok", ok),))
         self._hub.tell(message)
@@ -620,7 +628,9 @@ class TableService:
             state = self._referee.state
             view = state.table_view() if state is not None else self._empty_table_view()
             view["game_kind"] = self.game_name
-            view["readers"] = list(self._health.values())
+            view["readers"] = [{**health, "detail": detail_in(health["detail"], self._health_words.get(name),
+                                                               self._language)}
+                               for name, health in self._health.items()]
             view["storage"] = {"ok": self._storage_trouble is None, "trouble": self._storage_trouble}
             view["language"] = self._language
             return view

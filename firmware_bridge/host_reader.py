@@ -13,6 +13,7 @@ from pathlib import Path
 
 import serial
 
+from companion.reader_words import Words, words
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from firmware_bridge import protocol as p
 from firmware_bridge.ports import PortOpener, SerialPort, find_board_ports, open_port
@@ -26,6 +27,9 @@ PortFinder = Callable[[], list[str]]
 class _Silent(Exception):
     """The board said nothing for too long: drop the connection and open it again."""
 
+
+ABSENT = frozenset({"pico_none", "pico_not_connected", "cannot_open", "cannot_open_fix"})
+"""The verdicts that say the board is not there to read with (state `missing`); the others are `errors`."""
 
 class UsbReader:
     """Reads tags from a Pico running the Marmite firmware; a reader thread that never touches the game.
@@ -66,6 +70,7 @@ class UsbReader:
         self._memory_lock = threading.Lock()  # taken before _lock: one memory file write at a time, in order
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._bad_at_last_frame = 0  # the decoder's bad frames when the last whole one came
         self._out: ReaderQueue | None = None
         self._handle: SerialPort | None = None
         self._port_in_use = ""
@@ -73,7 +78,7 @@ class UsbReader:
         self._connected_at = 0.0
         self._bytes_since_connect = 0
         self._last_heartbeat_wall: float | None = None
-        self._last_health: tuple[bool, str] | None = None
+        self._last_health: tuple[bool, Words] | None = None
         self._last_health_at = 0.0
         self._waiting: dict[int, tuple[threading.Event, list[p.Frame]]] = {}
         self.connections = 0
@@ -157,34 +162,37 @@ class UsbReader:
     def health(self) -> ReaderHealth:
         """The reader's state now: connected or not, firmware version, last heartbeat and counters."""
         with self._lock:
-            ok, detail = self._judge()
-            return ReaderHealth(self.name, ok, detail, self._info())
+            ok, said = self._judge()
+            return self._health_of(ok, said)
 
-    def _judge(self) -> tuple[bool, str]:
+    def _health_of(self, ok: bool, said: Words) -> ReaderHealth:
+        """A health report: the verdict, its words, and the facts, `state` first (ok, missing or errors)."""
+        state = "ok" if ok else "missing" if said.key in ABSENT else "errors"
+        return ReaderHealth(self.name, ok, str(said), (("state", state), *self._info()), words=said)
+
+    def _judge(self) -> tuple[bool, Words]:
         facts = self._session.facts
         if not self._connected:
-            return False, "no board connected"
+            return False, words("pico_not_connected")
         if not self._session.version_ok():
-            return False, (
-                f"the board speaks protocol v{facts.protocol_version}, Marmite speaks v{p.PROTOCOL_VERSION}: "
-                "run `marmite firmware install`"
-            )
+            return False, words("pico_protocol", board=str(facts.protocol_version), host=str(p.PROTOCOL_VERSION))
         heard = facts.last_frame
         if heard is None or heard < self._connected_at:
             if self._bytes_since_connect > p.MAX_ENCODED + 2:  # more than a frame cut short: not our firmware
-                return False, (
-                    f"the board on {self._port_in_use} does not speak Marmite's protocol: "
-                    "run `marmite firmware install`"
-                )
-            return False, f"connected to {self._port_in_use}, waiting for the board"
+                return False, words("pico_foreign", where=self._port_in_use)
+            return False, words("pico_waiting", where=self._port_in_use)
         silence = self._clock() - heard
         if silence > self._heartbeat_timeout:
-            return False, f"no heartbeat from the board for {silence:.0f} s"
+            decoder = self._session.decoder
+            garbled = decoder.frames_bad + decoder.frames_oversize - self._bad_at_last_frame
+            if garbled:  # frames keep coming, none whole: the line, not the board
+                return False, words("pico_garbled", seconds=f"{silence:.0f}")
+            return False, words("pico_silent", seconds=f"{silence:.0f}")
         if facts.reader_ok is False:
-            return False, "the board does not find its RC522: check the wiring (see firmware_bridge/README.md)"
+            return False, words("pico_no_rc522")
         if facts.radio_errors:
-            return False, "radio errors keep coming on the board's reader: a card at the edge of the field, or metal?"
-        return True, f"connected on {self._port_in_use}"
+            return False, words("pico_radio")
+        return True, words("pico_connected", where=self._port_in_use)
 
     def _info(self) -> tuple[tuple[str, str], ...]:
         facts = self._session.facts
@@ -218,7 +226,7 @@ class UsbReader:
                 return  # just connected: give the board its heartbeat period before calling it down
             self._last_health = verdict
             self._last_health_at = now
-            message = ReaderHealth(self.name, verdict[0], verdict[1], self._info())
+            message = self._health_of(*verdict)
         if self._out is not None:
             self._out.put(message)
 
@@ -230,12 +238,12 @@ class UsbReader:
         while not self._stop.is_set():
             port = self._choose_port()
             if port is None:
-                self._report_absent("no board found: plug the Pico in by USB")
+                self._report_absent(words("pico_none"))
             else:
                 try:
                     handle = self._open_port(port)
                 except (serial.SerialException, OSError) as error:
-                    self._report_absent(f"cannot open {port}: {error}{_open_hint(str(error))}")
+                    self._report_absent(_cannot_open(port, str(error)))
                 else:
                     heard = self._serve(port, handle)
                     if heard:
@@ -254,14 +262,14 @@ class UsbReader:
             return None
         return ports[0] if ports else None
 
-    def _report_absent(self, detail: str) -> None:
-        verdict = (False, detail)
+    def _report_absent(self, said: Words) -> None:
+        verdict = (False, said)
         with self._lock:
             if verdict == self._last_health:
                 return
             self._last_health = verdict
             self._last_health_at = self._clock()
-            message = ReaderHealth(self.name, False, detail, self._info())
+            message = self._health_of(False, said)
         if self._out is not None:
             self._out.put(message)
 
@@ -315,7 +323,10 @@ class UsbReader:
             received = self._session.receive(data)
             if self._session.facts.last_heartbeat != previous_heartbeat:
                 self._last_heartbeat_wall = time.time()
-            after = self._session.decoder.frames_ok
+            decoder = self._session.decoder
+            after = decoder.frames_ok
+            if after > before:
+                self._bad_at_last_frame = decoder.frames_bad + decoder.frames_oversize
         out = self._out
         if out is not None:
             for tag in received.tags:
@@ -399,13 +410,14 @@ def _save_memory(path: Path, delivered: list[tuple[str, int]]) -> None:
         pass
 
 
-def _open_hint(error: str) -> str:
-    """Advice for the usual reasons a serial port will not open."""
+def _cannot_open(port: str, error: str) -> Words:
+    """Why `port` did not open, with advice for the usual reasons."""
     if "ermission denied" in error:
-        return " (on Linux, add yourself to the dialout group: see firmware_bridge/README.md)"
+        return words("cannot_open_fix", where=port, why=error, fix=words("fix_group",
+                                                                         command="sudo usermod -aG dialout $USER"))
     if "exclusively lock" in error or "busy" in error.lower() or "ccess is denied" in error:
-        return " (another program is using the port: close it)"
-    return ""
+        return words("cannot_open_fix", where=port, why=error, fix=words("fix_close", where=port))
+    return words("cannot_open", where=port, why=error)
 
 
 def _factory(options: dict[str, str]) -> UsbReader:

@@ -154,6 +154,11 @@ class Cable:
             else:
                 self._flip_out += frames
 
+    def stop_flipping(self) -> None:
+        """The line is clean again: the bit flips still asked for are dropped."""
+        with self._lock:
+            self._flip_out = self._flip_in = 0
+
     def inject(self, garbage: bytes) -> None:
         """Noise on the line towards the host."""
         with self._lock:

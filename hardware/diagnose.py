@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+from companion.reader_words import Words, words
 from hardware.rc522 import RC522Config
 
 DEV = Path("/dev")
@@ -68,41 +69,47 @@ def spi_problem(
 
 def explain(error: BaseException, *, dev: Path = DEV, model: Path = MODEL, access: Access = may_open) -> str:
     """One line for an error met while opening SPI or GPIO: what is wrong and the fix."""
+    return str(explain_words(error, dev=dev, model=model, access=access))
+
+
+def explain_words(error: BaseException, *, dev: Path = DEV, model: Path = MODEL,
+                  access: Access = may_open) -> Words:
+    """`explain` as catalog words, for the table to say in its own language."""
     text = str(error)
     board = board_model(model)
     on = f" ({board})" if board else ""
     if isinstance(error, ImportError):
-        return f"{error.name or 'a module'} is not installed: {INSTALL}"
+        return words("rc522_not_installed", module=error.name or "a module")
     if isinstance(error, FileNotFoundError) and "spidev" in text:
-        return f"no SPI device: {ENABLE_SPI}"
+        return words("rc522_no_spi")
     if isinstance(error, PermissionError):
-        return f"no permission for SPI/GPIO ({error.filename or text}): {JOIN_GROUPS}"
+        return words("rc522_no_access", where=f"SPI/GPIO ({error.filename or text})")
     if "can not open gpiochip" in text or "can't open gpiochip" in text:
         return _gpiochip(dev, on, access)
     if "GPIO busy" in text:
-        return BUSY
+        return words("rc522_gpio_busy")
     if "No access to /dev/mem" in text:
-        return f"the old RPi.GPIO has no access to /dev/gpiomem: {JOIN_GROUPS}; better, {INSTALL}"
+        return words("rc522_old_gpio_mem")
     if "SOC peripheral base address" in text:
-        return f"the old RPi.GPIO does not know this board{on} (a Pi 5 needs rpi-lgpio): {INSTALL}"
+        return words("rc522_old_gpio_board", on=on)
     if "Failed to add edge detection" in text:
-        return f"the old RPi.GPIO cannot watch the buttons on kernel 6.6 and later: {INSTALL}"
+        return words("rc522_old_gpio_edge")
     if "only be run on a Raspberry Pi" in text or "Not running on a RPi" in text:
-        return f"this is not a Raspberry Pi{on}: the panel and the RC522 need {SUPPORTED} (or use --reader usb)"
+        return words("rc522_not_pi", on=on)
     if "old-style revision codes" in text:
-        return f"this board{on} is too old for Marmite's GPIO: use {SUPPORTED}"
-    return f"{type(error).__name__}: {text}"
+        return words("rc522_too_old", on=on)
+    return words("rc522_fault", error=type(error).__name__, why=text)
 
 
-def _gpiochip(dev: Path, on: str, access: Access) -> str:
+def _gpiochip(dev: Path, on: str, access: Access) -> Words:
     """lgpio says "can not open gpiochip" both when there is none and when it may not be opened."""
     chips = sorted(dev.glob("gpiochip*"))
     if not chips:
-        return f"no GPIO chip in {dev}{on}: the panel and the RC522 need {SUPPORTED} running Raspberry Pi OS"
+        return words("rc522_no_gpiochip", where=str(dev), on=on)
     closed = [chip for chip in chips if not access(chip)]
     if closed:
-        return f"no permission for {closed[0]}: {JOIN_GROUPS}"
-    return f"cannot open {chips[0]}{on}: is this {SUPPORTED}? (RPI_LGPIO_CHIP=N chooses another gpiochip)"
+        return words("rc522_no_access", where=str(closed[0]))
+    return words("rc522_gpiochip", where=str(chips[0]), on=on)
 
 
 def reader_problem(name: str, options: dict[str, str], *, dev: Path = DEV) -> str | None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.extras import install_hint
+from companion.reader_words import Words, detail_in, words
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from hardware.readers.permissions import ClosedInput, closed_inputs
 from marmite.readers import make_reader
@@ -40,6 +41,11 @@ class Candidate:
     reader: str
     options: tuple[tuple[str, str], ...] = ()
     where: str = ""
+    place: Words | None = field(default=None, compare=False)  # `where` in any language
+
+    def where_in(self, language: str) -> str:
+        """Where it was found, in `language`."""
+        return detail_in(self.where, self.place, language)
 
     def arguments(self) -> str:
         """The exact `--reader … --reader-option …` for `marmite run`."""
@@ -58,11 +64,14 @@ class Verdict:
     detail: str
     tags: list[str] = field(default_factory=list)
     unsure: bool = False  # it answers, but nothing says it reads contactless cards (no card seen either)
+    said: Words | None = None  # the detail as words, for the tablet's language
 
-    def as_json(self) -> dict[str, Any]:
-        return {"reader": self.candidate.reader, "where": self.candidate.where, "state": self.state,
-                "detail": self.detail, "tags": self.tags, "arguments": self.candidate.arguments(),
-                "unsure": self.unsure}
+    def as_json(self, language: str = "en") -> dict[str, Any]:
+        """The verdict for a page, its words in `language`; `said` and `place` keep them for any other."""
+        return {"reader": self.candidate.reader, "where": self.candidate.where_in(language), "state": self.state,
+                "detail": detail_in(self.detail, self.said, language), "tags": self.tags,
+                "arguments": self.candidate.arguments(), "unsure": self.unsure, "said": self.said,
+                "place": self.candidate.place}
 
 
 # --- finding ------------------------------------------------------------------------------
@@ -70,7 +79,8 @@ class Verdict:
 
 def spi_candidates(pattern: str = "/dev/spidev0.*") -> list[Candidate]:
     """An RC522 on SPI, if this is a Pi with SPI on."""
-    return [Candidate("rc522", (), "SPI bus 0")] if glob.glob(pattern) else []
+    place = words("where_spi")
+    return [Candidate("rc522", (), str(place), place)] if glob.glob(pattern) else []
 
 
 def pico_candidates(notes: list[str] | None = None) -> list[Candidate]:
@@ -78,7 +88,8 @@ def pico_candidates(notes: list[str] | None = None) -> list[Candidate]:
     try:
         from firmware_bridge.ports import find_board_ports
 
-        return [Candidate("usb", (("port", port),), f"Pico on {port}") for port in find_board_ports()]
+        return [Candidate("usb", (("port", port),), str(words("where_pico", where=port)),
+                          words("where_pico", where=port)) for port in find_board_ports()]
     except ImportError as error:
         _note(notes, f"Pico on USB: not looked for, {error.name or 'pyserial'} is not installed "
                      "(it comes with Marmite: in the Marmite folder, run .venv/bin/pip install -e .)")
@@ -148,7 +159,8 @@ def serial_candidates(exclude: Sequence[str] = (), notes: list[str] | None = Non
     if others:
         _note(notes, f"serial ports not probed (not a USB-UART dongle a PN532 comes on): {', '.join(others)}; "
                      "to try one: --reader pn532 --reader-option port=PORT")
-    return [Candidate("pn532", (("port", port),), f"serial port {port}") for port in ports if port not in exclude]
+    return [Candidate("pn532", (("port", port),), str(words("where_serial", where=port)),
+                      words("where_serial", where=port)) for port in ports if port not in exclude]
 
 
 def pcsc_candidates(scard: Any = None, notes: list[str] | None = None) -> list[Candidate]:
@@ -169,7 +181,8 @@ def pcsc_candidates(scard: Any = None, notes: list[str] | None = None) -> list[C
         names = names if rc == scard.SCARD_S_SUCCESS else []
     finally:
         scard.SCardReleaseContext(context)
-    return [Candidate("pcsc", (("reader", name),), f"PC/SC reader {name}") for name in names]
+    return [Candidate("pcsc", (("reader", name),), str(words("where_pcsc", what=name)), words("where_pcsc", what=name))
+            for name in names]
 
 
 def find_all(notes: list[str] | None = None) -> list[Candidate]:
@@ -195,9 +208,9 @@ def try_reader(candidate: Candidate, seconds: float,
     try:
         reader = make(candidate.reader, dict(candidate.options))
     except ValueError as error:
-        return Verdict(candidate, "errors", str(error))
+        return Verdict(candidate, "errors", str(error), said=words("bad_option", why=str(error)))
     out: ReaderQueue = queue.Queue()
-    verdict = Verdict(candidate, "missing", "did not report itself within the test")
+    verdict = Verdict(candidate, "missing", str(words("no_report")), said=words("no_report"))
     ok_since: float | None = None
     reader.start(out)
     try:
@@ -215,15 +228,15 @@ def try_reader(candidate: Candidate, seconds: float,
                 verdict.tags.append(message.uid)
             elif isinstance(message, ReaderHealth):
                 verdict.state = dict(message.info).get("state") or ("ok" if message.ok else "errors")
-                verdict.detail = message.detail
+                verdict.detail, verdict.said = message.detail, message.words
                 ok_since = time.monotonic() if message.ok and ok_since is None else ok_since
     finally:
         reader.close()
     if candidate.reader == "pcsc" and verdict.state == "ok" and not verdict.tags \
             and not CONTACTLESS.search(candidate.where):
         verdict.unsure = True  # a laptop's smart-card slot or a security key answers pcscd too
-        verdict.detail += ("; not named like a contactless reader (a smart-card slot or a security key cannot "
-                           "read the cards): put a card on it during the scan to be sure")
+        verdict.said = words("pcsc_unsure", what=verdict.said or verdict.detail)
+        verdict.detail = str(verdict.said)
     return verdict
 
 
@@ -242,8 +255,9 @@ def scan(seconds: float = 3.0, candidates: Sequence[Candidate] | None = None,
         thread.start()
     for thread in threads:
         thread.join(seconds + 10)
-    return [v if v is not None else Verdict(c, "errors", "the test did not end") for c, v in zip(found, verdicts,
-                                                                                                    strict=True)]
+    unfinished = words("test_unfinished")
+    return [v if v is not None else Verdict(c, "errors", str(unfinished), said=unfinished)
+            for c, v in zip(found, verdicts, strict=True)]
 
 
 def report(verdicts: Sequence[Verdict], others: Sequence[str] = (), unsearched: Sequence[str] = ()) -> list[str]:

@@ -232,7 +232,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     """Serve the claimed data dir until Ctrl-C or SIGTERM."""
     from companion.robot_table import RobotDriver
     from marmite.reader_scan import scan_beside
-    from marmite.wiring import ReaderPump, connect_partial_uids, connect_tag_memory
+    from marmite.wiring import ReaderPump, connect_partial_uids, connect_read_signals, connect_tag_memory
     from web_ui.resources import table_resources
     from web_ui.server import make_server
     from web_ui.speaker import Speaker
@@ -257,6 +257,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     resources = table_resources(app)
     connect_tag_memory(resources.desk, reader)  # self-describing decks, where the reader can
     connect_partial_uids(resources.desk, reader)  # a keyboard wedge: decks mapped onto what it types
+    connect_read_signals(service, reader)  # the ACR122U's LED: green for a card taken, red for one refused
     robots = RobotDriver(service, think_ms=max(10, getattr(args, "robot_think_ms", 300))).start()
     resources.attached.robots = robots
     pump = ReaderPump(service, reader).start()

@@ -15,7 +15,8 @@ from typing import Any
 
 from companion.deck_desk import DeckDesk
 from companion.journal import StorageError
-from companion.reads import PartialUids, Reader, ReaderHealth, ReaderMessage, TagMemory, TagSeen
+from companion.reader_words import words
+from companion.reads import PartialUids, Reader, ReaderHealth, ReaderMessage, ReadSignals, TagMemory, TagSeen
 from companion.seam import Demo
 from companion.table import Message, TableService
 from companion.tags import simulated_uid
@@ -59,7 +60,8 @@ class ReaderPump:
             except Exception as error:  # one failure (a locked journal) must not stop the pot reader
                 log.exception("reader pump: %s", error)
                 with contextlib.suppress(Exception):
-                    self.service.reader_health(self.reader.name, False, f"read not recorded: {error}")
+                    said = words("not_recorded", why=str(error))
+                    self.service.reader_health(self.reader.name, False, str(said), words=said)
 
     def handle(self, item: ReaderMessage) -> None:
         """Pass one reader value to the table service."""
@@ -74,7 +76,7 @@ class ReaderPump:
             if item.done is not None:  # journaled (or a double read): the reader may acknowledge it now
                 item.done()
         elif isinstance(item, ReaderHealth):
-            self.service.reader_health(item.reader, item.ok, item.detail, dict(item.info))
+            self.service.reader_health(item.reader, item.ok, item.detail, dict(item.info), item.words)
 
     def close(self) -> None:
         """Stop the pump and the reader; idempotent."""
@@ -151,18 +153,43 @@ class ServiceActions:
         self.service.undo(source="panel")
 
 
+def verdict_of(message: Message) -> bool | None:
+    """Whether an announcement took a read (True), refused it (False), or judged none (None)."""
+    if message.kind == "refused" or (message.kind == "deck" and message.accepted is False):
+        return False  # a refused play, or an enrollment read refused (a tag already enrolled)
+    if message.kind in ("card", "deck") and message.accepted:
+        return True
+    return None
+
+
 def panel_feedback(panel: Panel) -> Callable[[Message], None]:
     """A table-service listener that beeps and lights the panel for each announcement."""
 
     def on_message(message: Message) -> None:
-        if message.kind == "refused" or (message.kind == "deck" and message.accepted is False):
-            panel.card_refused()  # a refused play, or an enrollment read refused (a tag already enrolled)
-        elif message.kind in ("card", "deck") and message.accepted:
+        verdict = verdict_of(message)
+        if verdict is False:
+            panel.card_refused()
+        elif verdict:
             panel.card_accepted()
         elif message.kind == "reader":
             panel.reader_health(bool(dict(message.detail).get("ok")))
 
     return on_message
+
+
+def connect_read_signals(service: TableService, reader: object) -> bool:
+    """A reader that shows verdicts itself (`ReadSignals`: the ACR122U's LED) is told each one; whether it is."""
+    if not isinstance(reader, ReadSignals):
+        return False
+    signals = reader
+
+    def on_message(message: Message) -> None:
+        verdict = verdict_of(message)
+        if verdict is not None:
+            signals.read_judged(verdict)
+
+    service.add_listener(on_message)
+    return True
 
 
 def attach_panel(service: TableService, gpio: GpioBackend, pins: PanelPins | None = None,

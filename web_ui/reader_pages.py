@@ -16,6 +16,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.phrases import LANGUAGES
+from companion.reader_words import detail_in
 from web_ui.auth import csrf_ok, csrf_token, unlocked
 from web_ui.context import resources, service, settings
 from web_ui.page_common import log_seed
@@ -37,6 +38,10 @@ def readers_page() -> str:
     readers = [{**r, "state": state_of(r)} for r in service().table_view()["readers"]]
     found = resources().attached.reader_found
     language = service().language
+    if found is not None:  # said in the table's language now, whichever it was at the search
+        found = {**found, "readers": [{**f, "where": detail_in(f.get("where", ""), f.get("place"), language),
+                                       "detail": detail_in(f.get("detail", ""), f.get("said"), language)}
+                                      for f in found["readers"]]}
     return render_template("readers.html", readers=readers, found=found, unlocked=unlocked(), csrf=csrf_token(),
                            can_scan=resources().table.reader_scan is not None,
                            settings=settings().current, lang=language, languages=LANGUAGES, log_seed=log_seed)

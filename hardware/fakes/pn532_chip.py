@@ -36,7 +36,7 @@ class FakeNtag:
         self.memory[16 : 16 + len(data)] = data
 
 
-IDLE, ACTIVE, HALT = "idle", "active", "halt"
+IDLE, ACTIVE, ACTIVE_STAR, HALT = "idle", "active", "active*", "halt"
 RETRY_TIMEOUT_S = {n: 100e-6 * 2 ** (n - 1) for n in range(1, 16)} | {0: 0.0}
 """RFConfiguration item 2's fRetryTimeout codes (UM0701-02 §7.3.1): 0x01 100 µs, doubling to 0x0A 51.2 ms."""
 
@@ -47,15 +47,24 @@ class Pn532Chip:
     Modelled from the User Manual (UM0701-02) and public reports on real modules; each behaviour is
     tested in tests/readers/test_pn532_chip_model.py against today's reader, none checked on a module:
 
-    * **ISO 14443-3 card states.** A card entering the field is IDLE and answers InListPassiveTarget's
-      REQA; listed, it is ACTIVE. A new InListPassiveTarget sends REQA again: an ACTIVE card does not
-      answer it and drops back to IDLE (ISO 14443-3: any unexpected command), so a card left listed is
-      found only on every second poll — NXP community thread 481864 (MaxTg=2), Adafruit-PN532 #52
-      (MaxTg=1, "each second passive read … does not find a card").
-    * **Two targets.** To reach a second card the chip halts the first (HLTA): of two cards listed
-      together, the first stays HALT (it answers only WUPA, never REQA) until the field goes off or it is
-      released, so a pair left resting goes from two listed to one, then none on alternate polls (NXP
-      481864: "2, then 1, then none"; the exact sequence of the thread is not reproduced).
+    * **ISO 14443-3 card states** (the PICC state machine of ISO/IEC 14443-3, type A). A card entering the
+      field is IDLE and answers REQA; selected, it is ACTIVE. A new InListPassiveTarget sends REQA again:
+      an ACTIVE card does not answer it and drops back to IDLE, so it answers the chip's next try of the
+      same command; a card selected after a WUPA (ACTIVE*, from HALT) drops back to HALT instead, and
+      answers no REQA again until the field goes off.
+    * **Two targets** (MaxTg=2). To look for a second card the chip halts the first it found (HLTA). A second
+      card found stays ACTIVE, the first HALT; when there is none, the chip wakes and selects the first
+      again (WUPA, SELECT: it must stay reachable for InDataExchange), which leaves it ACTIVE*. So a card
+      left resting is listed once, then never while it rests; two resting give "2, then 1, then none"
+      (NXP community thread 481864, MaxTg=2, firmware 1.6), and one tag is found "on exactly every second
+      attempt" only where each silent command is abandoned (next point). With MaxTg=1 nothing is halted and
+      "there is no problem at all" (same thread), unless the chip makes a single try (MxRtyPassiveActivation
+      0): then a held card is found on alternate polls (Adafruit-PN532 #52).
+    * **An abandoned command resets the field** (inferred, not documented): with the chip's default infinite
+      retries an InListPassiveTarget with nothing to find never answers; the host's next frame abandons it
+      (UM0701-02: an ACK aborts the command), and the thread's sequence repeats ("2, 1, none" again), and
+      sending every command twice makes the reads reliable: every card is IDLE again after an abandoned
+      listing, as after a field off.
     * **Field off resets every card.** RFConfiguration item 1 with the RF bit clear cuts the field: every
       card loses power and is IDLE when it comes back (ESPHome #9875's driver turns the field off after
       every poll for this reason). InListPassiveTarget turns the field on again. InRelease makes the
@@ -88,6 +97,7 @@ class Pn532Chip:
         self._times: dict[int, tuple[float, float]] = {}  # id(card) → (enters, leaves) on the clock
         self._state: dict[int, str] = {}
         self._listed: list[FakeNtag] = []
+        self._abandoned = False  # the last listing never answered: the next frame abandons it
         self._lock = threading.Lock()
 
     # --- the field -----------------------------------------------------------------------
@@ -140,6 +150,7 @@ class Pn532Chip:
         goes to `send` as soon as it is ready (the ACK before the command runs, as the chip does)."""
         replies: list[bytes] = []
         for kind, body in parser.feed(data):
+            self._abandon()  # any frame, an ACK too, abandons a listing that never answered
             if kind != "frame" or len(body) < 2 or body[0] != 0xD4:
                 continue
             if send is not None:
@@ -203,14 +214,25 @@ class Pn532Chip:
         self.field_on = True
         tries = 0
         began = self._now()
+        with self._lock:
+            dropped = set()  # selected when the listing began: they miss its first REQA, and fall back
+            for card in self._field:
+                state = self._state.get(id(card))
+                if state == ACTIVE:
+                    self._state[id(card)] = IDLE
+                    dropped.add(id(card))
+                elif state == ACTIVE_STAR:
+                    self._state[id(card)] = HALT
+        found: list[FakeNtag] = []
         while True:
             with self._lock:
-                if tries == 0:
-                    for card in self._field:  # REQA: an ACTIVE card misses it and drops to IDLE
-                        if self._state.get(id(card)) == ACTIVE:
-                            self._state[id(card)] = "missed"
                 present = self._present()
-                found = [c for c in present if self._state.get(id(c)) == IDLE][:most]
+                idle = [c for c in present if self._state.get(id(c)) == IDLE]
+                answering = [c for c in idle if tries > 0 or id(c) not in dropped]
+                if answering:
+                    found = answering[:1]
+                    if most == 2:  # the first halted, REQA again: the cards that fell back answer it too
+                        found += [c for c in idle if c is not answering[0]][:1]
             if found:
                 break
             tries += 1
@@ -218,17 +240,16 @@ class Pn532Chip:
             if self.retries != 0xFF and tries > self.retries:
                 break
             if (self.retries == 0xFF and tries > 50) or self._interrupted():
-                self._settle()
+                self._abandoned = True
                 return SILENT  # no card for ever, or the host aborted: the answer never comes
         self._spend(self.activation_s * len(found))
         with self._lock:
-            for card in self._field:
-                if self._state.get(id(card)) == "missed":
-                    self._state[id(card)] = IDLE
             for card in found:
                 self._state[id(card)] = ACTIVE
-            if len(found) == 2:
+            if most == 2 and len(found) == 2:
                 self._state[id(found[0])] = HALT  # halted to reach the second
+            elif most == 2 and found:
+                self._state[id(found[0])] = ACTIVE_STAR  # halted to look for a second, then woken and selected
             self._listed = found
         self.listings.append(len(found))
         out = bytes([len(found)])
@@ -241,11 +262,14 @@ class Pn532Chip:
         (UM0701-02: an ACK frame from the host aborts the current command)."""
         return False
 
-    def _settle(self) -> None:
-        with self._lock:
-            for card in self._field:
-                if self._state.get(id(card)) == "missed":
+    def _abandon(self) -> None:
+        """The host's next frame after a listing that never answered: every card IDLE, as after a field off."""
+        if self._abandoned:
+            self._abandoned = False
+            with self._lock:
+                for card in self._field:
                     self._state[id(card)] = IDLE
+                self._listed = []
 
     def _exchange(self, number: int, data: bytes) -> bytes:
         with self._lock:

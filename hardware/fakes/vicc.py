@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 VPCD_DRIVER = Path("/usr/lib/pcsc/drivers/serial/libifdvpcd.so")
@@ -31,11 +32,54 @@ SW_WRONG = b"\x6a\x82"
 SW_INS = b"\x6d\x00"
 
 
-class VirtualCard:
-    """One NTAG21x: a UID and its pages (4 bytes each), answering the ACR122U pseudo-APDUs."""
+@dataclass(frozen=True)
+class Signal:
+    """What one LED command showed: each phase (red on, green on, milliseconds), then the LED's state."""
 
-    def __init__(self, uid: bytes, pages: int = 45, port: int = 0) -> None:
+    phases: tuple[tuple[bool, bool, int], ...]
+    final: tuple[bool, bool]
+    buzzer: int
+
+
+class Acr122uLed:
+    """The ACR122U's red/green LED, as its API document describes the pseudo-APDU `FF 00 40 P2 04 T1 T2 R B`
+    (Bi-Color LED and Buzzer Control): P2 bits 0-1 are the final red and green states, applied where the
+    masks in bits 2-3 say; bits 4-5 the initial blinking states of red and green, and bits 6-7 which of
+    them blink; T1 (initial state) and T2 (toggled state) last 100 ms units each, R times; B links the
+    buzzer to T1 (1), T2 (2) or both (3). The answer is 90 then the LED state (bit 0 red, bit 1 green);
+    63 00 when the data is not 4 bytes. It lies in the reader: every card placed on it shares one."""
+
+    def __init__(self) -> None:
+        self.red, self.green = True, False  # the reader's idle look: red on
+        self.shown: list[Signal] = []
+
+    def control(self, p2: int, data: bytes) -> bytes:
+        """Answer one LED command."""
+        if len(data) != 4:
+            return b"\x63\x00"
+        t1, t2, repetitions, buzzer = data
+        phases: list[tuple[bool, bool, int]] = []
+        if p2 & 0xC0:
+            red = bool(p2 & 0x10) if p2 & 0x40 else self.red
+            green = bool(p2 & 0x20) if p2 & 0x80 else self.green
+            for _ in range(repetitions):
+                phases.append((red, green, t1 * 100))
+                phases.append((red != bool(p2 & 0x40), green != bool(p2 & 0x80), t2 * 100))
+        if p2 & 0x04:
+            self.red = bool(p2 & 0x01)
+        if p2 & 0x08:
+            self.green = bool(p2 & 0x02)
+        self.shown.append(Signal(tuple(phases), (self.red, self.green), buzzer))
+        return bytes([0x90, int(self.red) | int(self.green) << 1])
+
+
+class VirtualCard:
+    """One NTAG21x: a UID and its pages (4 bytes each), answering the ACR122U pseudo-APDUs; `led` is the
+    reader's LED the card is placed on (the ACR122U firmware answers `FF 00 40` itself)."""
+
+    def __init__(self, uid: bytes, pages: int = 45, port: int = 0, led: Acr122uLed | None = None) -> None:
         self.uid = uid
+        self.led = led or Acr122uLed()
         self.memory = bytearray(pages * 4)
         self.memory[0:3] = uid[0:3]
         self.memory[4:8] = uid[3:7].ljust(4, b"\0")
@@ -93,6 +137,8 @@ class VirtualCard:
             return self.uid + SW_OK
         if ins == 0x00 and p1 == 0x52:  # the ACR122U's "buzzer on card detection" (P2 00: off), for the reader
             return SW_OK
+        if ins == 0x00 and p1 == 0x40:  # the ACR122U's LED and buzzer control
+            return self.led.control(p2, body[5 : 5 + body[4]] if len(body) > 4 else b"")
         if ins == 0xB0:
             start = p2 * 4
             length = body[4] if len(body) > 4 else 16

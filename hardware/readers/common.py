@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from companion.reader_words import Words, words
 from companion.reads import ReaderHealth, ReaderQueue
 
 OK = "ok"
@@ -17,26 +18,28 @@ ERRORS = "errors"
 
 
 class HealthLatch:
-    """Puts a `ReaderHealth` on the queue when a reader's state or detail changes, never twice the same."""
+    """Puts a `ReaderHealth` on the queue when a reader's state, detail or facts change, never twice the same."""
 
     def __init__(self, reader: str) -> None:
         self.reader = reader
         self.state = ""
         self.detail = ""
-        self._last: tuple[str, str] | None = None
+        self._last: tuple[str, str, tuple[tuple[str, str], ...]] | None = None
         self._lock = threading.Lock()
 
-    def report(self, out: ReaderQueue | None, state: str, detail: str, info: dict[str, str] | None = None) -> bool:
-        """Report `state` (OK, MISSING or ERRORS) with `detail`; False when nothing changed."""
+    def report(self, out: ReaderQueue | None, state: str, said: Words, info: dict[str, str] | None = None) -> bool:
+        """Report `state` (OK, MISSING or ERRORS) with its words; False when nothing changed."""
+        detail = str(said)
+        heard = (state, detail, tuple(sorted((info or {}).items())))
         with self._lock:
-            if self._last == (state, detail):
+            if self._last == heard:
                 return False
             if out is not None:  # a state nobody heard (reported before start) is said again once heard
-                self._last = (state, detail)
+                self._last = heard
             self.state, self.detail = state, detail
         if out is not None:
             facts = {"state": state, **(info or {})}
-            out.put(ReaderHealth(self.reader, state == OK, detail, tuple(facts.items())))
+            out.put(ReaderHealth(self.reader, state == OK, detail, tuple(facts.items()), words=said))
         return True
 
 
@@ -84,9 +87,9 @@ class ReaderThread:
             thread.join(timeout)
 
 
-def crash_detail(error: BaseException) -> str:
+def crash_detail(error: BaseException) -> Words:
     """The health detail for a reader thread that stopped on an exception it did not expect."""
-    return f"the reader stopped on an unexpected {type(error).__name__} ({error}): starting it again"
+    return words("crashed", error=type(error).__name__, why=str(error))
 
 
 class Backoff:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.extras import install_hint
+from companion.reader_words import Words, install_fix, words
 from companion.reads import ReaderQueue, TagSeen
 from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
 from hardware.readers.permissions import ClosedInput, closed_input_named
@@ -108,6 +108,7 @@ class KeyboardReader:
         self._applied: str | None = None  # the format the last line was read in
         self._sent: dict[str, str] = {}  # the last UIDs sent → the format each was read in
         self.refusal = ""  # why the format asked for was refused (the deck's own is used)
+        self._refused = words("reading", where=device)  # the refusal's words
         self._asked = fmt
         self.clashes: list[list[str]] = []
         self.lines: list[tuple[str, str]] = []  # (typed, UID) for the last lines, for `reader test`
@@ -165,9 +166,9 @@ class KeyboardReader:
         if aliases is None:
             asked = self.fmt.label() if self.fmt else "auto"
             self.fmt = UidFormat.parse(taught)
-            self.refusal = (f"format={asked} refused: the deck was taught in {taught} and would not know one "
-                            f"card; reading in {taught} (teach the deck again to change it)")
-            self._report(ERRORS, self.refusal)
+            self._refused = words("keyboard_refused", asked=asked, taught=taught)
+            self.refusal = str(self._refused)
+            self._report(ERRORS, self._refused)
             aliases = deck_aliases(self._deck, taught, self.fmt) or {}
         self._aliases = {typed_as: uid for typed_as, uid in aliases.items() if typed_as != uid}
         self.clashes = []
@@ -184,12 +185,11 @@ class KeyboardReader:
                 clashes = self._map_deck()
                 # never the card nor its number: the health is public (/readers) and this card may be
                 # one being dealt into a hand; `marmite reader test` shows the lines typed
-                detail = f"format learned: {self.fmt.label()} (from a card of the deck)"
                 if clashes:
                     alike = "; ".join(" = ".join(group) for group in clashes)
-                    self._report(ERRORS, f"{detail}; it types these cards alike: {alike}")
+                    self._report(ERRORS, words("keyboard_alike", format=self.fmt.label(), cards=alike))
                 else:
-                    self._report(OK, detail)
+                    self._report(OK, words("keyboard_learned", format=self.fmt.label()))
                 return True
         return False
 
@@ -212,7 +212,7 @@ class KeyboardReader:
             try:
                 evdev = self._evdev or importlib.import_module("evdev")
             except ImportError:
-                self._report(MISSING, f"python-evdev is not installed: {install_hint('readers')} (Linux only)")
+                self._report(MISSING, words("not_installed_linux", module="python-evdev", fix=install_fix('readers')))
                 stop.wait(backoff.failed())
                 continue
             self._evdev = evdev
@@ -233,34 +233,33 @@ class KeyboardReader:
         try:
             path = find_device(evdev, self.device)
         except OSError as error:
-            self._report(MISSING, f"cannot list input devices: {error}")
+            self._report(MISSING, words("keyboard_cannot_list", why=str(error)))
             return None
         if path is None:
             closed = self._closed(self.device)
             if closed is not None:  # evdev lists only what we may open: the reader is there, closed to us
-                self._report(MISSING, f"{closed.name or closed.path} is plugged in but you may not open it: "
-                                      f"{closed.fix()}")
+                self._report(MISSING, words("keyboard_closed", what=closed.name or closed.path, fix=closed.fix()))
             else:
-                self._report(MISSING, f"no input device named like {self.device!r}: plug the reader in")
+                self._report(MISSING, words("keyboard_none", wanted=repr(self.device)))
             return None
         try:
             device = evdev.InputDevice(path)
         except OSError as error:
             refused = error.errno in (errno.EACCES, errno.EPERM)
             closed = (self._closed(path) or ClosedInput(str(path), "", "")) if refused else None
-            hint = f": {closed.fix()}" if closed is not None else ""
-            self._report(MISSING, f"cannot open {path}: {error.strerror}{hint}")
+            self._report(MISSING, words("cannot_open_fix", where=str(path), why=error.strerror, fix=closed.fix())
+                         if closed is not None else words("cannot_open", where=str(path), why=error.strerror))
             return None
         try:
             device.grab()
         except OSError as error:
             device.close()
-            self._report(ERRORS, f"{path} is held by another program ({error.strerror}): close it")
+            self._report(ERRORS, words("keyboard_held", where=str(path), why=error.strerror))
             return None
         if self.refusal:  # said when the reader starts too: use_deck may come before anyone listens
-            self._report(ERRORS, self.refusal, {"path": str(path)})
+            self._report(ERRORS, self._refused, {"path": str(path)})
         else:
-            self._report(OK, f"{device.name} ready on {path}", {"path": str(path)})
+            self._report(OK, words("ready_on", what=device.name, where=str(path)), {"path": str(path)})
         return device
 
     def _read(self, evdev: Any, device: Any, stop: threading.Event) -> None:
@@ -273,7 +272,7 @@ class KeyboardReader:
             except BlockingIOError:
                 continue
             except OSError as error:
-                self._report(MISSING, f"the reader went away ({error.strerror}): plug it in again")
+                self._report(MISSING, words("went_away", why=error.strerror))
                 return
             for event in events:
                 if event.type != evdev.ecodes.EV_KEY:
@@ -301,17 +300,17 @@ class KeyboardReader:
                 uid = normalise(typed, self.fmt).hex()
         except UidFormatError as error:
             self.bad_lines += 1
-            self._report(ERRORS, f"the reader typed {error}; set its format= option (see hardware/README.md)")
+            self._report(ERRORS, words("keyboard_bad_line", why=str(error)))
             return
         self._applied = taught_label(bytes.fromhex(uid), self.fmt or guessed(typed))
         uid = self._aliases.get(uid, uid)
         self._sent = {**dict(list(self._sent.items())[-15:]), uid: self._applied}
         self.lines = [*self.lines[-9:], (typed, uid)]
         if self._health.state != OK and not self.clashes:
-            self._report(OK, f"reading {self.device}")
+            self._report(OK, words("reading", where=self.device))
         if self._out is not None:
             self._out.put(TagSeen(uid, self.name, at=time.time(), raw=typed))
 
-    def _report(self, state: str, detail: str, info: dict[str, str] | None = None) -> None:
+    def _report(self, state: str, said: Words, info: dict[str, str] | None = None) -> None:
         facts = {"device": self.device, "format": self.fmt.label() if self.fmt else "auto", **(info or {})}
-        self._health.report(self._out, state, detail, facts)
+        self._health.report(self._out, state, said, facts)

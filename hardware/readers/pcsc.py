@@ -11,17 +11,23 @@ from __future__ import annotations
 import contextlib
 import importlib
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.extras import install_hint
+from companion.reader_words import Words, install_fix, words
 from companion.reads import ReaderQueue, TagSeen
 from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
-from hardware.readers.permissions import pcscd_refused, pcscd_refused_fix
+from hardware.readers.permissions import INSTALL, pcscd_refused
 from hardware.tag_memory import NTAG_FIRST_PAGE, code_from_ndef, ndef_bytes, ndef_needed
 
 GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
 BUZZER_OFF = [0xFF, 0x00, 0x52, 0x00, 0x00]  # ACR122U: no beep on card detection (kept until unplugged)
+# ACR122U Bi-Color LED and Buzzer Control, FF 00 40 P2 04 T1 T2 R B (the API document): P2 masks both LEDs'
+# final states (red on, green off: the idle look) and blinks one; T1/T2 in 100 ms, R times, no buzzer.
+LED_ACCEPTED = [0xFF, 0x00, 0x40, 0xED, 0x04, 0x05, 0x01, 0x01, 0x00]  # green alone 500 ms (both LEDs blink)
+LED_REFUSED = [0xFF, 0x00, 0x40, 0x5D, 0x04, 0x02, 0x02, 0x03, 0x00]  # red blinks three times
+SIGNAL_WINDOW_S = 3.0  # a verdict this long after the last read is that read's (later ones: not a card here)
 WAIT_MS = 250  # each status wait ends this often, so that close() and a replugged reader are noticed
 MAX_CODE_PAGES = 36  # an NTAG213's user memory (pages 4 to 39)
 SW_OK = [0x90, 0x00]
@@ -82,9 +88,14 @@ class PcscReader:
     `reader` picks the PC/SC reader whose name contains it (default: the first one)."""
 
     def __init__(self, reader: str = "", *, backend: Any = None, name: str = "pcsc", wait_ms: int = WAIT_MS,
-                 buzzer_off: bool | None = None) -> None:
+                 buzzer_off: bool | None = None, led: bool | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self._buzzer_off = buzzer_off  # None: for readers named like the ACR122U, which beeps on every card
+        self._led = led  # None: for readers named like the ACR122U, whose LED says taken or refused
+        self._clock = clock
+        self._last_read: float | None = None  # when the last card was read, until its verdict is shown
+        self.signals = 0  # verdicts shown on the LED
         self._quiet = False  # the buzzer was told to be quiet this session
         self.wanted = reader
         self._scard = backend
@@ -157,6 +168,37 @@ class PcscReader:
             finally:
                 scard.SCardReleaseContext(context)
 
+    # --- the table's verdict on the LED -----------------------------------------------------
+
+    def read_judged(self, accepted: bool) -> None:
+        """companion.reads.ReadSignals: green for a card taken, red for one refused, on the ACR122U's LED; only
+        for the last card read here (a play refused on a phone is not this reader's), in a thread of its own."""
+        chosen = self._chosen
+        wanted = self._led if self._led is not None else named_like(chosen, "ACR122")
+        read_at, self._last_read = self._last_read, None
+        if not wanted or not chosen or read_at is None or self._clock() - read_at > SIGNAL_WINDOW_S:
+            return
+        threading.Thread(target=self._show, args=(chosen, accepted), name=f"{self.name}-led", daemon=True).start()
+
+    def _show(self, chosen: str, accepted: bool) -> None:
+        """The LED command, through the card still on the reader (the ACR122U answers it itself)."""
+        scard = self._scard
+        if scard is None:
+            return
+        with self._card_lock:
+            rc, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
+            if rc != scard.SCARD_S_SUCCESS:
+                return
+            try:
+                with _Card(scard, context, chosen) as card:
+                    answer = card.transmit(LED_ACCEPTED if accepted else LED_REFUSED)
+                if answer[-2:-1] == [0x90]:  # 90, then the LED's state (not 00)
+                    self.signals += 1
+            except PcscError:
+                pass  # the card was lifted already: there is nothing to show it through
+            finally:
+                scard.SCardReleaseContext(context)
+
     # --- the thread ----------------------------------------------------------------------
 
     def _run(self, stop: threading.Event) -> None:
@@ -165,7 +207,7 @@ class PcscReader:
             try:
                 scard = self._scard or importlib.import_module("smartcard.scard")
             except ImportError:
-                self._report(MISSING, f"pyscard is not installed: {install_hint('readers')}")
+                self._report(MISSING, words("not_installed", module="pyscard", fix=install_fix('readers')))
                 stop.wait(backoff.failed())
                 continue
             self._scard = scard
@@ -189,12 +231,12 @@ class PcscReader:
         rc, names = scard.SCardListReaders(context, [])
         chosen = next((n for n in (names if rc == scard.SCARD_S_SUCCESS else []) if named_like(n, self.wanted)), "")
         if not chosen:
-            what = f"no PC/SC reader named like {self.wanted!r}" if self.wanted else "no PC/SC reader"
-            self._report(MISSING, f"{what}: plug the reader in (on Linux, see hardware/README.md about pn533_usb)")
+            self._report(MISSING, words("pcsc_none_named", wanted=repr(self.wanted)) if self.wanted
+                         else words("pcsc_none"))
             return False
         self._chosen = chosen
         self._quiet = False  # plugged in again: the reader beeps again until told
-        self._report(OK, f"{chosen} ready")
+        self._report(OK, words("ready", what=chosen))
         state = scard.SCARD_STATE_UNAWARE
         present = False
         while not stop.is_set():
@@ -203,11 +245,11 @@ class PcscReader:
                 continue
             if rc != scard.SCARD_S_SUCCESS:
                 if rc != scard.SCARD_E_CANCELLED:
-                    self._report(MISSING, f"the reader went away ({scard.SCardGetErrorMessage(rc).strip()})")
+                    self._report(MISSING, words("went_away", why=scard.SCardGetErrorMessage(rc).strip()))
                 return True
             event = states[0][1]
             if event & (scard.SCARD_STATE_UNKNOWN | scard.SCARD_STATE_UNAVAILABLE):
-                self._report(MISSING, f"{chosen} was unplugged")
+                self._report(MISSING, words("unplugged", what=chosen))
                 return True
             now_present = bool(event & scard.SCARD_STATE_PRESENT) and not event & scard.SCARD_STATE_MUTE
             if now_present and not present:
@@ -232,11 +274,12 @@ class PcscReader:
                 return
             except PcscError as error:  # it answered, but what no card of a deck answers
                 self.errors += 1
-                self._report(ERRORS, f"a card answered wrongly ({error})")
+                self._report(ERRORS, words("pcsc_card_wrong", why=str(error)))
                 return
         self.reads += 1
         self._unread = 0
-        self._report(OK, f"{chosen} ready")
+        self._last_read = self._clock()
+        self._report(OK, words("ready", what=chosen))
         if self._out is not None:
             self._out.put(TagSeen(uid, self.name, card=code))
 
@@ -247,10 +290,9 @@ class PcscReader:
         self.errors += 1
         self._unread += 1
         if self._unread >= CARDS_UNREAD:
-            self._report(ERRORS, f"{self._unread} cards in a row did not answer ({error}): "
-                                 "is it a contactless reader? `marmite reader scan` tests it")
+            self._report(ERRORS, words("pcsc_cards_unread", count=self._unread), why=str(error))
         else:
-            self._report(OK, f"{chosen} ready; a card did not answer ({error}): let it rest flat on the reader")
+            self._report(OK, words("pcsc_card_unread"), why=f"{error} ({self._unread} in a row)")
 
     def _silence(self, card: _Card, chosen: str) -> None:
         """Turn the ACR122U's beep off once (it beeps for every card, refused ones too: the table decides)."""
@@ -260,17 +302,17 @@ class PcscReader:
                 card.transmit(BUZZER_OFF)
             self._quiet = True
 
-    def _report(self, state: str, detail: str) -> None:
+    def _report(self, state: str, said: Words, why: str = "") -> None:
         info = {"reader": self._chosen} if self._chosen else {}
-        self._health.report(self._out, state, detail, info)
+        self._health.report(self._out, state, said, {**info, "why": why} if why else info)
 
 
-def pcscd_problem(scard: Any, rc: int) -> str:
+def pcscd_problem(scard: Any, rc: int) -> Words:
     """Why pcscd gave no context, and the one thing that fixes it."""
     why = scard.SCardGetErrorMessage(rc).strip()
     if pcscd_refused(scard, rc):
-        return f"{pcscd_refused_fix()} ({why})"
-    return f"pcscd does not answer ({why}): install and start pcscd (sudo scripts/install-readers)"
+        return words("pcsc_refused", command=INSTALL, why=why)
+    return words("pcsc_no_daemon", why=why)
 
 
 class _Card:

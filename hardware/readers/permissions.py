@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.reader_words import Words, words
+
 INSTALL = "sudo scripts/install-readers"
 
 
@@ -24,10 +26,10 @@ class ClosedInput:
     name: str
     usb_id: str  # "08ff:0009", or "" when it is not a USB device
 
-    def fix(self) -> str:
+    def fix(self) -> Words:
         """The one command that opens it to this user (a udev rule for its VID:PID), and what to do next."""
         usb = f" {self.usb_id}" if self.usb_id else ""
-        return f"run `{INSTALL}{usb}` (a udev rule for this reader), then unplug it and plug it in again"
+        return words("fix_udev", command=f"{INSTALL}{usb}")
 
 
 def may_open(path: str) -> bool:
@@ -71,13 +73,13 @@ def _usb_id(node: Path) -> str:
     return f"{vendor}:{product}"
 
 
-def serial_fix(port: str) -> str:
+def serial_fix(port: str) -> Words:
     """What lets this user open serial port `port` (the dialout group on Debian and Raspberry Pi OS; i2c
     for a Pi's I2C bus)."""
     if os.name == "nt":
-        return f"close the program that holds {port}"
+        return words("fix_close", where=port)
     group = "i2c" if "i2c" in port else "dialout"
-    return f"run `sudo usermod -aG {group} $USER`, then log out and in again"
+    return words("fix_group", command=f"sudo usermod -aG {group} $USER")
 
 
 SECURITY_VIOLATION = 0x8010006A  # SCARD_W_SECURITY_VIOLATION, "Access denied.": pcscd's polkit check said no
@@ -88,7 +90,3 @@ def pcscd_refused(scard: object, rc: int) -> bool:
     code = int(getattr(scard, "SCARD_W_SECURITY_VIOLATION", SECURITY_VIOLATION))
     return rc & 0xFFFFFFFF == code & 0xFFFFFFFF
 
-
-def pcscd_refused_fix() -> str:
-    """What lets pcscd serve this user when polkit refuses it (a service, or a login without a seat)."""
-    return f"pcscd refuses this user (polkit): run `{INSTALL}` (it allows you in a polkit rule)"

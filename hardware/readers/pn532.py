@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.reader_words import Words, words
 from companion.reads import ReaderQueue, TagSeen
 from hardware.pn532 import Pn532, Pn532Error, Target, Transport
 from hardware.readers.common import ERRORS, MISSING, OK, Backoff, HealthLatch, ReaderThread, crash_detail
@@ -39,6 +40,7 @@ LIST_ANSWER_S = (RETRIES + 1) * 0.0016 + 0.1  # silence longer than this after t
 # the poll is tried again at once
 MAX_LISTINGS = 4  # InListPassiveTarget calls per poll while each lists two cards (up to 8 cards stacked)
 DEBOUNCE_S = 1.0
+AFTER_FIELD_OFF_S = 0.5  # a card known before, listed this soon after the reader cut the field, is one resting
 MAX_CODE_PAGES = 36
 ERROR_POLLS = 10  # failed polls in a row before the reader is called down and reopened
 I2C_ADDRESS = 0x24
@@ -205,6 +207,7 @@ class Pn532Reader:
         self._codes = False
         self._known: Callable[[str], bool] = lambda uid: False
         self._last_seen: dict[str, float] = {}
+        self._field_off_at: float | None = None  # when the reader last cut the field (resting cards wake)
         self.polls = 0
         self.errors = 0
         self._failures = 0
@@ -254,7 +257,7 @@ class Pn532Reader:
             if chip is None:
                 return False
             try:
-                chip.field(False)  # every card fresh: the one to write answers this listing
+                self._field_off(chip)  # every card fresh: the one to write answers this listing
                 target = next((t for t in chip.list_targets(2, LIST_ANSWER_S) if t.uid.hex() == uid), None)
                 if target is None:
                     return False
@@ -297,21 +300,21 @@ class Pn532Reader:
         self._failures += 1
         self.errors += 1
         if self._failures >= ERROR_POLLS:
-            self._report(ERRORS, f"the PN532 stopped answering ({error}): reopening it")
+            self._report(ERRORS, words("pn532_silent", why=str(error)))
             self._drop()
             self._failures = 0
         elif self._chip is not None:
             with contextlib.suppress(Pn532Error, OSError):  # the lost answer may have selected a card
-                self._chip.field(False)
+                self._field_off(self._chip)
 
     def _open(self) -> bool:
         try:
             transport = self._backend()
         except (OSError, ValueError) as error:
-            self._report(MISSING, f"cannot open {self._where}: {error}{_hint(str(error), self._where)}")
+            self._report(MISSING, _cannot_open(str(error), self._where))
             return False
         except Exception as error:  # pyserial's SerialException is an OSError; anything else is reported too
-            self._report(MISSING, f"cannot open {self._where}: {error}")
+            self._report(MISSING, words("cannot_open", where=self._where, why=str(error)))
             return False
         chip = Pn532(transport, ack_timeout=FIRST_ACK_S, clock=self._clock)
         try:
@@ -322,21 +325,24 @@ class Pn532Reader:
             chip.set_retry_timeout(RETRY_TIMEOUT)
         except (Pn532Error, OSError) as error:
             transport.close()
-            self._report(MISSING, f"no PN532 answers on {self._where} ({error}); "
-                                  "set its switches to HSU (or I2C) and check TX/RX are crossed")
+            self._report(MISSING, words("pn532_none", where=self._where, why=str(error)))
             return False
         if ic != 0x32:
             transport.close()
-            self._report(ERRORS, f"the chip on {self._where} says it is a PN5{ic:02X}, not a PN532")
+            self._report(ERRORS, words("pn532_other_chip", where=self._where, chip=f"PN5{ic:02X}"))
             return False
         self._chip = chip
-        self._last_seen.clear()
-        self._report(OK, f"PN532 v{version}.{revision} ready on {self._where}")
+        self._field_off_at = self._clock()  # a reopened chip wakes the cards resting on it: known ones stay said
+        self._report(OK, words("ready_on", what=f"PN532 v{version}.{revision}", where=self._where))
         return True
 
     def _poll(self) -> bool:
-        """List the cards (again while two answer: a third may lie under them), then field off; whether
-        any card was listed."""
+        """List the cards (again while two answer: a third may lie under them); whether any was listed.
+
+        The field stays on: every card listed ends halted (the chip halts a card to look for a second, and
+        a card it wakes to select again falls back to HALT at the next REQA), so cards resting on the reader
+        answer no further listing until they leave the field, and each empty listing waits its ~100 ms in
+        the chip; a card dropped on them is IDLE and answers at once (hardware/fakes/pn532_chip.py)."""
         chip = self._chip
         assert chip is not None
         self.polls += 1
@@ -350,12 +356,8 @@ class Pn532Reader:
                     self._out.put(TagSeen(target.uid.hex(), self.name, card=self._code(target)))  # at once
             if len(targets) < 2:
                 break
-        if len(listed) > 1:  # the chip halted the first of two to reach the second: every card afresh
-            chip.field(False)
-        # one card listed is left selected: it misses the next listing, which meanwhile waits ~100 ms in the
-        # chip for any new card, then answers the one after (never a second for the debounce to forget it)
         if self._health.state != OK:
-            self._report(OK, f"PN532 ready on {self._where}")
+            self._report(OK, words("ready_on", what="PN532", where=self._where))
         return bool(listed)
 
     def _code(self, target: Target) -> str | None:
@@ -366,10 +368,21 @@ class Pn532Reader:
         except Pn532Error:
             return None
 
+    def _field_off(self, chip: Pn532) -> None:
+        """Cut the field: every card loses power, and the cards resting on the reader answer again."""
+        chip.field(False)
+        self._field_off_at = self._clock()
+
     def _fresh(self, uid: str, now: float) -> bool:
-        """Same-card debounce: a UID seen again within `debounce_s` of its last sighting is the same passage."""
+        """Same-card debounce: a UID seen again within `debounce_s` of its last sighting is the same passage.
+
+        Cards resting on the reader stay halted and silent, so their last sighting grows old; when the reader
+        cuts the field (a lost answer, a write) they answer again: a known UID listed within
+        `AFTER_FIELD_OFF_S` of that is a card resting there, not a new passage."""
         last = self._last_seen.get(uid)
         self._last_seen[uid] = now
+        if last is not None and self._field_off_at is not None and now - self._field_off_at < AFTER_FIELD_OFF_S:
+            return False
         return last is None or now - last >= self._debounce_s
 
     def _drop(self) -> None:
@@ -377,8 +390,8 @@ class Pn532Reader:
         if chip is not None:
             chip.transport.close()
 
-    def _report(self, state: str, detail: str) -> None:
-        self._health.report(self._out, state, detail, {"port": self._where})
+    def _report(self, state: str, said: Words) -> None:
+        self._health.report(self._out, state, said, {"port": self._where})
 
 
 def _read_code(chip: Pn532, target: Target) -> str | None:
@@ -391,9 +404,10 @@ def _read_code(chip: Pn532, target: Target) -> str | None:
     return code_from_ndef(memory, None)
 
 
-def _hint(error: str, where: str) -> str:
+def _cannot_open(error: str, where: str) -> Words:
+    """Why `where` did not open, with the one thing that fixes it when it is known."""
     if "ermission denied" in error or "ccess is denied" in error:
-        return f" ({serial_fix(where)})"
+        return words("cannot_open_fix", where=where, why=error, fix=serial_fix(where))
     if "No such file" in error:
-        return " (is the dongle plugged in? `marmite reader scan` lists the ports)"
-    return ""
+        return words("cannot_open_fix", where=where, why=error, fix=words("fix_plugged"))
+    return words("cannot_open", where=where, why=error)

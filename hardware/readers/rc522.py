@@ -16,8 +16,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.reader_words import Words, words
 from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
-from hardware.diagnose import explain
+from hardware.diagnose import explain_words
 from hardware.rc522 import ChipError, RC522Config, RC522Driver
 from hardware.tag_memory import read_code_with, write_tag_code
 
@@ -180,20 +181,18 @@ class RC522Reader:
         """Radio errors poll after poll (a card stuck at the edge of the field, metal, a bad antenna) are reported."""
         if not errors:
             streak, self._radio_streak = self._radio_streak, 0
-            return self._health(True, "radio errors stopped") if streak >= RADIO_ERROR_POLLS else []
+            return self._health(True, words("rc522_radio_ok")) if streak >= RADIO_ERROR_POLLS else []
         self._radio_streak += 1
         if self._radio_streak == RADIO_ERROR_POLLS:
-            return self._health(
-                False, f"radio errors keep coming ({errors[-1]}): a card at the edge of the field, or metal near it?"
-            )
+            return self._health(False, words("rc522_radio", why=errors[-1]))
         return []
 
-    def _fail(self, error: Exception, state: str = "errors") -> list[ReaderMessage]:
+    def _fail(self, error: Exception, state: str = "errors", said: Words | None = None) -> list[ReaderMessage]:
         """Whatever went wrong: let go of the chip, report it, and try again after a growing wait."""
         self._release()
         self._retry_at = self._clock() + self._retry_s
         self._retry_s = min(MAX_RETRY_S, self._retry_s * 2)
-        return self._health(False, _explain(error), state)
+        return self._health(False, said or _explain(error), state)
 
     def _open(self, now: float) -> list[ReaderMessage]:
         try:
@@ -211,22 +210,23 @@ class RC522Reader:
         self._driver = driver
         self._retry_s = RETRY_S
         self._reset_at = self._clock()  # opening switched the field on: a card resting there wakes up
-        return self._health(True, f"{driver.chip_name} ready")
+        return self._health(True, words("ready", what=driver.chip_name))
 
     def _recover(self, reason: str) -> list[ReaderMessage]:
         """Soft reset; if the chip still misbehaves, a pulse on its reset pin; otherwise report it down."""
         assert self._driver is not None
         self._chip_errors = 0
         self.resets += 1
-        messages = self._health(False, f"reader locked up ({reason}); resetting it")
+        messages = self._health(False, words("rc522_locked", why=reason))
         for reset in (self._driver.soft_reset, self._hard_reset):
             try:
                 reset()
             except ChipError:
                 continue
             self._reset_at = self._clock()
-            return messages + self._health(True, f"{self._driver.chip_name} back after a reset")
-        return messages + self._fail(ChipError("the RC522 does not answer even after a reset: check its wiring"))
+            return messages + self._health(True, words("rc522_back", what=self._driver.chip_name))
+        return messages + self._fail(ChipError("the RC522 does not answer even after a reset: check its wiring"),
+                                     said=words("rc522_dead"))
 
     def _hard_reset(self) -> None:
         assert self._driver is not None
@@ -246,7 +246,7 @@ class RC522Reader:
             with contextlib.suppress(Exception):
                 self._gpio.cleanup(self.config.reset_pin)  # only our pin: the panel's pins stay set up
 
-    def _health(self, ok: bool, detail: str, state: str = "errors") -> list[ReaderMessage]:
+    def _health(self, ok: bool, said: Words, state: str = "errors") -> list[ReaderMessage]:
         changed = ok != self._healthy or not ok
         self._healthy = ok
         if not changed:
@@ -258,15 +258,17 @@ class RC522Reader:
             ("gain", f"{cfg.gain_db} dB"),
             ("resets", str(self.resets)),
         )
-        return [ReaderHealth(self.name, ok, detail, info)]
+        return [ReaderHealth(self.name, ok, str(said), info, words=said)]
 
 
-def _explain(error: Exception) -> str:
-    """A message a person wiring a Pi can act on: the driver's own words for chip and setting errors,
-    else the one-line explanation and fix that `marmite reader test` and `--panel` give too."""
-    if isinstance(error, (ValueError, ChipError)):
-        return str(error)
-    return explain(error)
+def _explain(error: Exception) -> Words:
+    """Words a person wiring a Pi can act on: the driver's own for chip and setting errors, else the
+    one-line explanation and fix that `marmite reader test` and `--panel` give too."""
+    if isinstance(error, ChipError):
+        return words("rc522_chip", why=str(error))
+    if isinstance(error, ValueError):
+        return words("rc522_settings", why=str(error))
+    return explain_words(error)
 
 
 def _new_mfrc522(module: Any, gpio: Any, cfg: RC522Config) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+from companion.reader_words import words
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 
 
@@ -19,7 +20,8 @@ class SimReader:
     def start(self, out: ReaderQueue) -> None:
         with self._lock:
             self._out = out
-        out.put(ReaderHealth(self.name, True, "simulated reader"))
+        said = words("sim_ready")
+        out.put(ReaderHealth(self.name, True, str(said), (("state", "ok"),), words=said))
 
     def drop(self, uid: str) -> None:
         """Simulate a tag passing the antenna."""

@@ -1,6 +1,8 @@
-"""One conformance suite for every USB and serial reader, each on its fake (as tests/conformance has for the
-games): it starts and says so, its health states are said in the table's language, every card is seen
-once, a resting card is not read again, close is idempotent, and bad bytes change nothing."""
+"""One conformance suite for every reader, each on its fake (as tests/conformance has for the games): the
+RC522 on its register-level chip, the Pico running its real firmware loop on that chip behind a pty, the
+keyboard wedge, the PN532 and PC/SC. Each starts and says so, says its health states in the table's
+language, sees every card once, does not read a resting card again, closes idempotently, and bad bytes
+change nothing."""
 
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ class Rig:
     garble: Callable[[], None]
     ungarble: Callable[[], None] = lambda: None
     cleanup: list[Callable[[], None]] = field(default_factory=list)
+    ready: ReaderHealth | None = None  # what it said when it started
 
 
 def keyboard_rig() -> Rig:
@@ -113,7 +116,28 @@ def rc522_rig() -> Rig:
     return rig
 
 
+def pico_rig() -> Rig:
+    """The Pico bridge: the real firmware loop (firmware_bridge/firmware) on a fake RC522 and a pty for USB,
+    the host's `UsbReader` on the other end; its bad bytes are a USB line that garbles every frame."""
+    from firmware_bridge.host_reader import UsbReader
+    from firmware_bridge.simulator import SimulatedPico
+    from hardware.fakes import FakeCard
+
+    pico = SimulatedPico().power_on()
+    placed: dict[str, Any] = {}
+
+    def place(uid: str) -> None:
+        placed[uid] = pico.chip.enter(FakeCard.ntag213(uid))
+
+    rig = Rig("usb", lambda: UsbReader(pico.port, find_ports=pico.find_ports),
+              lambda: UsbReader(find_ports=lambda: []), place, lambda uid: pico.chip.leave(placed.pop(uid)),
+              lambda: pico.cable.flip_bits(10**6), pico.cable.stop_flipping)
+    rig.cleanup.append(pico.close)
+    return rig
+
+
 RIGS: dict[str, Callable[[pytest.FixtureRequest], Rig]] = {
+    "pico": lambda request: pico_rig(),
     "keyboard": lambda request: keyboard_rig(),
     "rc522": lambda request: rc522_rig(),
     "pn532": lambda request: pn532_rig(),
@@ -136,8 +160,19 @@ def started(rig: Rig) -> Iterator[tuple[Any, ReaderQueue]]:
     reader.start(out)
     health = take(out, ReaderHealth, timeout=10)
     assert isinstance(health, ReaderHealth) and health.ok, health
+    rig.ready = health
     yield reader, out
     reader.close()
+
+
+def take_unwell(out: ReaderQueue, timeout: float = 15.0) -> ReaderHealth:
+    """The next health that is not ok (a reader may say again that it is ready: the Pico does, now and then)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        health = take(out, ReaderHealth, timeout=max(0.01, deadline - time.monotonic()))
+        assert isinstance(health, ReaderHealth)
+        if not health.ok:
+            return health
 
 
 def said(health: ReaderHealth, tmp_path: Path) -> dict[str, str]:
@@ -146,11 +181,20 @@ def said(health: ReaderHealth, tmp_path: Path) -> dict[str, str]:
     heard: list[Any] = []
     service.add_listener(heard.append)
     try:
-        service.reader_health(health.reader, health.ok, health.detail, dict(health.info))
+        service.reader_health(health.reader, health.ok, health.detail, dict(health.info), health.words)
     finally:
         service.close()
     parts = [m for m in heard if m.kind == "reader"][-1].parts
     return {language: TABLE_VOICE.render(parts, language) for language in ("fr", "en", "nl")}
+
+
+def assert_catalog_words(health: ReaderHealth, words: dict[str, str]) -> None:
+    """The detail comes from the catalogs in each language: no English inside a French sentence."""
+    assert health.words is not None, f"{health.detail!r} has no words the table can say in its language"
+    for language, sentence in words.items():
+        assert sentence.endswith(f"{health.words.text(language)}."), (language, sentence)
+    assert health.words.text("fr") != health.words.text("en"), "the French words are French"
+    assert health.detail == health.words.text("en"), "logs and the command line read the English"
 
 
 def test_it_starts_and_ready_is_said_in_the_table_s_language(rig: Rig, started: tuple[Any, ReaderQueue],
@@ -158,6 +202,14 @@ def test_it_starts_and_ready_is_said_in_the_table_s_language(rig: Rig, started: 
     reader, _ = started
     health = ReaderHealth(reader.name, True, "ready", (("state", "ok"),))
     assert said(health, tmp_path) == {lang: text.format(reader.name) for lang, text in READY.items()}
+    shown = TableService.open(tmp_path / "shown", GAMES)
+    try:
+        first = rig.ready
+        assert first is not None
+        shown.reader_health(first.reader, first.ok, first.detail, dict(first.info), first.words)
+        assert first.words is not None and shown.table_view()["readers"][0]["detail"] == first.words.text("fr")
+    finally:
+        shown.close()
 
 
 def test_missing_is_said_as_missing(rig: Rig, tmp_path: Path) -> None:
@@ -170,6 +222,7 @@ def test_missing_is_said_as_missing(rig: Rig, tmp_path: Path) -> None:
         reader.close()
     assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "missing"
     words = said(health, tmp_path)
+    assert_catalog_words(health, words)
     assert words["fr"].startswith(f"Lecteur {reader.name} absent : ")
     assert words["en"].startswith(f"Reader {reader.name} missing: ")
     assert words["nl"].startswith(f"Lezer {reader.name} afwezig: ")
@@ -209,9 +262,13 @@ def test_close_is_idempotent(rig: Rig) -> None:
 def test_bad_bytes_change_nothing(rig: Rig, started: tuple[Any, ReaderQueue], tmp_path: Path) -> None:
     _, out = started
     rig.garble()
-    health = take(out, ReaderHealth, timeout=10)
-    assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "errors", health
-    assert said(health, tmp_path)["fr"].startswith(f"Lecteur {rig.name} en panne : ")
+    health = take_unwell(out)
+    assert dict(health.info)["state"] == "errors", health
+    if rig.name == "usb":  # frames keep coming, none whole: the cable is named, not a silent board
+        assert health.words is not None and health.words.key == "pico_garbled", health
+    words = said(health, tmp_path)
+    assert_catalog_words(health, words)
+    assert words["fr"].startswith(f"Lecteur {rig.name} en panne : ")
     assert nothing_more(out, TagSeen, 0.3), "nothing played from garbage"
     rig.ungarble()
     rig.place(CARDS[1])

@@ -118,7 +118,7 @@ def test_a_card_that_does_not_answer_is_not_read_and_said_on_the_display(reader:
         mute.place()
         health = take(out, ReaderHealth)
         assert isinstance(health, ReaderHealth) and health.ok, "a card lifted mid-read is no fault of the reader"
-        assert dict(health.info)["state"] == "ok" and "GET UID" in health.detail
+        assert dict(health.info)["state"] == "ok" and "GET UID" in dict(health.info)["why"]
         assert nothing_more(out, TagSeen, 0.5)
     finally:
         mute.lift()

@@ -1,5 +1,6 @@
 """A card lifted mid-read on a PC/SC reader is not said as a fault of the reader (it is simply not read,
-as with every reader); only cards that keep not answering call the reader down. A fake `smartcard.scard`."""
+as with every reader), and what is said is in the table's language; only cards that keep not answering call
+the reader down. A fake `smartcard.scard`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import queue
 from pathlib import Path
 
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
-from companion.table import TableService
+from companion.table import Message, TableService
 from hardware.readers.pcsc import CARDS_UNREAD, PcscReader
 from marmite.games import GAMES
 
@@ -46,6 +47,8 @@ def test_a_lifted_card_is_not_said_as_a_fault_but_cards_that_keep_not_answering_
     reader._out = out
     service = TableService.open(tmp_path, GAMES)
     heard: list[str] = []
+    said: list[Message] = []
+    service.add_listener(lambda m: said.append(m) if m.kind == "reader" else None)
     service.add_listener(lambda m: heard.append(str(service.render(m)["text"])) if m.kind == "reader" else None)
 
     def arrive(lifted: bool) -> list[object]:
@@ -56,19 +59,26 @@ def test_a_lifted_card_is_not_said_as_a_fault_but_cards_that_keep_not_answering_
             item = out.get()
             got.append(item)
             if isinstance(item, ReaderHealth):
-                service.reader_health(item.reader, item.ok, item.detail, dict(item.info))
+                service.reader_health(item.reader, item.ok, item.detail, dict(item.info), item.words)
         return got
 
     try:
         service.reader_health("pcsc", True, "Fake PCD ready", {"state": "ok"})
         (health,) = arrive(lifted=True)
         assert isinstance(health, ReaderHealth) and health.ok and dict(health.info)["state"] == "ok"
-        assert "did not answer" in health.detail, "the display still says why the card was not read"
-        assert heard == ["Lecteur pcsc prêt."], "a card lifted mid-read is not a fault of the reader"
+        assert "63 00" in dict(health.info)["why"], "what the reader answered stays in the facts"
+        lifted = "Lecteur pcsc : une carte n'a pas été lue, levée trop tôt : laissez-la à plat sur le lecteur."
+        assert heard == ["Lecteur pcsc prêt.", lifted], "not a fault of the reader; said in the table's language"
+        assert service.table_view()["readers"][0]["detail"] == lifted.removeprefix("Lecteur pcsc : ")[:-1]
+        assert any(isinstance(m, TagSeen) for m in arrive(lifted=False))
+        arrive(lifted=True)
+        assert heard[-1] == lifted and len(heard) == 3, "each card lifted is said"
         assert any(isinstance(m, TagSeen) for m in arrive(lifted=False))
         for _ in range(CARDS_UNREAD):
             arrive(lifted=True)
-        assert heard == ["Lecteur pcsc prêt.", f"Lecteur pcsc en panne : {reader._health.detail}."]
+        assert heard[-1] == (f"Lecteur pcsc en panne : {CARDS_UNREAD} cartes d'affilée n'ont pas répondu : est-ce"
+                             " un lecteur sans contact ? `marmite reader scan` le teste.")
         assert reader._health.state == "errors"
+        assert said[-1].text("en").startswith("Reader pcsc down: 3 cards in a row did not answer")
     finally:
         service.close()

@@ -10,7 +10,7 @@ import pytest
 from companion.reads import ReaderQueue, TagSeen
 from hardware.fakes.clock import VirtualClock
 from hardware.fakes.pn532_chip import FakeNtag, FakePn532I2c
-from hardware.pn532 import Pn532
+from hardware.pn532 import Pn532, Pn532Error
 from hardware.readers.common import Backoff
 from hardware.readers.pn532 import I2cTransport, Pn532Reader
 
@@ -27,10 +27,20 @@ def driver(clock: VirtualClock) -> tuple[Pn532, FakePn532I2c]:
     return pn532, chip
 
 
-def test_a_card_left_listed_is_found_every_second_poll() -> None:
+def test_a_card_left_listed_after_looking_for_a_second_is_not_listed_again_until_the_field_goes_off() -> None:
     pn532, chip = driver(VirtualClock())
     chip.put(A)
-    assert [len(pn532.list_targets(2)) for _ in range(4)] == [1, 0, 1, 0]  # NXP 481864, Adafruit-PN532 #52
+    assert [len(pn532.list_targets(2)) for _ in range(4)] == [1, 0, 0, 0]  # halted, woken by WUPA: ACTIVE*
+    pn532.field(False)
+    assert [t.uid for t in pn532.list_targets(2)] == [A.uid]
+
+
+def test_with_maxtg_1_a_held_card_is_listed_every_time_unless_the_chip_tries_once() -> None:
+    pn532, chip = driver(VirtualClock())
+    chip.put(A)
+    assert [len(pn532.list_targets(1)) for _ in range(4)] == [1, 1, 1, 1]  # NXP 481864: "no problem at all"
+    pn532.set_retries(0)
+    assert [len(pn532.list_targets(1)) for _ in range(4)] == [0, 1, 0, 1]  # Adafruit-PN532 #52: alternate reads
 
 
 def test_of_two_cards_left_listed_the_first_is_halted_until_the_field_goes_off() -> None:
@@ -38,9 +48,32 @@ def test_of_two_cards_left_listed_the_first_is_halted_until_the_field_goes_off()
     chip.put(A)
     chip.put(B)
     lists = [[t.uid for t in pn532.list_targets(2)] for _ in range(4)]
-    assert lists == [[A.uid, B.uid], [], [B.uid], []]
+    assert lists == [[A.uid, B.uid], [B.uid], [], []]
     pn532.field(False)  # ESPHome #9875: field off after every poll
     assert [t.uid for t in pn532.list_targets(2)] == [A.uid, B.uid]
+
+
+def thread_sequence(cards: list[FakeNtag], commands: int) -> list[object]:
+    """NXP 481864's host: the chip's default retries (for ever), InListPassiveTarget with MaxTg=2 again and
+    again; a command that only gets its ACK is abandoned (the driver aborts it) and the next one sent."""
+    clock = VirtualClock()
+    chip = FakePn532I2c(clock=clock)
+    pn532 = Pn532(I2cTransport(backend=chip, sleep=clock.sleep, clock=clock), clock=clock)
+    pn532.wake()
+    for card in cards:
+        chip.put(card)
+    results: list[object] = []
+    for _ in range(commands):
+        try:
+            results.append(len(pn532.list_targets(2, 0.2)))
+        except Pn532Error:  # ACK, then nothing: "no actual data"
+            results.append("none")
+    return results
+
+
+def test_the_thread_s_sequences_two_tags_2_then_1_then_none_one_tag_every_second_attempt() -> None:
+    assert thread_sequence([A, B], 6) == [2, 1, "none", 2, 1, "none"]  # "2 tags, then only 1 tag, then none"
+    assert thread_sequence([A], 4) == [1, "none", 1, "none"]  # "read only on exactly every second attempt"
 
 
 def test_an_empty_poll_costs_its_retries_at_fretrytimeout() -> None:
@@ -98,7 +131,7 @@ def test_a_card_resting_is_written_whatever_the_last_poll_left_it_in() -> None:
     chip.put(A)
     run(reader, clock, 0.2)
     assert seen(out) == [A.uid.hex()], "a resting card is not read again"
-    assert reader._chip is not None and len(reader._chip.list_targets(2)) == 1  # the card left selected
+    assert reader._chip is not None and reader._chip.list_targets(2) == []  # halted: no listing finds it
     assert reader.write_card(A.uid.hex(), "cd-tomate-1"), "a card missed by the next listing is never found"
 
 
@@ -192,3 +225,43 @@ def test_a_first_ack_a_second_late_is_waited_for() -> None:
     reader = Pn532Reader(lambda: I2cTransport(backend=chip, sleep=clock.sleep, clock=clock), where="model",
                          clock=clock)
     assert reader._open(), reader._health.detail
+
+
+@pytest.mark.parametrize("resting", [1, 2])
+def test_cards_resting_cost_the_host_no_more_commands_than_an_empty_reader(resting: int) -> None:
+    clock = VirtualClock()
+    reader, chip, out = rig(clock)
+    run(reader, clock, 0.3)
+    before = len(chip.commands)
+    run(reader, clock, 3.0)
+    empty = len(chip.commands) - before
+    for card in (A, B)[:resting]:
+        chip.put(card)
+    run(reader, clock, 0.5)
+    assert sorted(seen(out)) == sorted(card.uid.hex() for card in (A, B)[:resting])
+    before = len(chip.commands)
+    run(reader, clock, 3.0)
+    assert len(chip.commands) - before <= empty + 1, "the resting cards are listed again and again"
+    assert seen(out) == []
+
+
+def test_cards_resting_are_not_said_again_when_the_field_is_cycled() -> None:
+    clock = VirtualClock()
+    reader, chip, out = rig(clock)
+    chip.put(A)
+    chip.put(B)
+    run(reader, clock, 0.3)
+    assert sorted(seen(out)) == sorted([A.uid.hex(), B.uid.hex()])
+    run(reader, clock, 2.0)  # resting, halted: long past the debounce
+    chip.lose_answers = 1  # a lost answer: the reader turns the field off before trying again
+    run(reader, clock, 1.0)
+    assert seen(out) == [], "the resting cards woke with the field and were said again"
+    run(reader, clock, 2.0)
+    assert reader.write_card(A.uid.hex(), "cd-tomate-1")  # a write turns the field off too
+    run(reader, clock, 1.0)
+    assert seen(out) == []
+    chip.take(A)
+    run(reader, clock, 1.5)
+    chip.put(A)  # lifted and put back: a new passage
+    run(reader, clock, 0.5)
+    assert seen(out) == [A.uid.hex()]

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import queue
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from companion.phrases import TABLE_VOICE
+from companion.reader_words import words
+from companion.reads import ReaderHealth, ReaderQueue
 from companion.table import Message, TableService
+from hardware.readers.sim import SimReader
 from marmite.games import GAMES
 
 
@@ -52,3 +56,19 @@ def test_readers_that_do_not_say_their_state_are_announced_as_before(table: tupl
     service.reader_health("rc522", False, "still no SPI")
     service.reader_health("rc522", True, "MFRC522 ready")
     assert said(service, heard) == ["Lecteur rc522 en panne : no SPI.", "Lecteur rc522 prêt."]
+
+
+def test_the_detail_is_shown_in_the_table_s_language_and_follows_it(table: tuple[TableService, list[Message]]) -> None:
+    service, heard = table
+    out: ReaderQueue = queue.Queue()
+    SimReader().start(out)
+    health = out.get_nowait()
+    assert isinstance(health, ReaderHealth) and health.words is not None
+    service.reader_health(health.reader, health.ok, health.detail, dict(health.info), health.words)
+    assert service.table_view()["readers"][0]["detail"] == "lecteur simulé"
+    service.language = "nl"
+    assert service.table_view()["readers"][0]["detail"] == "gesimuleerde lezer"
+    missing = words("keyboard_none", wanted="'sycreader'")
+    service.reader_health("keyboard", False, str(missing), {"state": "missing"}, missing)
+    assert said(service, heard)[-1] == ("Lezer keyboard afwezig: geen invoerapparaat genaamd zoals 'sycreader': sluit"
+                                        " de lezer aan.")

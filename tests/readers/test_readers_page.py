@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.reader_words import words
 from companion.table import TableService
 from marmite.games import GAMES
 from marmite.reader_scan import Candidate, Verdict, report
@@ -99,3 +100,21 @@ def test_a_pc_sc_reader_that_says_nothing_of_contactless_cards_is_unsure_on_the_
     page = client.get("/readers").get_data(as_text=True)
     assert '<tr data-state="unsure">' in page and "<td>incertain — Alcor Micro AU9540 00 00 ready" in page
     assert "<td>prêt" not in page
+
+
+def test_health_and_search_results_are_shown_in_the_table_s_language(service: TableService, tmp_path: Path) -> None:
+    missing = words("pcsc_none")
+    service.reader_health("pcsc", False, str(missing), {"state": "missing"}, missing)
+    said = words("pn532_none", where="/dev/ttyS0", why="timeout")
+    place = words("where_serial", where="/dev/ttyS0")
+    verdict = Verdict(Candidate("pn532", (("port", "/dev/ttyS0"),), str(place), place), "missing", str(said),
+                      said=said)
+    app = scanning(service, tmp_path, lambda: [verdict.as_json()])
+    client = app.test_client()
+    unlock(client)
+    assert client.post("/readers/scan", data={"csrf_token": csrf(client, "/readers")}).status_code == 302
+    page = client.get("/readers").get_data(as_text=True)
+    assert "<strong>pcsc</strong>: absent — aucun lecteur PC/SC : branchez le lecteur" in page
+    assert '<th scope="row">port série /dev/ttyS0</th>' in page
+    assert "absent — aucun PN532 ne répond sur /dev/ttyS0 (timeout) ; mettez ses interrupteurs" in page
+    assert "no PN532 answers" not in page and "serial port" not in page

@@ -29,6 +29,8 @@ def windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     monkeypatch.setitem(sys.modules, "fcntl", None)  # None in sys.modules: `import fcntl` raises ImportError
     monkeypatch.delitem(sys.modules, "hardware.readers.pn532", raising=False)
     monkeypatch.setattr(sys, "platform", "win32")
+    import hardware.readers as package  # its attribute too, or `import hardware.readers.pn532 as m` later gets
+    monkeypatch.setattr(package, "pn532", getattr(package, "pn532", None), raising=False)  # this copy
     module = importlib.import_module("hardware.readers.pn532")
     yield module
     monkeypatch.delitem(sys.modules, "hardware.readers.pn532", raising=False)
