@@ -54,9 +54,8 @@ class Referee:
         self.sides: tuple[SideLedger, ...] = tuple(make() for make in games.sides)
         """The side ledgers the composition root handed in (through `games`), in their order."""
         self._side_of: dict[str, SideLedger | None] = {}
-        # only the ledgers that gate or follow actions are asked on each action (the replay's hot path)
-        self._gates = tuple(side for side in self.sides if type(side).gate is not SideLedger.gate)
-        self._followers = tuple(side for side in self.sides if type(side).acting is not SideLedger.acting)
+        self._engaged: tuple[SideLedger, ...] = ()
+        """The ledgers this game needs on each action (the replay's hot path asks no other)."""
 
     def side_for(self, event_type: str) -> SideLedger | None:
         """The side ledger whose events are of `event_type`, or None (a game's own event)."""
@@ -93,7 +92,7 @@ class Referee:
         if side is not None:
             return side.check(event, self.state, len(self.actions))
         reason = self.state.decide(event)
-        for side in self._gates:  # e.g. a card a robot seat must have chosen first
+        for side in self._engaged:  # e.g. a card a robot seat must have chosen first
             reason = side.gate(event, self.state, len(self.actions), reason)
         return reason
 
@@ -113,6 +112,7 @@ class Referee:
             self._marking = isinstance(self.state, Snapshots)
             for side in self.sides:
                 side.start(event)
+            self._engaged = tuple(side for side in self.sides if side.engaged())
             return Outcome(True, None, [GameStarted()])
         if self.state is None or self.game is None:
             return Outcome(False, NO_GAME)
@@ -122,7 +122,7 @@ class Referee:
         if noted is not None:  # a note beside the game: not an action undo takes back
             return Outcome(True, None, noted.record(event, self.state, len(self.actions)))
         self.actions.append(event)
-        for side in self._followers:
+        for side in self._engaged:
             side.acting(len(self.actions) - 1, event, self.state)
         effects = self.state.apply(event)
         return Outcome(True, None, effects)

@@ -38,14 +38,17 @@ class RobotSide(SideLedger):
     def start(self, new_game: dict[str, Any]) -> None:
         self.ledger = RobotLedger(parse_setup(new_game))
 
+    def engaged(self) -> bool:
+        return self.ledger.setup.any  # a game without robot seats needs no gate and keeps no plays
+
     def gate(self, event: dict[str, Any], state: State, actions: int, reason: str | None) -> str | None:
         if event["type"] == "card" and self.ledger.setup.any and (reason is None or str(reason) != "unknown_card"):
             return self.ledger.gate(event, state, actions) or reason
         return reason
 
     def acting(self, index: int, event: dict[str, Any], state: State) -> None:
-        player = turn_of(state) if self.ledger.setup.any and event["type"] == "card" else None
-        self.ledger.played(index, player, event.get("card"))
+        if self.ledger.setup.any and event["type"] == "card":  # a table without robots keeps no plays
+            self.ledger.played(index, turn_of(state), event.get("card"))
 
     def undone(self, actions: int) -> None:
         self.ledger.truncate(actions)

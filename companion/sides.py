@@ -48,6 +48,10 @@ class SideLedger:
     def start(self, new_game: dict[str, Any]) -> None:
         """A new game was accepted: start afresh from its `new_game`."""
 
+    def engaged(self) -> bool:
+        """Whether this game (since `start`) needs `gate` and `acting` on each action; False spares the replay."""
+        return False
+
     def gate(self, event: dict[str, Any], state: State, actions: int, reason: str | None) -> str | None:
         """The refusal of a game action, given the game's own `reason` (None: the game takes it)."""
         return reason

@@ -44,6 +44,9 @@ class Spy(SideLedger):
     def start(self, new_game: dict[str, Any]) -> None:
         self.calls.append(("start",))
 
+    def engaged(self) -> bool:
+        return True
+
     def acting(self, index: int, event: dict[str, Any], state: State) -> None:
         self.calls.append(("acting", index, event["type"]))
 
@@ -78,6 +81,25 @@ def test_a_side_ledger_checks_and_records_its_own_events_never_as_actions() -> N
     assert seqs == [2] and len(referee.actions) == 1, "a note is not an action"
     assert referee.apply({"type": "confirm", "player": "x", "verdict": "disputed"}).reason == "bad_verdict"
     assert referee.apply({"type": "undo"}).accepted and spy.calls[-1] == ("undone", 0)
+
+
+class Idle(Spy):
+    """A ledger this game does not need on each action (a table without robot seats)."""
+
+    def engaged(self) -> bool:
+        return False
+
+
+def test_a_ledger_not_engaged_by_the_game_is_not_asked_on_each_action() -> None:
+    referee = Referee(Games.of(chaud_devant.KIND, sides=(Idle,)))
+    idle = referee.sides[0]
+    assert isinstance(idle, Idle)
+    for event in a_game()[:6]:
+        assert referee.apply(event).accepted
+    assert idle.calls == [("start",)], "the replay's hot path asks no ledger the game does not engage"
+    table = Referee(GAMES)
+    assert table.apply(a_game()[0]).accepted and not any(side.engaged() for side in table.sides), \
+        "a game without robot seats engages neither the robots' nor the confirmations' ledger"
 
 
 def test_the_referee_and_the_table_import_no_side_ledger() -> None:
