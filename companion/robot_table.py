@@ -11,6 +11,7 @@ every choice from the journal, so the same card is asked for again.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -134,7 +135,8 @@ class RobotDriver:
                 return lambda: self._submit_all(events, game, count)
             plate = seats.table_lays(state, ledger, game * 1013 + count)
             if plate is not None:  # the last plate opens the first step: everyone chooses
-                return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count, words=practice_step)
+                step = functools.partial(practice_step, keys=seats.choose_step_keys)
+                return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count, words=step)
         if not practice:
             says.extend(self._draws_up(seats, state, game, count))
         swapping = next((player for player in ledger.setup.seats
@@ -160,7 +162,7 @@ class RobotDriver:
                 continue
             hand = seats.hand_of(state, ledger, player)
             if hand is None or (owed.kind != "menu" and not hand):  # a face-down game's hands may be typed too
-                key = "robot.no_hand_buffet" if face_down(state) and not practice else "robot.no_hand"
+                key = "robot.no_hand_face_down" if face_down(state) and not practice else "robot.no_hand"
                 spell = getattr(state, "round_number", 0)  # said once per round, not again at each event
                 says.append((("no_hand", game, spell, player), Part(key, {"player": player})))
                 continue
@@ -300,14 +302,15 @@ class RobotDriver:
             if not self._paced(pace_ms):
                 self._wake.set()
                 return False
-            words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = practice_step if virtual_buffet else None
+            step = functools.partial(practice_step, keys=seats.choose_step_keys)
+            words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = step if virtual_buffet else None
             if self.service.robots.is_robot(player):  # a person's card: the game's own words
                 with self.service.lock:  # one line: the robot, its card and the reason (public facts only)
                     now = self.service.game_state
                     reason = seats.reveal_why if buffet else seats.public_why
                     why = reason(now, player, card) if now is not None and aids else None
                 said = practice_card(player, why, buffet)
-                words = (lambda parts: practice_step(said(parts))) if virtual_buffet else said
+                words = (lambda parts: step(said(parts))) if virtual_buffet else said
             unchanged = self._unchanged(game, count)
             self.service.submit_if({"type": "card", "card": card}, SOURCE,
                                    lambda: unchanged() and self.service.journal.last_seq == seq, words=words)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.robot_seats import (
@@ -58,15 +58,11 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
     return parts
 
 
-CHOOSE_STEP = {"buffet_ready": "buffet_ready_choose", "new_step": "new_step_choose"}
-"""At a Sus au buffet ! practice without cards each step starts with everyone choosing (the table turns the
-cards over itself): the step's start says so instead of naming who reveals first."""
-
-
-def practice_step(parts: tuple[Part, ...]) -> tuple[Part, ...]:
-    """A buffet practice without cards: "Nouvelle étape : choisissez votre carte, face cachée." and no
-    "À Bop." between the cards the table turns over (the order is the table's business, not the player's)."""
-    return tuple(Part(CHOOSE_STEP[part.key], dict(part.fields)) if part.key in CHOOSE_STEP else part
+def practice_step(parts: tuple[Part, ...], keys: Mapping[str, str]) -> tuple[Part, ...]:
+    """A practice without cards where everyone chooses face down: a step's start says so in the game's
+    `keys` wording ("Nouvelle étape : choisissez votre carte, face cachée.") and no "À Bop." between the cards
+    the table turns over (the order is the table's business, not the player's)."""
+    return tuple(Part(keys[part.key], dict(part.fields)) if part.key in keys else part
                  for part in parts if part.key != "turn")
 
 

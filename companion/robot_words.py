@@ -40,7 +40,7 @@ SAID = Phrasebook(
                 " them on the robots page.",
                 "count"),
     said("robot.no_hand", "{player} has no cards: deal {player}'s hand and pass it over the reader."),
-    said("robot.no_hand_buffet", "{player} has no cards: deal {player}'s cards and pass them over the reader or"
+    said("robot.no_hand_face_down", "{player} has no cards: deal {player}'s cards and pass them over the reader or"
                                  " type them on the robots page."),
     said("robot.not_robot_card", "That is not {player}'s card: {card} is asked for."),
     said("robot.robot_not_ready", "{player} is still choosing: wait for {player}'s card to be named."),

@@ -191,6 +191,12 @@ class TableSeats(Protocol):
     """A game's robot seats at a table (`companion/robot_table.py`): what each seat holds and owes, the
     hands a practice table deals, and what the table says of a robot's card from public facts only."""
 
+    @property
+    def choose_step_keys(self) -> Mapping[str, str]:
+        """At a practice table without cards where everyone chooses face down: the part keys that start a
+        step, each with the key of its "choose your card" wording (none for a game without such steps)."""
+        ...
+
     def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
         """The cards `player` holds now; None when no hand was dealt to it."""
         ...

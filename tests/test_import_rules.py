@@ -90,7 +90,7 @@ def violations(path: str, source: str) -> list[str]:
 
 def page_violations(path: str, text: str) -> list[str]:
     """A generic template or script that names a game."""
-    pattern = re.compile(r"\b(" + "|".join(GAMES) + r")\b")
+    pattern = re.compile(r"(?<![A-Za-z])(" + "|".join(GAMES) + r")(?![a-z])")  # buffet_ready names it too
     return [f"{path}:{number}: {match.group(1)} (a generic page names a game)"
             for number, line in enumerate(text.splitlines(), 1) for match in pattern.finditer(line)]
 
@@ -138,6 +138,8 @@ def test_each_rule_catches_a_forbidden_import() -> None:
     assert not violations("companion/robot_table.py", "def f(state):\n    'Not for the buffet.'\n    return 1")
     assert not violations("companion/buffet/robot.py", "NAME = 'buffet'")
     assert page_violations("club/static/club_table.js", "if (game === 'buffet') {}")
+    assert page_violations("web_ui/static/speech.js", 'const ALWAYS = ["buffet_ready_choose"];')
+    assert not page_violations("web_ui/static/app.js", "const rebuffeted = 1;")
     assert not page_violations("web_ui/games/buffet/static/buffet.js", "nothing generic")
     assert violations("web_ui/deck_pages.py", "from web_ui.games.chaud_devant import PAGES")
     assert not violations("web_ui/games/buffet/pages.py", "from companion.buffet.plates import PLATES")

@@ -102,6 +102,10 @@ def create_app(services: TableServices, *, pin: str, config: dict[str, Any] | No
     app.register_blueprint(robot_pages)
     for game_pages in services.pages.values():  # each game's templates/<game>/ and static/<game>/
         app.register_blueprint(game_pages.blueprint)
+    from web_ui.game_pages import speech_keys
+
+    keys = speech_keys(services.pages)
+    app.context_processor(lambda: {"speech_keys": keys})  # read by the pages' scripts from <body>
     app.register_error_handler(TooMany, _too_many)
     app.register_error_handler(StorageError, storage_answer)
     app.register_error_handler(HTTPException, _http_error)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import Blueprint, render_template
 
@@ -22,6 +22,15 @@ from web_ui.page_common import common_context
 
 PageTable = Mapping[str, "GamePages"]
 """Every hosted game's pages, by the game's name (its `new_game` `game` key)."""
+
+SPEECH_ROLES = ("always", "if_named", "turn", "brief_drops")
+
+
+def speech_keys(pages: PageTable) -> dict[str, list[str]]:
+    """Every hosted game's announcement part keys by role (a page open when another game starts keeps
+    saying the right parts until it reloads)."""
+    return {role: sorted({key for game in pages.values() for key in game.speech_keys.get(role, ())})
+            for role in SPEECH_ROLES}
 
 
 class GamePages:
@@ -41,6 +50,10 @@ class GamePages:
     """True when the seat page offers "speak what concerns me" (the phone knows its player's events)."""
     seat_host_links = True
     """False hides the host's links (setup, lock) on the seat page."""
+    speech_keys: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Part keys of the game's announcements by how a device says them: `always` (every player wants them),
+    `if_named` (a phone says them when they name its player), `turn` (they tell a player to act) and
+    `brief_drops` (the brief profile leaves them out). The pages' scripts read them from the page."""
 
     def __init__(self, name: str, import_name: str) -> None:
         """`name` is the game's; `import_name` the module whose folder holds `templates/` and `static/`."""

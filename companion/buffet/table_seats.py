@@ -4,6 +4,8 @@ nine mouse cards each, drawn from the 110 (ten copies of each value), a face-dow
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from companion.buffet.plates import COPIES, MOUSE_CARDS
@@ -15,6 +17,10 @@ BUFFET_HAND = 9
 
 class BuffetSeats:
     """What the robot driver asks of a Sus au buffet ! table."""
+
+    choose_step_keys: Mapping[str, str] = MappingProxyType(
+        {"buffet_ready": "buffet_ready_choose", "new_step": "new_step_choose"})
+    """At a practice without cards, each step starts with everyone choosing: the step's start says so."""
 
     def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
         """A seat's hand from its `robot` hands."""

@@ -4,6 +4,8 @@ events, a menu each round, then a card on its turn; it has no exchange, no plate
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from companion.chaud_devant.cards import ALL_CODES
@@ -13,6 +15,9 @@ from companion.seam import Due, Event, Part, State
 
 class ChaudSeats:
     """What the robot driver asks of a Chaud Devant ! table."""
+
+    choose_step_keys: Mapping[str, str] = MappingProxyType({})
+    """At a practice without cards, no step where everyone chooses face down."""
 
     def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
         """The seat's known hand less the cards played; None when no hand was dealt to it."""

@@ -64,6 +64,20 @@ def ask_questions(page: Any, asked: int) -> int:
     return asked
 
 
+def quiet_snapshot(page: Any) -> tuple[list[dict[str, Any]], str, dict[str, Any]]:
+    """The tablet's log, everything it has said and its counts, read in one go at a moment it has nothing
+    left to say (a table still playing may announce more between two reads)."""
+    for _ in range(60):
+        settle(page)
+        snap: dict[str, Any] = page.evaluate(
+            "() => ({busy: window.MarmiteSpeech.voice.busy(), said: window.__engine.said.join(' '),"
+            " counts: Object.assign({}, window.marmiteSpeechCounts, {overlaps: window.__engine.overlaps}),"
+            " log: window.marmiteLog.map(m => ({kind: m.kind, text: m.text, keys: (m.parts || []).map(p => p.key)}))})")
+        if not snap["busy"]:
+            return snap["log"], snap["said"], snap["counts"]
+    raise AssertionError("the tablet never fell quiet")
+
+
 def settle(page: Any) -> None:
     page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=30000)
 
@@ -138,15 +152,13 @@ def test_a_buffet_practice_round_by_keyboard_every_step_asks_the_person_to_choos
                 chose += 1
             time.sleep(0.1)
         assert chose >= 1
-        settle(page)
-        tablet, mine = counts(page), counts(ana)
+        log, said, tablet = quiet_snapshot(page)  # the robots play on into the next round: all read at once
+        mine = counts(ana)
         assert tablet["queued"] == tablet["heard"]  # 0 lines dropped by the keys
         assert tablet["overlaps"] == 0 and mine["overlaps"] == 0
-        log = log_of(page)
         log = [m for m in log if m["kind"] not in ("where", "repeat")]  # the answers to her questions aside
         steps = [m for m in log if "buffet_ready_choose" in m["keys"] or "new_step_choose" in m["keys"]]
         assert steps and not [m for m in log if "buffet_ready" in m["keys"] or "new_step" in m["keys"]]
-        said = page.evaluate("window.__engine.said.join(' ')")
         assert said.count("choisissez votre carte") >= len(steps)  # every step said, on the tablet
         assert mine["yourMove"] >= chose  # and her phone showed "your move" for each choice she made
         robot_lines = [m for m in log if m["kind"] == "card" and m["keys"][0] in ("robot.played_named", "moved")

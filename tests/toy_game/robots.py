@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from companion.robot_seats import RobotLedger
@@ -72,6 +74,9 @@ def robot_position(state: Any, actions: list[dict[str, Any]], ask: Any) -> Relay
 
 class RelaySeats:
     """Relay's robot seats at a table (companion.seam.TableSeats): a card on its turn, nothing else."""
+
+    choose_step_keys: Mapping[str, str] = MappingProxyType({})
+    """At a practice without cards, no step where everyone chooses face down."""
 
     def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
         return CARDS

@@ -11,8 +11,7 @@ window.MarmiteA11y = (function () {
   // brief: what happened (cards, tricks, refusals, scores), without prompts the fact keys answer;
   // normal: everything the table says; detailed: normal plus the state after each play (see #facts).
   const PROFILES = ["brief", "normal", "detailed"];
-  const BRIEF_DROPS = ["turn", "play_begins", "pot_empty", "hand_recorded", "menu_chosen", "spoils",
-    "buffet_ready", "new_step", "part_label", "plate_laid", "swap"];
+  const BRIEF_DROPS = (window.MarmiteSpeech && window.MarmiteSpeech.keys.brief_drops) || [];  // the games' own
 
   function profile() {
     const chosen = speech.pref("profile", "normal");

@@ -120,7 +120,7 @@
   }
 
   // Parts that tell a person to act; when this device said one for its player, "your move" is not said twice.
-  const TURN_KEYS = ["turn", "play_begins", "last_card", "swap", "buffet_ready_choose", "new_step_choose"];
+  const TURN_KEYS = window.MarmiteSpeech.keys.turn || [];  // the games' own (data-speech-keys)
   let turnTold = false;
   function tellsMyTurn(data, said) {
     const seat = body.dataset.seat;

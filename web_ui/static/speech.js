@@ -2,13 +2,13 @@
 "use strict";
 window.MarmiteSpeech = (function () {
   const MAX_WORDS = 12;
-  // Parts every player wants to hear, and parts a phone speaks only when they name its player.
-  // (The hosted games' part keys, game by game.)
-  const ALWAYS = ["trick_won", "round_scored", "unclaimed", "game_over", "game_started", "round_opened",
-    "menus_revealed", "round_ended", "winner", "tie_break", "part_two", "buffet_ready_choose", "new_step_choose"];
-  const IF_NAMED = ["turn", "play_begins", "last_card", "revoke", "refused", "undone", "where_turn",
-    "where_reveal", "menu_revealed", "moved", "duel_won", "duel_lost", "duel_tied", "swap", "rear_tied",
-    "undone_card", "undone_plate"];
+  // Parts every player wants to hear, and parts a phone speaks only when they name its player: the hosted
+  // games' part keys, which the page carries (`data-speech-keys`, from each game's pages).
+  const KEYS = (function () {
+    try { return JSON.parse(document.body.dataset.speechKeys || "{}"); } catch (e) { return {}; }
+  })();
+  const ALWAYS = KEYS.always || [];
+  const IF_NAMED = KEYS.if_named || [];
 
   function pref(key, fallback) {
     try {
@@ -149,5 +149,5 @@ window.MarmiteSpeech = (function () {
     onLine: function (callback) { lineDone = callback; },
   };
 
-  return { chunks: chunks, concerning: concerning, names: names, pref: pref, setPref: setPref, voice: voice };
+  return { keys: KEYS, chunks: chunks, concerning: concerning, names: names, pref: pref, setPref: setPref, voice: voice };
 })();

@@ -7,7 +7,8 @@ names, number words) come from `companion.buffet`, so the pages and the voice sa
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from flask_babel import gettext
 
@@ -196,6 +197,14 @@ class BuffetPages(GamePages):
     state_class = "state buffet"
     seat_class = "state seat buffet"
     seat_speaks_mine = True  # a phone said everything the tablet said (a seat's own parts name its player)
+    speech_keys: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "always": ("game_over", "game_started", "round_opened", "round_ended", "winner", "tie_break", "part_two",
+                   "buffet_ready_choose", "new_step_choose"),
+        "if_named": ("turn", "refused", "undone", "where_turn", "moved", "duel_won", "duel_lost", "duel_tied", "swap",
+                     "rear_tied", "undone_card", "undone_plate"),
+        "turn": ("turn", "swap", "buffet_ready_choose", "new_step_choose"),
+        "brief_drops": ("turn", "buffet_ready", "new_step", "part_label", "plate_laid", "swap"),
+    }
     advice_key = "robot.suggest_mouse"
 
     def phone_card_event(self, state: State, player: str, card: str) -> Event | None:

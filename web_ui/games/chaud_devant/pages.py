@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from flask_babel import gettext
 
@@ -30,6 +31,14 @@ class ChaudDevantPages(GamePages):
 
     title = "Chaud Devant !"
     seat_speaks_mine = True
+    speech_keys: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "always": ("trick_won", "round_scored", "unclaimed", "game_over", "game_started", "round_opened",
+                   "menus_revealed", "winner"),
+        "if_named": ("turn", "play_begins", "last_card", "revoke", "refused", "undone", "where_turn", "where_reveal",
+                     "menu_revealed", "undone_card"),
+        "turn": ("turn", "play_begins", "last_card"),
+        "brief_drops": ("turn", "play_begins", "pot_empty", "hand_recorded", "menu_chosen", "spoils"),
+    }
     seat_host_links = False
 
     def __init__(self) -> None:
