@@ -1,5 +1,6 @@
-"""The serial readers on a computer without `fcntl` (Windows): the PN532 loads and reads, and `reader scan`
-says what it could not look for and why. Windows is simulated by hiding `fcntl` and naming the platform."""
+"""The serial readers on a computer without `fcntl` (Windows): the PN532 and the Pico bridge load and read,
+and `reader scan` says what it could not look for and why. Windows is simulated by hiding `fcntl` and
+naming the platform."""
 
 from __future__ import annotations
 
@@ -80,3 +81,51 @@ def test_scan_names_the_readers_it_could_not_look_for(monkeypatch: pytest.Monkey
 def test_marmite_run_builds_the_pn532_reader_on_com3(windows: ModuleType) -> None:
     reader = make_reader(RUN_COM3.reader, {"port": "COM3"})
     assert isinstance(reader, windows.Pn532Reader) and reader._where == "COM3"
+
+
+@pytest.fixture
+def pico_on_windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """firmware_bridge's host side imported afresh where `import fcntl` fails, on a platform named win32 (the
+    simulated board, a pty, is imported before: it stands for the Pico, not for the computer)."""
+    from firmware_bridge import simulator
+
+    assert simulator.SimulatedPico is not None
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setattr(sys, "platform", "win32")
+    import firmware_bridge as package
+
+    for name in ("host_reader", "ports", "session", "protocol"):
+        monkeypatch.delitem(sys.modules, f"firmware_bridge.{name}", raising=False)
+        monkeypatch.setattr(package, name, getattr(package, name, None), raising=False)
+    module = importlib.import_module("firmware_bridge.host_reader")
+    yield module
+    for name in ("host_reader", "ports", "session", "protocol"):
+        monkeypatch.delitem(sys.modules, f"firmware_bridge.{name}", raising=False)
+
+
+def test_the_pico_bridge_loads_and_reads_without_fcntl(pico_on_windows: ModuleType) -> None:
+    from firmware_bridge.simulator import SimulatedPico
+    from hardware.fakes import FakeCard
+
+    with pytest.raises(ImportError):
+        importlib.import_module("fcntl")
+    pico = SimulatedPico().power_on()
+    reader = pico_on_windows.UsbReader(pico.port, find_ports=pico.find_ports)
+    out: ReaderQueue = queue.Queue()
+    try:
+        reader.start(out)
+        health = take(out, ReaderHealth, timeout=10)
+        assert isinstance(health, ReaderHealth) and health.ok, health
+        pico.chip.enter(FakeCard.ntag213("04a1b2c3d4e5f6"))
+        seen = take(out, TagSeen, timeout=10)
+        assert isinstance(seen, TagSeen) and seen.uid == "04a1b2c3d4e5f6"
+        if seen.done is not None:
+            seen.done()
+    finally:
+        reader.close()
+        pico.close()
+
+
+def test_marmite_run_builds_the_pico_reader_on_com4(pico_on_windows: ModuleType) -> None:
+    reader = make_reader("usb", {"port": "COM4"})
+    assert type(reader).__name__ == "UsbReader" and reader._port == "COM4"
