@@ -74,6 +74,38 @@ def test_the_acr122u_is_told_once_not_to_beep(pcscd: object) -> None:
     assert bytes.fromhex("FF00520000") not in cards[1].apdus, "once: the ACR122U keeps it until unplugged"
 
 
+@pytest.mark.parametrize(("buzzer_off", "beeps"), [(True, 1), (False, 3)])
+def test_the_acr122u_beeps_for_its_first_card_only_once_told(pcscd: object, buzzer_off: bool, beeps: int) -> None:
+    """The reader beeps when it detects a card, before the host can say anything (so the first card beeps);
+    told FF 00 52 00 00, it stays quiet for the cards after, refused ones too: the table alone says."""
+    import queue
+    import time
+
+    from companion.reads import ReaderHealth, ReaderQueue, TagSeen
+    from hardware.fakes.vicc import Acr122uLed, PrivatePcscd, VirtualCard
+    from hardware.readers.pcsc import PcscReader
+    from tests.readers.test_pcsc_reader import take
+
+    assert isinstance(pcscd, PrivatePcscd)
+    reader_box = Acr122uLed()  # the reader's LED and buzzer, shared by every card placed on it
+    reader = PcscReader("Marmite virtual PCD 00 00", buzzer_off=buzzer_off)
+    out: ReaderQueue = queue.Queue()
+    reader.start(out)
+    cards = [VirtualCard(bytes.fromhex(f"04a1b2c3d4e5f{n}"), port=pcscd.port, led=reader_box) for n in range(3)]
+    try:
+        assert isinstance(take(out, ReaderHealth), ReaderHealth)
+        for card in cards:
+            card.place()
+            assert isinstance(take(out, TagSeen), TagSeen)
+            card.lift()
+            time.sleep(0.5)
+    finally:
+        reader.close()
+        for card in cards:
+            card.lift()
+    assert reader_box.beeps == beeps
+
+
 class Answers:
     """A reader that says it is ready and sees nothing, as any PC/SC slot does to pcscd."""
 
