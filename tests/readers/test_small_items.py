@@ -131,12 +131,15 @@ def test_an_empty_pc_sc_slot_is_not_called_ok(name: str, unsure: bool) -> None:
     assert ("no reader answered" in lines[-1]) is unsure
 
 
-def test_a_classic_self_describing_deck_is_refused_on_an_ntag_only_reader(tmp_path: object) -> None:
+@pytest.mark.parametrize("kind", ["pn532", "pcsc"])
+def test_a_classic_self_describing_deck_is_refused_on_an_ntag_only_reader(tmp_path: object, kind: str) -> None:
     from pathlib import Path
+    from typing import Any
 
     from companion.deck_desk import DeckDesk
     from companion.decks import DeckError
     from companion.table import TableService
+    from hardware.readers.pcsc import PcscReader
     from hardware.readers.pn532 import Pn532Reader
     from marmite.games import GAMES
 
@@ -144,11 +147,12 @@ def test_a_classic_self_describing_deck_is_refused_on_an_ntag_only_reader(tmp_pa
     service = TableService.open(tmp_path, GAMES)
     try:
         desk = DeckDesk(service, tmp_path)
-        reader = Pn532Reader(lambda: None, where="nowhere")  # type: ignore[arg-type,return-value]
+        reader: Any = (Pn532Reader(lambda: None, where="nowhere") if kind == "pn532"  # type: ignore[arg-type,return-value]
+                       else PcscReader("nowhere", backend=object()))
         desk.attach_memory(reader)
         desk.set_self_describing(True)
         assert desk.enroll_start()["outcome"] == "asked"
-        answer = desk.tag_seen("deadbeef")  # a MIFARE Classic: the PN532 reader writes NTAG pages only
+        answer = desk.tag_seen("deadbeef")  # a MIFARE Classic: these readers write NTAG pages only
         assert answer is not None and answer["outcome"] == "write_failed" and desk.enrollment is None
         assert answer["text"].startswith("Refusé")
         desk.set_self_describing(False)
