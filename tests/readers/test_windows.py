@@ -5,6 +5,7 @@ naming the platform."""
 from __future__ import annotations
 
 import importlib
+import os
 import queue
 import sys
 from collections.abc import Iterator
@@ -33,8 +34,18 @@ def windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     import hardware.readers as package  # its attribute too, or `import hardware.readers.pn532 as m` later gets
     monkeypatch.setattr(package, "pn532", getattr(package, "pn532", None), raising=False)  # this copy
     module = importlib.import_module("hardware.readers.pn532")
+    monkeypatch.setattr(module, "os", NamedNt())  # the serial reads take Windows' path (no select on a port)
     yield module
     monkeypatch.delitem(sys.modules, "hardware.readers.pn532", raising=False)
+
+
+class NamedNt:
+    """The `os` module as a module sees it on Windows: `os.name` is "nt", the rest is this system's."""
+
+    name = "nt"
+
+    def __getattr__(self, attribute: str) -> object:
+        return getattr(os, attribute)
 
 
 def test_the_pn532_serial_reader_loads_and_reads_without_fcntl(windows: ModuleType) -> None:
@@ -54,6 +65,27 @@ def test_the_pn532_serial_reader_loads_and_reads_without_fcntl(windows: ModuleTy
     finally:
         reader.close()
         chip.close()
+
+
+def test_a_com_port_closed_to_the_user_is_said_as_in_use_not_as_a_linux_group(monkeypatch: pytest.MonkeyPatch,
+                                                                            windows: ModuleType) -> None:
+    from hardware.readers import permissions
+
+    monkeypatch.setattr(permissions, "os", NamedNt())
+
+    def refused() -> object:
+        raise PermissionError(13, "could not open port 'COM3': PermissionError(13, 'Access is denied.')")
+
+    reader = windows.Pn532Reader(refused, where="COM3")
+    out: ReaderQueue = queue.Queue()
+    reader.start(out)
+    try:
+        health = take(out, ReaderHealth)
+    finally:
+        reader.close()
+    assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "missing"
+    assert "usermod" not in health.detail and "dialout" not in health.detail, health.detail
+    assert "COM3" in health.detail
 
 
 def test_the_i2c_transport_alone_needs_fcntl(windows: ModuleType) -> None:
