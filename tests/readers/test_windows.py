@@ -93,6 +93,19 @@ def test_the_i2c_transport_alone_needs_fcntl(windows: ModuleType) -> None:
         windows.I2cDevice("/dev/i2c-1", 0x24)
 
 
+def test_scan_lists_the_com_port_of_a_usb_uart_dongle(monkeypatch: pytest.MonkeyPatch, windows: ModuleType) -> None:
+    from serial.tools import list_ports
+
+    from tests.readers.test_small_items import Port
+
+    ports = [Port("COM3", 0x1A86, 0x7523), Port("COM1")]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    notes: list[str] = []
+    found = reader_scan.serial_candidates(notes=notes)
+    assert [(c.reader, dict(c.options)) for c in found] == [("pn532", {"port": "COM3"})]
+    assert len(notes) == 1 and "COM1" in notes[0], "a port not probed is named, not passed over in silence"
+
+
 def test_scan_names_the_readers_it_could_not_look_for(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "evdev", None)
     monkeypatch.setitem(sys.modules, "hardware.readers.pn532", None)
