@@ -1,7 +1,8 @@
 """pcscd refusing a user, as pcsc-lite >= 2.0.1 does by default when its polkit check says no (a system
 service, or a login without a seat): `SCardEstablishContext` answers SCARD_W_SECURITY_VIOLATION,
 "Access denied." (pcsc_scan's output in LudovicRousseau/PCSC#59; pcscd logs "Rejected unauthorized
-PC/SC client"). A fake: the pcscd these tests run (Debian 12's 1.9.9) is built without polkit.
+PC/SC client"). A fake: the pcscd these tests run (Debian 12's 1.9.9) is built without polkit. Checked
+by hand against Debian 13's pcscd 2.3.3 and polkitd 126 (hardware/README.md): the same code, 0x8010006A.
 """
 
 from __future__ import annotations

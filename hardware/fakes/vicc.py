@@ -47,11 +47,28 @@ class Acr122uLed:
     masks in bits 2-3 say; bits 4-5 the initial blinking states of red and green, and bits 6-7 which of
     them blink; T1 (initial state) and T2 (toggled state) last 100 ms units each, R times; B links the
     buzzer to T1 (1), T2 (2) or both (3). The answer is 90 then the LED state (bit 0 red, bit 1 green);
-    63 00 when the data is not 4 bytes. It lies in the reader: every card placed on it shares one."""
+    63 00 when the data is not 4 bytes. It lies in the reader: every card placed on it shares one.
+
+    The buzzer too: the reader's own polling beeps when it detects a card, before the host is told of it, so
+    for refused cards as well; `FF 00 52 P2 00` (the API document's "Set buzzer output during card
+    detection": P2 00 off, FF on; answered 90 00) changes that until the reader loses power. `beeps`
+    counts the detections that beeped."""
 
     def __init__(self) -> None:
         self.red, self.green = True, False  # the reader's idle look: red on
         self.shown: list[Signal] = []
+        self.beep_on_card = True  # the firmware's default
+        self.beeps = 0
+
+    def detected(self) -> None:
+        """The reader's polling found a card: it beeps unless told not to."""
+        if self.beep_on_card:
+            self.beeps += 1
+
+    def buzzer_on_detection(self, p2: int) -> bytes:
+        """`FF 00 52 P2 00`: 00 turns the beep on card detection off, FF on."""
+        self.beep_on_card = p2 != 0x00
+        return SW_OK
 
     def control(self, p2: int, data: bytes) -> bytes:
         """Answer one LED command."""
@@ -99,6 +116,7 @@ class VirtualCard:
         sock.settimeout(None)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._sock = sock
+        self.led.detected()
         self._thread = threading.Thread(target=self._serve, args=(sock,), name="vicc", daemon=True)
         self._thread.start()
 
@@ -136,7 +154,7 @@ class VirtualCard:
         if ins == 0xCA and p1 == 0x00:
             return self.uid + SW_OK
         if ins == 0x00 and p1 == 0x52:  # the ACR122U's "buzzer on card detection" (P2 00: off), for the reader
-            return SW_OK
+            return self.led.buzzer_on_detection(p2)
         if ins == 0x00 and p1 == 0x40:  # the ACR122U's LED and buzzer control
             return self.led.control(p2, body[5 : 5 + body[4]] if len(body) > 4 else b"")
         if ins == 0xB0:

@@ -1,11 +1,11 @@
 """The `pn532` reader: a PN532 module on a serial port (HSU: the Pi's UART, or a USB-UART dongle on any
 computer) or on a Pi's I2C bus.
 
-Each poll asks InListPassiveTarget for two targets (the chip resolves two stacked cards itself), asks
-again while it gets two (the cards listed are then busy, so a third one answers), then, after two or
-more, turns the RF field off so that every card starts the next poll afresh (the chip halted the first
-of two; see hardware/fakes/pn532_chip.py for the reports this follows). The chip itself looks for a
-card ~100 ms per listing, 1.6 ms apart, while the host sleeps.
+Each poll asks InListPassiveTarget for two targets (the chip resolves two stacked cards itself) and asks
+again while it gets two (the cards listed are then halted, so a third one answers). The field stays on:
+cards resting on the reader stay halted and silent until they leave it (see hardware/fakes/pn532_chip.py
+for the reports this follows); it is cut only after a lost answer and before a tag write. The chip itself
+looks for a card ~100 ms per listing, 1.6 ms apart, while the host sleeps.
 For a self-describing deck, each new card's NTAG memory is read (NTAG READ through InDataExchange).
 The thread reports `TagSeen` (debounced per UID, as the RC522 reader does) and `ReaderHealth`.
 """

@@ -24,7 +24,10 @@ class SimReader:
         out.put(ReaderHealth(self.name, True, str(said), (("state", "ok"),), words=said))
 
     def drop(self, uid: str) -> None:
-        """Simulate a tag passing the antenna."""
+        """Simulate a tag passing the antenna; ValueError for text that is no UID (hexadecimal bytes), as a
+        real reader never reports one. Its UIDs may be any length: a card code's ASCII in hex is one."""
+        if not uid or len(uid) % 2 or any(c not in "0123456789abcdefABCDEF" for c in uid):
+            raise ValueError(f"{uid!r} is not a UID: the simulated reader drops hexadecimal bytes")
         with self._lock:
             if self._out is None:
                 raise RuntimeError("the simulated reader is not started")

@@ -7,6 +7,9 @@ from __future__ import annotations
 import queue
 from pathlib import Path
 
+import pytest
+
+from companion.decks import is_uid
 from companion.reads import ReaderHealth, ReaderQueue, TagSeen
 from companion.table import Message, TableService
 from hardware.readers.pcsc import CARDS_UNREAD, PcscReader
@@ -82,3 +85,32 @@ def test_a_lifted_card_is_not_said_as_a_fault_but_cards_that_keep_not_answering_
         assert said[-1].text("en").startswith("Reader pcsc down: 3 cards in a row did not answer")
     finally:
         service.close()
+
+
+class AnswersUid(FakeScard):
+    """A card whose GET UID answers `uid`."""
+
+    def __init__(self, uid: list[int]) -> None:
+        super().__init__()
+        self.uid = uid
+
+    def SCardTransmit(self, handle: int, protocol: int, apdu: list[int]) -> tuple[int, list[int]]:
+        return 0, [*self.uid, 0x90, 0x00]
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 7, 8, 10, 11])
+def test_only_4_7_and_10_byte_uids_are_cards_by_the_one_rule(size: int) -> None:
+    uid = list(range(0x04, 0x04 + size))
+    scard = AnswersUid(uid)
+    reader = PcscReader("Fake PCD", backend=scard, buzzer_off=False)
+    out: ReaderQueue = queue.Queue()
+    reader._out = out
+    reader._card_arrived(scard, None, "Fake PCD")
+    got = [out.get() for _ in range(out.qsize())]
+    seen = [m for m in got if isinstance(m, TagSeen)]
+    if size in (4, 7, 10):
+        assert [m.uid for m in seen] == [bytes(uid).hex()] and is_uid(seen[0].uid)
+    else:
+        assert seen == [], "no card has such a UID: not a refused play, nothing played"
+        (health,) = got
+        assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "errors"

@@ -54,6 +54,19 @@ def test_keyboard_wedges_are_found_by_name_and_a_real_keyboard_is_left_alone() -
     assert "device=NAME): AT Translated Set 2 keyboard" in report([], others)[-1], "named, never grabbed"
 
 
+def test_a_wedge_closed_to_the_user_is_named_with_its_fix_not_left_unsaid() -> None:
+    from hardware.readers.permissions import ClosedInput
+
+    closed = [ClosedInput("/dev/input/event9", "IC Reader", "ffff:0035"),
+              ClosedInput("/dev/input/event3", "AT Translated Set 2 keyboard", "")]
+    notes: list[str] = []
+    assert keyboard_candidates(WithKeys(), notes=notes, closed=lambda: closed) == []
+    assert len(notes) == 1, "a closed keyboard is not a reader: only the one named like a reader is said"
+    assert notes[0].startswith("IC Reader (/dev/input/event9) is plugged in but you may not open it")
+    assert "sudo scripts/install-readers ffff:0035" in notes[0]
+    assert "NOT SEEN " + notes[0] in report([], (), notes)
+
+
 def test_pcsc_readers_are_listed_from_pcscd(pcscd: PrivatePcscd) -> None:
     names = [dict(c.options)["reader"] for c in pcsc_candidates()]
     assert "Marmite virtual PCD 00 00" in names

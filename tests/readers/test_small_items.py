@@ -74,6 +74,38 @@ def test_the_acr122u_is_told_once_not_to_beep(pcscd: object) -> None:
     assert bytes.fromhex("FF00520000") not in cards[1].apdus, "once: the ACR122U keeps it until unplugged"
 
 
+@pytest.mark.parametrize(("buzzer_off", "beeps"), [(True, 1), (False, 3)])
+def test_the_acr122u_beeps_for_its_first_card_only_once_told(pcscd: object, buzzer_off: bool, beeps: int) -> None:
+    """The reader beeps when it detects a card, before the host can say anything (so the first card beeps);
+    told FF 00 52 00 00, it stays quiet for the cards after, refused ones too: the table alone says."""
+    import queue
+    import time
+
+    from companion.reads import ReaderHealth, ReaderQueue, TagSeen
+    from hardware.fakes.vicc import Acr122uLed, PrivatePcscd, VirtualCard
+    from hardware.readers.pcsc import PcscReader
+    from tests.readers.test_pcsc_reader import take
+
+    assert isinstance(pcscd, PrivatePcscd)
+    reader_box = Acr122uLed()  # the reader's LED and buzzer, shared by every card placed on it
+    reader = PcscReader("Marmite virtual PCD 00 00", buzzer_off=buzzer_off)
+    out: ReaderQueue = queue.Queue()
+    reader.start(out)
+    cards = [VirtualCard(bytes.fromhex(f"04a1b2c3d4e5f{n}"), port=pcscd.port, led=reader_box) for n in range(3)]
+    try:
+        assert isinstance(take(out, ReaderHealth), ReaderHealth)
+        for card in cards:
+            card.place()
+            assert isinstance(take(out, TagSeen), TagSeen)
+            card.lift()
+            time.sleep(0.5)
+    finally:
+        reader.close()
+        for card in cards:
+            card.lift()
+    assert reader_box.beeps == beeps
+
+
 class Answers:
     """A reader that says it is ready and sees nothing, as any PC/SC slot does to pcscd."""
 
@@ -99,12 +131,15 @@ def test_an_empty_pc_sc_slot_is_not_called_ok(name: str, unsure: bool) -> None:
     assert ("no reader answered" in lines[-1]) is unsure
 
 
-def test_a_classic_self_describing_deck_is_refused_on_an_ntag_only_reader(tmp_path: object) -> None:
+@pytest.mark.parametrize("kind", ["pn532", "pcsc"])
+def test_a_classic_self_describing_deck_is_refused_on_an_ntag_only_reader(tmp_path: object, kind: str) -> None:
     from pathlib import Path
+    from typing import Any
 
     from companion.deck_desk import DeckDesk
     from companion.decks import DeckError
     from companion.table import TableService
+    from hardware.readers.pcsc import PcscReader
     from hardware.readers.pn532 import Pn532Reader
     from marmite.games import GAMES
 
@@ -112,11 +147,12 @@ def test_a_classic_self_describing_deck_is_refused_on_an_ntag_only_reader(tmp_pa
     service = TableService.open(tmp_path, GAMES)
     try:
         desk = DeckDesk(service, tmp_path)
-        reader = Pn532Reader(lambda: None, where="nowhere")  # type: ignore[arg-type,return-value]
+        reader: Any = (Pn532Reader(lambda: None, where="nowhere") if kind == "pn532"  # type: ignore[arg-type,return-value]
+                       else PcscReader("nowhere", backend=object()))
         desk.attach_memory(reader)
         desk.set_self_describing(True)
         assert desk.enroll_start()["outcome"] == "asked"
-        answer = desk.tag_seen("deadbeef")  # a MIFARE Classic: the PN532 reader writes NTAG pages only
+        answer = desk.tag_seen("deadbeef")  # a MIFARE Classic: these readers write NTAG pages only
         assert answer is not None and answer["outcome"] == "write_failed" and desk.enrollment is None
         assert answer["text"].startswith("Refusé")
         desk.set_self_describing(False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -125,6 +126,32 @@ def test_a_deck_written_before_formats_were_recorded_plays_and_gains_its_format(
                 reader.close()
         assert desk.store.info().uid_format == "dec", "read in the order it was taught in, now recorded"
         assert json.loads((decks / "decks.json").read_text(encoding="utf-8"))["decks"][0]["uid_format"] == "dec"
+    finally:
+        service.close()
+
+
+OLD_DECK = Path(__file__).parent / "data" / "deck_written_before_formats"
+"""decks/ as the code before formats were recorded wrote it (commit 0fb0209's parent, its own DeckStore.save),
+for one card taught through a wedge in `auto` typing TEN: that code stored the ten digits in the card's order."""
+
+
+def test_a_deck_file_written_by_the_code_before_formats_plays_and_gains_its_format(tmp_path: Path) -> None:
+    shutil.copytree(OLD_DECK / "decks", tmp_path / "decks")
+    stored = (tmp_path / "decks" / "1.csv").read_text(encoding="utf-8").splitlines()[1]
+    uid, code = stored.split(",")
+    assert uid == normalise(TEN, UidFormat("dec", "msb")).hex() and code in GAMES.tag_codes()
+    service = TableService.open(tmp_path, GAMES)
+    try:
+        desk = DeckDesk(service, tmp_path)
+        service.tags.replace(desk.store.load())
+        assert desk.store.info().uid_format is None
+        for fmt, at in (("auto", 1000.0), ("dec-lsb", 2000.0)):
+            reader, device, out = started(desk, fmt)
+            try:
+                assert service.tags.lookup(read_one(device, out, TEN, at)) == code, fmt
+            finally:
+                reader.close()
+        assert desk.store.info().uid_format == "dec"
     finally:
         service.close()
 
