@@ -9,6 +9,7 @@ rest on it: a card dropped past it can be missed. No stacked cards: PC/SC shows 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import threading
 import time
@@ -94,7 +95,8 @@ class PcscReader:
         self._buzzer_off = buzzer_off  # None: for readers named like the ACR122U, which beeps on every card
         self._led = led  # None: for readers named like the ACR122U, whose LED says taken or refused
         self._clock = clock
-        self._last_read: float | None = None  # when the last card was read, until its verdict is shown
+        self._last_read: tuple[int, float] | None = None  # the last read (its number, when), until judged
+        self._read_number = 0
         self.signals = 0  # verdicts shown on the LED
         self._quiet = False  # the buzzer was told to be quiet this session
         self.wanted = reader
@@ -175,8 +177,8 @@ class PcscReader:
         for the last card read here (a play refused on a phone is not this reader's), in a thread of its own."""
         chosen = self._chosen
         wanted = self._led if self._led is not None else named_like(chosen, "ACR122")
-        read_at, self._last_read = self._last_read, None
-        if not wanted or not chosen or read_at is None or self._clock() - read_at > SIGNAL_WINDOW_S:
+        last, self._last_read = self._last_read, None
+        if not wanted or not chosen or last is None or self._clock() - last[1] > SIGNAL_WINDOW_S:
             return
         threading.Thread(target=self._show, args=(chosen, accepted), name=f"{self.name}-led", daemon=True).start()
 
@@ -278,10 +280,18 @@ class PcscReader:
                 return
         self.reads += 1
         self._unread = 0
-        self._last_read = self._clock()
+        self._read_number += 1
+        self._last_read = (self._read_number, self._clock())
         self._report(OK, words("ready", what=chosen))
         if self._out is not None:
-            self._out.put(TagSeen(uid, self.name, card=code))
+            self._out.put(TagSeen(uid, self.name, card=code, done=functools.partial(self._dealt, self._read_number)))
+
+    def _dealt(self, number: int) -> None:
+        """The table is done with read `number` (its verdict, if any, was told first): a read it took without
+        one (a double read, a member's card) leaves nothing for a later verdict to light."""
+        last = self._last_read
+        if last is not None and last[0] == number:
+            self._last_read = None
 
     def _unanswered(self, chosen: str, error: PcscError) -> None:
         """A card that did not answer (lifted mid-read, or not flat): not the reader's fault, so not said as

@@ -68,6 +68,24 @@ def test_the_led_blinks_green_for_a_card_taken_and_red_for_one_refused(
         time.sleep(0.5)
 
 
+def test_a_read_the_table_dealt_with_without_a_verdict_leaves_nothing_for_the_next_one(
+        acr122u: tuple[PcscReader, ReaderQueue], pcscd: PrivatePcscd) -> None:
+    reader, out = acr122u
+    led = Acr122uLed()
+    card = VirtualCard(KNOWN, port=pcscd.port, led=led)
+    try:
+        card.place()
+        seen = take(out, TagSeen)
+        assert isinstance(seen, TagSeen) and seen.done is not None
+        seen.done()  # taken without a word (a member's card at a club table, a double read)
+        reader.read_judged(True)  # then a phone's play is accepted: not this card's verdict
+        time.sleep(0.3)
+        assert led.shown == []
+    finally:
+        card.lift()
+        time.sleep(0.5)
+
+
 def test_the_table_s_verdicts_reach_the_led(acr122u: tuple[PcscReader, ReaderQueue], pcscd: PrivatePcscd,
                                             tmp_path: Path) -> None:
     reader, out = acr122u
