@@ -19,11 +19,8 @@ from hardware.rc522 import RC522Config
 
 DEV = Path("/dev")
 MODEL = Path("/proc/device-tree/model")
-SUPPORTED = "a Raspberry Pi 3, 4, 5 or Zero 2 W"
 JOIN_GROUPS = "sudo usermod -aG spi,gpio $USER, then log out and back in (the service: SupplementaryGroups=spi gpio)"
 ENABLE_SPI = "enable SPI with: sudo raspi-config nonint do_spi 0 (or raspi-config, Interface Options, SPI), then reboot"
-INSTALL = "run scripts/install-pi (it installs rpi-lgpio, Raspberry Pi OS's RPi.GPIO for kernel 6.6 and later)"
-BUSY = "another program holds that GPIO pin: stop the service first (sudo systemctl stop marmite)"
 
 
 Access = Callable[[Path], bool]

@@ -66,8 +66,9 @@ class Verdict:
     unsure: bool = False  # it answers, but nothing says it reads contactless cards (no card seen either)
     said: Words | None = None  # the detail as words, for the tablet's language
 
-    def as_json(self, language: str = "en") -> dict[str, Any]:
-        """The verdict for a page, its words in `language`; `said` and `place` keep them for any other."""
+    def for_page(self, language: str = "en") -> dict[str, Any]:
+        """The verdict for a page, its words in `language`; `said` and `place` keep them for any other
+        (catalog words, not JSON: the readers page renders them in its own language)."""
         return {"reader": self.candidate.reader, "where": self.candidate.where_in(language), "state": self.state,
                 "detail": detail_in(self.detail, self.said, language), "tags": self.tags,
                 "arguments": self.candidate.arguments(), "unsure": self.unsure, "said": self.said,
@@ -285,4 +286,4 @@ def scan_beside(running: str, seconds: float = 3.0) -> list[dict[str, Any]]:
     """The tablet's search while `marmite run` uses reader `running`: readers of that kind are not opened
     a second time (a grabbed device, a serial port in use), every other one is tested."""
     candidates = [c for c in find_all() if c.reader != running]
-    return [verdict.as_json() for verdict in scan(seconds, candidates)]
+    return [verdict.for_page() for verdict in scan(seconds, candidates)]

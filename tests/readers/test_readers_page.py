@@ -65,9 +65,9 @@ def test_the_search_needs_the_pin_and_shows_the_exact_command(service: TableServ
     def scanner() -> list[dict[str, Any]]:
         calls.append(1)
         return [Verdict(Candidate("pn532", (("port", "/dev/ttyUSB0"),), "serial port /dev/ttyUSB0"), "ok",
-                        "PN532 v1.6 ready on /dev/ttyUSB0").as_json(),
+                        "PN532 v1.6 ready on /dev/ttyUSB0").for_page(),
                 Verdict(Candidate("pn532", (("port", "/dev/ttyS0"),), "serial port /dev/ttyS0"), "missing",
-                        "no PN532 answers on /dev/ttyS0").as_json()]
+                        "no PN532 answers on /dev/ttyS0").for_page()]
 
     app = scanning(service, tmp_path, scanner)
     client = app.test_client()
@@ -93,7 +93,7 @@ def test_a_pc_sc_reader_that_says_nothing_of_contactless_cards_is_unsure_on_the_
     slot = Verdict(Candidate("pcsc", (("reader", "Alcor Micro AU9540"),), "PC/SC Alcor Micro AU9540 00 00"), "ok",
                    "Alcor Micro AU9540 00 00 ready; not named like a contactless reader", unsure=True)
     assert report([slot])[0].startswith("UNSURE "), "what `marmite reader scan` prints"
-    app = scanning(service, tmp_path, lambda: [slot.as_json()])
+    app = scanning(service, tmp_path, lambda: [slot.for_page()])
     client = app.test_client()
     unlock(client)
     assert client.post("/readers/scan", data={"csrf_token": csrf(client, "/readers")}).status_code == 302
@@ -109,7 +109,7 @@ def test_health_and_search_results_are_shown_in_the_table_s_language(service: Ta
     place = words("where_serial", where="/dev/ttyS0")
     verdict = Verdict(Candidate("pn532", (("port", "/dev/ttyS0"),), str(place), place), "missing", str(said),
                       said=said)
-    app = scanning(service, tmp_path, lambda: [verdict.as_json()])
+    app = scanning(service, tmp_path, lambda: [verdict.for_page()])
     client = app.test_client()
     unlock(client)
     assert client.post("/readers/scan", data={"csrf_token": csrf(client, "/readers")}).status_code == 302
