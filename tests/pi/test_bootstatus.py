@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import socket
 import threading
@@ -61,18 +62,46 @@ def fake_avahi(tmp_path: Path, output: str, status: int) -> Path:
     return command
 
 
-def write(tmp_path: Path, port: int, avahi: Path) -> tuple[int, str]:
+FAKE_NMCLI = """#!/bin/sh
+case "$*" in
+  "-t -f GENERAL.TYPE,GENERAL.STATE,GENERAL.CONNECTION,IP4.ADDRESS device show wlan0")
+    [ -n "$WIFI_STATE" ] || { echo "Error: Device 'wlan0' not found." >&2; exit 10; }
+    printf 'GENERAL.TYPE:wifi\\nGENERAL.STATE:%s\\nGENERAL.CONNECTION:%s\\nIP4.ADDRESS[1]:%s\\n' \\
+      "$WIFI_STATE" "$WIFI_CONNECTION" "$WIFI_ADDRESS";;
+  "-t -f 802-11-wireless.ssid connection show marmite-hotspot") echo "802-11-wireless.ssid:Table 3\\: Marmite";;
+  *) exit 2;;
+esac
+"""
+
+
+def fake_nmcli(tmp_path: Path) -> Path:
+    command = tmp_path / "nmcli"
+    command.write_text(FAKE_NMCLI)
+    command.chmod(0o755)
+    return command
+
+
+def write(tmp_path: Path, port: int, avahi: Path, wifi: tuple[str, str, str] = ("", "", "")) -> tuple[int, str]:
     boot = tmp_path / "boot"
     boot.mkdir(exist_ok=True)
+    for name, value in zip(("WIFI_STATE", "WIFI_CONNECTION", "WIFI_ADDRESS"), wifi, strict=True):
+        os.environ[name] = value  # restored by the autouse fixture below
     code = bootstatus.main(["write", "--boot", str(boot), "--port", str(port), "--timeout", "0",
-                            "--avahi-resolve", str(avahi), "--attempts", "2", "--pause", "0"])
+                            "--avahi-resolve", str(avahi), "--attempts", "2", "--pause", "0",
+                            "--nmcli", str(fake_nmcli(tmp_path)), "--wifi-device", "wlan0"])
     return code, (boot / "marmite-status.txt").read_text(encoding="utf-8")
 
 
-def check(tmp_path: Path, text: str) -> int:
+@pytest.fixture(autouse=True)
+def _wifi_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("WIFI_STATE", "WIFI_CONNECTION", "WIFI_ADDRESS"):
+        monkeypatch.setenv(name, "")
+
+
+def check(tmp_path: Path, text: str, *options: str) -> int:
     path = tmp_path / "status-read.txt"
     path.write_text(text, encoding="utf-8")
-    return int(bootstatus.main(["check", str(path)]))
+    return int(bootstatus.main(["check", str(path), *options]))
 
 
 def test_a_served_table_and_a_resolved_name_pass(tmp_path: Path, table_port: int) -> None:
@@ -122,6 +151,30 @@ def test_a_missing_file_fails(tmp_path: Path) -> None:
     assert bootstatus.main(["check", str(tmp_path / "absent.txt")]) == 1
 
 
+def test_its_own_access_point_is_told_and_checked(tmp_path: Path, table_port: int) -> None:
+    avahi = fake_avahi(tmp_path, r"marmite.local\t10.42.0.1\n", 0)
+    code, text = write(tmp_path, table_port, avahi, ("100 (connected)", "marmite-hotspot", "10.42.0.1/24"))
+    assert code == 0
+    assert "wifi: access point Table 3: Marmite on wlan0 at 10.42.0.1" in text.splitlines()
+    assert check(tmp_path, text, "--access-point") == 0
+
+
+@pytest.mark.parametrize(("wifi", "told"), [
+    (("", "", ""), "wifi: none, no Wi-Fi device wlan0"),
+    (("100 (connected)", "marmite-wifi", "192.168.1.20/24"), "wifi: joined marmite-wifi on wlan0 at 192.168.1.20"),
+    (("30 (disconnected)", "", ""), "wifi: NOT OK, wlan0 30 (disconnected)"),
+    (("40 (connecting (prepare))", "marmite-hotspot", ""),
+     "wifi: NOT OK, wlan0 40 (connecting (prepare)) (marmite-hotspot)"),
+])
+def test_no_access_point_fails_the_access_point_check(tmp_path: Path, table_port: int, wifi: tuple[str, str, str],
+                                                      told: str) -> None:
+    code, text = write(tmp_path, table_port, fake_avahi(tmp_path, r"marmite.local\t10.0.2.15\n", 0), wifi)
+    assert code == 0  # the table and its name answered: the Wi-Fi is told, and checked only when asked
+    assert told in text.splitlines()
+    assert check(tmp_path, text) == 0
+    assert check(tmp_path, text, "--access-point") == 1
+
+
 def test_check_image_waits_for_the_line_the_service_prints_and_build_image_installs_it() -> None:
     check_image = (SCRIPTS / "check-image").read_text(encoding="utf-8")
     build_image = (SCRIPTS / "build-image").read_text(encoding="utf-8")
@@ -129,7 +182,8 @@ def test_check_image_waits_for_the_line_the_service_prints_and_build_image_insta
     source = (SCRIPTS / "pi" / "bootstatus.py").read_text(encoding="utf-8")
     assert "grep -q 'marmite-status.txt written'" in check_image
     assert 'print(f"{STATUS_NAME} written: "' in source and 'STATUS_NAME = "marmite-status.txt"' in source
-    assert "bootstatus.py\" check" in check_image
+    assert "bootstatus.py\" check" in check_image and "--access-point" in check_image
+    assert "modules-load=mac80211_hwsim" in check_image  # the simulated radios the access point is offered on
     assert "StandardOutput=journal+console" in unit  # the console is check-image's serial log
     installed = re.search(r'install -m 755 "\$ROOT/scripts/pi/bootstatus.py" "\$R(\S+)"', build_image)
     assert installed is not None and f"ExecStart=/usr/bin/python3 {installed.group(1)} write" in unit

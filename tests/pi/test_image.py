@@ -106,3 +106,13 @@ def test_the_built_image_holds_what_a_pi_needs() -> None:
     done = subprocess.run([str(SCRIPTS / "check-image"), "--boot-partition", str(BUILT)],
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_image_has_what_networkmanager_s_access_point_runs() -> None:
+    # The image's packages come without their recommends; NetworkManager's shared mode (the hotspot) runs
+    # dnsmasq for its DHCP, which network-manager only recommends: without it no phone gets an address.
+    script = BUILD_IMAGE.read_text(encoding="utf-8")
+    packages = re.search(r"apt-get install -y -q --no-install-recommends .*?(?<!\\)\n", script, re.DOTALL)
+    assert packages is not None
+    words = packages.group(0).split()
+    assert {"network-manager", "wpasupplicant", "dnsmasq-base", "wireless-regdb"} <= set(words)
