@@ -183,7 +183,7 @@ def test_check_image_waits_for_the_line_the_service_prints_and_build_image_insta
     assert "grep -q 'marmite-status.txt written'" in check_image
     assert 'print(f"{STATUS_NAME} written: "' in source and 'STATUS_NAME = "marmite-status.txt"' in source
     assert "bootstatus.py\" check" in check_image and "--access-point" in check_image
-    assert "modules-load=mac80211_hwsim" in check_image  # the simulated radios the access point is offered on
+    assert "modules_load=mac80211_hwsim" in check_image  # the simulated radios the access point is offered on
     assert "StandardOutput=journal+console" in unit  # the console is check-image's serial log
     installed = re.search(r'install -m 755 "\$ROOT/scripts/pi/bootstatus.py" "\$R(\S+)"', build_image)
     assert installed is not None and f"ExecStart=/usr/bin/python3 {installed.group(1)} write" in unit
