@@ -28,6 +28,8 @@ def run(tmp_path: Path, *, devices: str = "wlan0:wifi", saved: str = "", state: 
     bin_dir.mkdir(exist_ok=True)
     (bin_dir / "nmcli").write_text(FAKE_NMCLI, encoding="utf-8")
     (bin_dir / "nmcli").chmod(0o755)
+    (bin_dir / "nm-online").write_text('#!/bin/sh\necho "nm-online $*" >>"$NMCLI_LOG"\n', encoding="utf-8")
+    (bin_dir / "nm-online").chmod(0o755)
     log = tmp_path / "nmcli.log"
     log.write_text("", encoding="utf-8")
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "NMCLI_LOG": str(log), "NMCLI_DEVICES": devices, "NMCLI_SAVED": saved,
@@ -40,7 +42,17 @@ def run(tmp_path: Path, *, devices: str = "wlan0:wifi", saved: str = "", state: 
 def test_no_network_saved_offers_the_access_point_at_once(tmp_path: Path) -> None:
     result, asked = run(tmp_path)
     assert result.returncode == 0, result.stderr
-    assert asked[-1] == "device wifi hotspot ifname wlan0 con-name marmite-hotspot ssid Chez Paul password 0123456789"
+    # on channel 6, allowed everywhere: left to choose, NetworkManager took 13, which a Pi with no country can't use
+    assert asked[-1] == ("device wifi hotspot ifname wlan0 con-name marmite-hotspot ssid Chez Paul band bg channel 6 "
+                         "password 0123456789")
+
+
+def test_networkmanager_start_up_is_waited_for_before_its_devices_are_read(tmp_path: Path) -> None:
+    # At boot, NetworkManager's service is up before it has taken up wlan0: read then, wlan0 is missing.
+    result, asked = run(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert asked[0] == "nm-online -s -q --timeout=60"
+    assert asked[1] == "-t -f DEVICE,TYPE device status"
 
 
 def test_a_joined_network_means_no_access_point(tmp_path: Path) -> None:
