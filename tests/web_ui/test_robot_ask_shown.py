@@ -39,3 +39,16 @@ def test_the_robots_card_is_on_the_table_view_and_in_the_turn_fact(client: Flask
     assert turn_fact == f"À Marmiton de jouer. {asked}"  # and T says it
     assert service.submit({"type": "card", "card": card}).accepted
     assert 'id="robot-ask"' not in client.get("/fragment/table").get_data(as_text=True)  # played: gone
+
+
+def test_the_tablet_offers_no_private_menu_choice_for_a_robot_seat(client: FlaskClient) -> None:
+    """A robot chooses its own secret menu: the host cannot choose it in its place by mistake."""
+    assert client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "players": PLAYERS, "dealer": "Ana",
+        "robots": {"seats": {"Marmiton": "chef"}}}).get_json()["accepted"]
+    page = client.get("/unlock").get_data(as_text=True)
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    client.post("/unlock", data={"pin": HEADERS["X-Table-Pin"], "csrf_token": token})
+    table = html.unescape(client.get("/fragment/table").get_data(as_text=True))
+    assert "Choisir en privé : Ana" in table and "Choisir en privé : Cléo" in table
+    assert "Choisir en privé : Marmiton" not in table
