@@ -103,9 +103,10 @@ def create_app(services: TableServices, *, pin: str, config: dict[str, Any] | No
     for game_pages in services.pages.values():  # each game's templates/<game>/ and static/<game>/
         app.register_blueprint(game_pages.blueprint)
     from web_ui.game_pages import speech_keys
+    from web_ui.page_common import trick_word
 
     keys = speech_keys(services.pages)
-    app.context_processor(lambda: {"speech_keys": keys})  # read by the pages' scripts from <body>
+    app.context_processor(lambda: {"speech_keys": keys, "trick_word": trick_word()})  # every page's log and voice
     app.register_error_handler(TooMany, _too_many)
     app.register_error_handler(StorageError, storage_answer)
     app.register_error_handler(HTTPException, _http_error)

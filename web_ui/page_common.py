@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.phrases import LANGUAGES
 from web_ui.auth import csrf_token, unlocked
-from web_ui.context import service, settings
+from web_ui.context import resources, service, settings
 
 
 def common_context() -> dict[str, Any]:
@@ -17,6 +17,14 @@ def common_context() -> dict[str, Any]:
     return {"unlocked": unlocked(), "csrf": csrf_token(), "settings": settings().current,
             "lang": service().language, "languages": LANGUAGES, "log_seed": log_seed,
             "last_seq": last_seq()}
+
+
+def trick_word() -> str | None:
+    """The current game's word for a trick in the log's headings ("étape" at the buffet), for every page
+    (an app context processor: the log stands on pages that render without the common context)."""
+    current = resources().pages.get(service().game_name)
+    word = current.helpers(service().language).get("trick_word") if current is not None else None
+    return str(word) if word is not None else None
 
 
 LOG_SEED = 5000

@@ -26,3 +26,11 @@ def test_every_page_has_one_log_seeded_with_the_games_announcements(client: Flas
     texts = [entry["text"] for entry in json.loads(seed.group(1))]
     assert texts, "the log starts from the game's announcements"
     assert "pea" not in " ".join(texts).lower() and "pois" not in " ".join(texts).lower()  # a secret menu stays secret
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_every_page_heads_a_buffet_step_as_a_step_never_a_trick(client: FlaskClient, url: str) -> None:
+    start = {"type": "new_game", "game": "buffet", "players": ["Ana", "Bip", "Bop"], "first": "Ana"}
+    assert client.post("/api/events", headers=HEADERS, json=start).get_json()["accepted"]
+    word = re.search(r'data-trick-word="([^"]*)"', client.get(url).get_data(as_text=True))
+    assert word is not None and word.group(1) == "étape %(n)s"
