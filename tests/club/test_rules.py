@@ -54,6 +54,6 @@ def test_the_console_names_each_games_title_and_rules_in_the_clubs_language(tmp_
     assert '<option value="sequential">l&#39;un après l&#39;autre</option>' in console
     assert '<option value="2023">2023</option>' in console  # a value the game does not name: as it is
     board = client.get("/").get_data(as_text=True)
-    assert "(Chaud Devant ! : étoiles; Sus au buffet ! : points)" in board
+    assert "(Chaud Devant ! : étoiles ; Sus au buffet ! : points)" in board
     hub.cards.close()
     store.close()

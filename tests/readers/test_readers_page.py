@@ -48,8 +48,8 @@ def test_the_page_shows_each_reader_s_state_in_the_table_s_language(app: Flask, 
     service.reader_health("pcsc", False, "no PC/SC reader: plug the reader in", {"state": "missing"})
     service.reader_health("pn532", True, "PN532 v1.6 ready on /dev/ttyUSB0", {"state": "ok"})
     page = app.test_client().get("/readers").get_data(as_text=True)
-    assert "<strong>pcsc</strong>: absent — no PC/SC reader: plug the reader in" in page
-    assert "<strong>pn532</strong>: prêt — PN532 v1.6 ready on /dev/ttyUSB0" in page
+    assert "<strong>pcsc</strong> : absent — no PC/SC reader: plug the reader in" in page
+    assert "<strong>pn532</strong> : prêt — PN532 v1.6 ready on /dev/ttyUSB0" in page
     assert "Déverrouiller" in page or "PIN" in page, "no search without the PIN"
     assert "Chercher les lecteurs" not in page
 
@@ -114,7 +114,7 @@ def test_health_and_search_results_are_shown_in_the_table_s_language(service: Ta
     unlock(client)
     assert client.post("/readers/scan", data={"csrf_token": csrf(client, "/readers")}).status_code == 302
     page = client.get("/readers").get_data(as_text=True)
-    assert "<strong>pcsc</strong>: absent — aucun lecteur PC/SC : branchez le lecteur" in page
+    assert "<strong>pcsc</strong> : absent — aucun lecteur PC/SC : branchez le lecteur" in page
     assert '<th scope="row">port série /dev/ttyS0</th>' in page
     assert "absent — aucun PN532 ne répond sur /dev/ttyS0 (timeout) ; mettez ses interrupteurs" in page
     assert "no PN532 answers" not in page and "serial port" not in page
