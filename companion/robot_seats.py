@@ -11,7 +11,9 @@ refused `not_robot_card`. Game-agnostic: it reads a State through `public_state(
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from companion.seam import FaceDownStep, State, table_seats
@@ -259,3 +261,29 @@ class RobotLedger:
         self.plays = [play for play in self.plays if play[0] < actions]
         self.hands = [hand for hand in self.hands if hand[0] <= actions]
         self.swaps = [swap for swap in self.swaps if swap[0] <= actions]
+
+
+class PlainSeats:
+    """The parts of `companion.seam.TableSeats` a game without plates, exchanges, draw-up or face-down steps
+    answers alike (Chaud Devant !, Relay): a game's seats subclass it and give the rest."""
+
+    choose_step_keys: Mapping[str, str] = MappingProxyType({})
+    """No step where everyone chooses face down."""
+
+    def table_lays(self, state: State, ledger: RobotLedger, seed: int) -> dict[str, Any] | None:
+        return None
+
+    def tag_deal_bases(self, state: State, ledger: RobotLedger) -> dict[str, tuple[tuple[str, ...], int]]:
+        return {}  # its hands are the contract's `hand` events (or none), never robot notes
+
+    def swap_due(self, state: State, ledger: RobotLedger, player: str, actions: int) -> bool:
+        return False
+
+    def swap_hand(self, hand: tuple[str, ...], given: list[str], seed: int) -> list[str] | None:
+        return None
+
+    def person_exchanging(self, state: State, ledger: RobotLedger, actions: int) -> bool:
+        return False
+
+    def draws_up(self, state: State, ledger: RobotLedger) -> dict[str, int]:
+        return {}

@@ -4,20 +4,15 @@ events, a menu each round, then a card on its turn; it has no exchange, no plate
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 from companion.chaud_devant.cards import ALL_CODES
-from companion.robot_seats import RobotLedger
+from companion.robot_seats import PlainSeats, RobotLedger
 from companion.seam import Due, Event, Part, State
 
 
-class ChaudSeats:
+class ChaudSeats(PlainSeats):
     """What the robot driver asks of a Chaud Devant ! table."""
-
-    choose_step_keys: Mapping[str, str] = MappingProxyType({})
-    """At a practice without cards, no step where everyone chooses face down."""
 
     def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
         """The seat's known hand less the cards played; None when no hand was dealt to it."""
@@ -76,24 +71,6 @@ class ChaudSeats:
             hand, left = left[:size], left[size:]
             events.append({"type": "hand", "player": player, "cards": sorted(hand)})
         return events
-
-    def table_lays(self, state: State, ledger: RobotLedger, seed: int) -> Event | None:
-        return None
-
-    def tag_deal_bases(self, state: State, ledger: RobotLedger) -> dict[str, tuple[tuple[str, ...], int]]:
-        return {}  # its hands are the contract's `hand` events, never robot notes
-
-    def swap_due(self, state: State, ledger: RobotLedger, player: str, actions: int) -> bool:
-        return False
-
-    def swap_hand(self, hand: tuple[str, ...], given: list[str], seed: int) -> list[str] | None:
-        return None
-
-    def person_exchanging(self, state: State, ledger: RobotLedger, actions: int) -> bool:
-        return False
-
-    def draws_up(self, state: State, ledger: RobotLedger) -> dict[str, int]:
-        return {}
 
     def public_why(self, state: State, player: str, card: str) -> Part | None:
         from companion.chaud_devant.robot_public import public_why

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
-from companion.robot_seats import RobotLedger
+from companion.robot_seats import PlainSeats, RobotLedger
 from companion.seam import Due, Part, State
 from tests.toy_game.rules import GOAL, HOPS
 
@@ -72,11 +70,8 @@ def robot_position(state: Any, actions: list[dict[str, Any]], ask: Any) -> Relay
     return RelayPosition(RelayWorld(list(state.squares), state.turn, state.players.index(ask.seat)))
 
 
-class RelaySeats:
+class RelaySeats(PlainSeats):
     """Relay's robot seats at a table (companion.seam.TableSeats): a card on its turn, nothing else."""
-
-    choose_step_keys: Mapping[str, str] = MappingProxyType({})
-    """At a practice without cards, no step where everyone chooses face down."""
 
     def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
         return CARDS
@@ -90,24 +85,6 @@ class RelaySeats:
 
     def deal_virtually(self, state: State, ledger: RobotLedger, players: list[str], seed: int) -> list[Any]:
         return []
-
-    def table_lays(self, state: State, ledger: RobotLedger, seed: int) -> dict[str, Any] | None:
-        return None
-
-    def tag_deal_bases(self, state: State, ledger: RobotLedger) -> dict[str, tuple[tuple[str, ...], int]]:
-        return {}
-
-    def swap_due(self, state: State, ledger: RobotLedger, player: str, actions: int) -> bool:
-        return False
-
-    def swap_hand(self, hand: tuple[str, ...], given: list[str], seed: int) -> list[str] | None:
-        return None
-
-    def person_exchanging(self, state: State, ledger: RobotLedger, actions: int) -> bool:
-        return False
-
-    def draws_up(self, state: State, ledger: RobotLedger) -> dict[str, int]:
-        return {}
 
     def public_why(self, state: State, player: str, card: str) -> Part | None:
         return None
