@@ -24,6 +24,7 @@ class Played:
     disagrees: str | None = None  # why the hub's referee does not fold it as the table did
     lead: str | None = None  # who leads the first trick or plate
     events: int = 0  # the rows of its log the hub holds
+    robots: bool = False  # robot seats (a practice or a robot at the table): shown, never counted
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def ranks(points: dict[str, int]) -> dict[str, int]:
 
 
 def judge(played: list[Played], decisions: Decisions, confirming: bool, points_of: PointsOf) -> list[dict[str, Any]]:
-    """Each game with its status (void, disagrees, over, playing, awaiting, disputed), its points (`points_of`)
+    """Each game with its status (void, disagrees, robots, over, playing, awaiting, disputed), its points (`points_of`)
     after corrections, winners and ranks, and whether it counts; numbered per table in the night's order
     ("partie N" on the console)."""
     judged: list[dict[str, Any]] = []
@@ -78,7 +79,7 @@ def judge(played: list[Played], decisions: Decisions, confirming: bool, points_o
         over = game.state.get("phase") == "game_over"
         vouched = key in decisions.vouched
         status = ("void" if key in decisions.voided else "disagrees" if game.disagrees
-                  else "over" if over else "playing")
+                  else "robots" if game.robots else "over" if over else "playing")
         if status == "over" and confirming and not vouched and (game.verdict is None
                                                                  or game.verdict[0] != "confirmed"):
             status = "disputed" if game.verdict is not None else "awaiting"  # not counted yet
@@ -97,6 +98,12 @@ def judge(played: list[Played], decisions: Decisions, confirming: bool, points_o
                        "vouched": vouched and status == "over", "seat_verdict": game.verdict, "state": game.state,
                        "events": game.events})
     return judged
+
+
+def has_robots(first_event: dict[str, Any]) -> bool:
+    """True for a game whose new_game seats robots: a club's standings rank people's games only."""
+    robots = first_event.get("robots")
+    return isinstance(robots, dict) and bool(robots.get("seats"))
 
 
 def lead_of(first_event: dict[str, Any]) -> str | None:

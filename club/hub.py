@@ -22,7 +22,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from club.cards import CardError, MemberCards
-from club.fold import Decisions, Played, judge, lead_of, night_of
+from club.fold import Decisions, Played, has_robots, judge, lead_of, night_of
 from club.games import ClubGames
 from club.link import MAX_READERS, reader_summary
 from club.mqtt import connect_in_background, make_client
@@ -76,6 +76,7 @@ class GameFold:
     verdict: tuple[str, str] | None = None  # (confirmed or disputed, by whom) from a seat's phone, standing
     started_at: str = ""
     lead: str | None = None  # who leads the first trick or plate
+    robots: bool = False  # robot seats: shown, never counted
 
     @property
     def state(self) -> dict[str, Any]:
@@ -405,6 +406,7 @@ class ClubHub:
                 players = row.event.get("players")
                 fold.players = [str(name) for name in players] if isinstance(players, list) else []
                 fold.lead = lead_of(row.event)
+                fold.robots = has_robots(row.event)
             self.tables.setdefault(row.table, TableState()).games.append(row.game)
         if row.event.get("type") != CONFIRM and row.event.get("type") in self.shapes.types:
             fold.events += 1  # as the export counts its log: without the confirmations beside it
@@ -475,7 +477,7 @@ class ClubHub:
         night, starts = self.store.night(), self.store.night_starts()
         with self._lock:
             played = [Played(table, game, fold.kind, fold.players, fold.started_at, fold.state, fold.verdict,
-                             fold.disagrees, fold.lead, events=fold.events)
+                             fold.disagrees, fold.lead, events=fold.events, robots=fold.robots)
                       for (table, game), fold in sorted(self.folds.items()) if night_of(table, game, starts) == night]
         return judge(played, Decisions.of(self.store), confirm_night(self.store), self.club_games.points)
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from club.fold import Decisions, Played, judge, lead_of, night_of
+from club.fold import Decisions, Played, has_robots, judge, lead_of, night_of
 from club.games import ClubGames
 from club.store import Row, Store
 from companion.confirmation import CONFIRM, standing_verdict
@@ -74,7 +74,8 @@ def played_games(store: Store, games: Games, night: int | None = None) -> list[P
         played.append(Played(table, game, str(first.get("game", games.default)) if is_new else "",
                              [str(name) for name in players] if is_new and isinstance(players, list) else [],
                              rows[0].received_at, state, confirmation(all_rows), disagrees,
-                             lead_of(first) if is_new else None, events=len(rows)))
+                             lead_of(first) if is_new else None, events=len(rows),
+                             robots=is_new and has_robots(first)))
     return played
 
 

@@ -152,3 +152,17 @@ def test_bg_stats_plays_are_unique_across_hubs_and_dated_in_local_time(tmp_path:
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def test_a_game_with_robot_seats_is_shown_but_never_counted(store: Store) -> None:
+    """A practice with robots (or a robot at the table) finished during the night: its robots are no club
+    members, so neither they nor the game reach the standings or any export's counted rows."""
+    people = game_events(21)
+    robots = [dict(e) for e in game_events(22)]
+    robots[0]["robots"] = {"seats": {robots[0]["players"][1]: "chef"}, "practice": "virtual"}
+    store.add(rows_of(1, people))
+    store.add(rows_of(2, robots))
+    board = assert_exports_equal_the_board(store)
+    status = {g["table"]: (g["status"], g["counted"]) for g in board["games"]}
+    assert status == {1: ("over", True), 2: ("robots", False)}
+    assert {e["player"]: e["games"] for e in board["standings"]} == dict.fromkeys(people[0]["players"], 1)
