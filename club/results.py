@@ -102,19 +102,20 @@ def night(store: Store, games: Games, number: int | None = None) -> dict[str, An
     return {"night": store.night() if number is None else number, "tables": tables}
 
 
-CSV_FIELDS = ("table", "game", "started_at", "player", "seat", "stars", "winner", "phase", "counted")
+CSV_FIELDS = ("table", "game", "started_at", "player", "seat", "stars", "winner", "phase", "counted", "number")
+"""`game` is the table's journal id of the game; `number` the "partie N" the console and its forms use."""
 
 
 def night_csv(store: Store, games: Games, number: int | None = None) -> str:
     """One row per player and game: table, game id, start, player, seat (1 = first listed), stars or points
-    after the director's corrections, won, and whether the game counts."""
+    after the director's corrections, won, whether the game counts, and its number on the console."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS)
     for g in night_games(store, games, number):
         for seat, player in enumerate(g["players"], start=1):
             writer.writerow((g["table"], g["game"], g["started_at"], player, seat, g["points"].get(player, 0),
-                             int(player in g["winners"]), g["state"].get("phase", ""), int(g["counted"])))
+                             int(player in g["winners"]), g["state"].get("phase", ""), int(g["counted"]), g["number"]))
     return out.getvalue()
 
 

@@ -86,6 +86,7 @@ def test_a_buffet_game_exports_its_points_in_the_csv(store: Store) -> None:
     assert board["games"][0]["status"] == "over" and any(points.values())
     rows = list(csv.DictReader(io.StringIO(night_csv(store, GAMES))))
     assert {line["player"]: int(line["stars"]) for line in rows} == points
+    assert {line["number"] for line in rows} == {"1"}, "the game's number on the console (its 'partie 1')"
 
 
 def test_voids_and_corrections_reach_every_export(store: Store) -> None:
