@@ -1,6 +1,6 @@
 """Replay fold throughput of this checkout against a baseline checkout, interleaved run by run.
 
-Run: `.venv/bin/python benchmarks/paired_replay.py BASELINE_DIR [--pairs N] [--games G]`, with
+Run: `.venv/bin/python benchmarks/paired_replay.py BASELINE_DIR [--pairs N] [--games G] [--cpu]`, with
 BASELINE_DIR another checkout of the project (e.g. `git worktree add --detach ../base main`).
 For each game (Chaud Devant, Sus au buffet !) and noise level (clean, table noise), one worker
 process per checkout (its own checkout first on the path) generates the same seeded games with its
@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 MODULES = {"chaud_devant": "bench_replay", "buffet": "bench_replay_buffet"}
 
 
-def worker(game: str, noise: str, count: int) -> None:
+def worker(game: str, noise: str, count: int, cpu: bool = False) -> None:
     """Generate the games, say how many events, then fold them once per line read; print events/s."""
     checkout = Path(os.environ["PYTHONPATH"])
     sys.path[:0] = [str(checkout), str(checkout / "benchmarks")]
@@ -34,10 +34,11 @@ def worker(game: str, noise: str, count: int) -> None:
     games = module.make_games(count, simulate.NO_NOISE if noise == "clean" else simulate.TABLE_NOISE)
     events = sum(len(events) for events in games)
     print(events, work(game, games, fold_all), flush=True)
+    clock = time.process_time if cpu else time.perf_counter
     for _ in sys.stdin:
-        start = time.perf_counter()
+        start = clock()
         fold_all(games)
-        print(events / (time.perf_counter() - start), flush=True)
+        print(events / (clock() - start), flush=True)
 
 
 def work(game: str, games: list[Any], fold_all: Any) -> str:
@@ -63,8 +64,10 @@ def work(game: str, games: list[Any], fold_all: Any) -> str:
     return f"{counts['apply']} {counts['snapshot']}"
 
 
-def start(checkout: Path, game: str, noise: str, count: int) -> tuple[subprocess.Popen[str], int, int, int]:
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker", game, noise, "--games", str(count)]
+def start(checkout: Path, game: str, noise: str, count: int,
+          cpu: bool) -> tuple[subprocess.Popen[str], int, int, int]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", game, noise, "--games", str(count),
+               *(["--cpu"] if cpu else [])]
     process = subprocess.Popen(command, cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)},
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
@@ -85,16 +88,19 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=9)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--worker", nargs=2, metavar=("GAME", "NOISE"))
+    parser.add_argument("--cpu", action="store_true",
+                        help="time each fold by the worker's CPU time, not the wall clock (load moves it less)")
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker[0], args.worker[1], args.games)
+        worker(args.worker[0], args.worker[1], args.games, args.cpu)
         return 0
     if args.baseline is None:
         parser.error("give a baseline checkout")
-    print(f"python {sys.version.split()[0]}, {args.games} games per side, {args.pairs} interleaved pairs")
+    clock = "CPU time" if args.cpu else "wall time"
+    print(f"python {sys.version.split()[0]}, {args.games} games per side, {args.pairs} interleaved pairs, {clock}")
     for game in MODULES:
         for noise in ("clean", "table noise"):
-            sides: dict[str, Any] = {name: start(path, game, noise, args.games) for name, path in
+            sides: dict[str, Any] = {name: start(path, game, noise, args.games, args.cpu) for name, path in
                                      (("baseline", args.baseline.resolve()), ("this", HERE.parent))}
             if sides["baseline"][1] != sides["this"][1]:
                 raise SystemExit(f"{game} {noise}: the two checkouts made different games")
