@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.reads import ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
+from companion.reads import Reader, ReaderHealth, ReaderMessage, ReaderQueue, TagSeen
 from hardware.fakes.vicc import PrivatePcscd, VirtualCard
 from hardware.readers.pcsc import PcscReader
 from hardware.tag_memory import ndef_bytes
@@ -26,6 +26,16 @@ def take(out: ReaderQueue, kind: type, timeout: float = 5.0) -> ReaderMessage:
         message = out.get(timeout=max(0.01, deadline - time.monotonic()))
         if isinstance(message, kind):
             return message
+
+
+def first_health(reader: Reader) -> ReaderMessage:
+    """Start `reader`, take the first health it reports, and close it."""
+    out: ReaderQueue = queue.Queue()
+    reader.start(out)
+    try:
+        return take(out, ReaderHealth)
+    finally:
+        reader.close()
 
 
 def nothing_more(out: ReaderQueue, kind: type, seconds: float) -> bool:

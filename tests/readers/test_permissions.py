@@ -4,30 +4,24 @@ the one command that fixes it, from the reader's health and from `reader scan`."
 from __future__ import annotations
 
 import os
-import queue
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from companion.reads import ReaderHealth, ReaderQueue
+from companion.reads import ReaderHealth
 from hardware.fakes.pcscd_polkit import RefusingScard
 from hardware.readers.pcsc import PcscReader
 from hardware.readers.pn532 import Pn532Reader
 from marmite.reader_scan import pcsc_candidates
-from tests.readers.test_pcsc_reader import take
+from tests.readers.test_pcsc_reader import first_health
 
 
 def test_pcscd_refusing_the_user_is_said_with_its_fix() -> None:
     scard = pytest.importorskip("smartcard.scard")
     refusing = RefusingScard(scard)
     reader = PcscReader(backend=refusing)
-    out: ReaderQueue = queue.Queue()
-    reader.start(out)
-    try:
-        health = take(out, ReaderHealth)
-    finally:
-        reader.close()
+    health = first_health(reader)
     assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "missing"
     assert "polkit" in health.detail and "sudo scripts/install-readers" in health.detail
     assert "install and start pcscd" not in health.detail, "pcscd is there: it said no"
@@ -41,12 +35,7 @@ def test_a_serial_port_closed_to_the_user_names_the_dialout_group() -> None:
         raise PermissionError(13, "Permission denied: '/dev/ttyUSB0'")
 
     reader = Pn532Reader(refused, where="/dev/ttyUSB0")  # type: ignore[arg-type]
-    out: ReaderQueue = queue.Queue()
-    reader.start(out)
-    try:
-        health = take(out, ReaderHealth)
-    finally:
-        reader.close()
+    health = first_health(reader)
     assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "missing"
     assert "sudo usermod -aG dialout $USER" in health.detail
 

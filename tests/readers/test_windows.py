@@ -19,7 +19,7 @@ from hardware.fakes.pn532_chip import FakeNtag, FakePn532
 from marmite import reader_scan
 from marmite.cli import build_parser  # loaded as on Linux: Windows' own modules (msvcrt) are not here
 from marmite.readers import make_reader
-from tests.readers.test_pcsc_reader import take
+from tests.readers.test_pcsc_reader import first_health, take
 
 RUN_COM3 = build_parser().parse_args(["run", "--reader", "pn532", "--reader-option", "port=COM3"])
 
@@ -77,12 +77,7 @@ def test_a_com_port_closed_to_the_user_is_said_as_in_use_not_as_a_linux_group(mo
         raise PermissionError(13, "could not open port 'COM3': PermissionError(13, 'Access is denied.')")
 
     reader = windows.Pn532Reader(refused, where="COM3")
-    out: ReaderQueue = queue.Queue()
-    reader.start(out)
-    try:
-        health = take(out, ReaderHealth)
-    finally:
-        reader.close()
+    health = first_health(reader)
     assert isinstance(health, ReaderHealth) and dict(health.info)["state"] == "missing"
     assert "usermod" not in health.detail and "dialout" not in health.detail, health.detail
     assert "COM3" in health.detail
