@@ -466,3 +466,16 @@ def test_a_buffet_practice_with_cards_exports_and_replays_with_the_robots_known_
     printed = json.loads(replayed)
     printed.pop("refused")
     assert printed == state
+
+
+def test_at_a_practice_table_a_robots_turn_says_no_led_suit_a_persons_turn_keeps_it(opened: Any) -> None:
+    table, _ = opened()
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "pace_ms": 0}
+    assert table.submit(new_game(robots)).accepted
+    rounds = lambda: table.state()["rounds"]  # noqa: E731
+    play_humans(table, {"Ana"}, lambda: bool(rounds()) and len(rounds()[0]["tricks"]) >= 3)
+    turns = [part for message in table.messages_after(0) for part in message.parts if part.key == "turn"]
+    to_robots = [part for part in turns if part.fields["player"] != "Ana"]
+    to_ana = [part for part in turns if part.fields["player"] == "Ana"]
+    assert to_robots and not [part for part in to_robots if part.fields.get("bound")]  # "À Cléo." (issue 30)
+    assert [part for part in to_ana if part.fields.get("bound")]  # "À Ana, couleur demandée Pois."
