@@ -200,3 +200,25 @@ def test_a_practice_phone_by_keyboard_the_join_choice_is_focused_and_its_moves_t
         assert not [t for t in ana.evaluate("window.__spoken") if t.startswith("Le chef")]  # never a second voice
     finally:
         phone.close()
+
+
+def test_the_brief_profile_on_a_practice_tablet_still_tells_the_person_to_play(page: Any, server: Server) -> None:
+    """Brief leaves whose turn it is to the T key, except a person's own cue at a practice table: there the
+    tablet is the voice that tells her to act (issue 30, item 3), and a robot's turn stays unsaid."""
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
+    page.context.add_init_script(engine_script(FACTOR, speak="all")
+                                 + "localStorage.setItem('marmite.profile', 'brief');")
+    assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"], "dealer": "Ana",
+                                       "robots": robots})["accepted"]
+    unlock(page, server, "/")
+    wait_stream(page)
+    assert server.post("/api/events", {"type": "menu", "player": "Ana", "menu": "none"})["accepted"]
+    deadline = time.monotonic() + 60
+    while not (server.get("/api/state").get("turn") == "Ana" and page.evaluate(
+            "() => window.__engine.said.some(s => /À Ana/.test(s)) || !window.MarmiteSpeech.voice.busy()")):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    settle(page)
+    said = page.evaluate("window.__engine.said")
+    assert [line for line in said if "À Ana" in line], said  # her cue, after the robots' cards
+    assert not [line for line in said if "À Marmiton" in line or "À Cléo" in line]  # brief: no robot's turn
