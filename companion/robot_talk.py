@@ -68,12 +68,19 @@ def practice_step(parts: tuple[Part, ...], keys: Mapping[str, str]) -> tuple[Par
 
 def practice_turns(parts: tuple[Part, ...], ledger: RobotLedger) -> tuple[Part, ...]:
     """At a practice table a robot's turn is said without what binds it ("À Cléo.", not "À Cléo, couleur
-    demandée Pois."): the robot needs no reminder, and the person hears the suit when it is their turn."""
+    demandée Pois."): the robot needs no reminder, and the person hears the suit when it is their turn; and
+    a robot's call to exchange is not said (its own line says "Bip échange 2 cartes." right after)."""
     if not ledger.setup.practice:
         return parts
-    return tuple(Part(part.key, {**part.fields, "bound": None})
-                 if part.key == "turn" and part.fields.get("bound") is not None
-                 and ledger.is_robot(str(part.fields.get("player", ""))) else part for part in parts)
+    said = []
+    for part in parts:
+        robot = ledger.is_robot(str(part.fields.get("player", "")))
+        if part.key == "swap" and robot:
+            continue
+        if part.key == "turn" and robot and part.fields.get("bound") is not None:
+            part = Part(part.key, {**part.fields, "bound": None})
+        said.append(part)
+    return tuple(said)
 
 
 def practice_card(player: str, why: Part | None, face_down: bool) -> Callable[[tuple[Part, ...]], tuple[Part, ...]]:

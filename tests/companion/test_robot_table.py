@@ -13,7 +13,10 @@ from companion.buffet.table_seats import SEATS
 from companion.chaud_devant.cards import ALL_CODES
 from companion.replay import replay
 from companion.robot_games import visible_log
+from companion.robot_seats import RobotLedger, RobotSetup
 from companion.robot_table import RobotDriver
+from companion.robot_talk import practice_turns
+from companion.seam import Part
 from companion.table import TableService
 from marmite.games import GAMES
 
@@ -479,3 +482,13 @@ def test_at_a_practice_table_a_robots_turn_says_no_led_suit_a_persons_turn_keeps
     to_ana = [part for part in turns if part.fields["player"] == "Ana"]
     assert to_robots and not [part for part in to_robots if part.fields.get("bound")]  # "À Cléo." (issue 30)
     assert [part for part in to_ana if part.fields.get("bound")]  # "À Ana, couleur demandée Pois."
+
+
+def test_a_practice_tables_turn_words_spare_the_robots_what_their_own_line_says() -> None:
+    """"Bip peut échanger des cartes." before "Bip échange 2 cartes." is said once; a person's call stays."""
+    practice = RobotLedger(RobotSetup(seats={"Bip": "debutant"}, practice="virtual"))
+    parts = (Part("departure", {"player": "Bip"}), Part("swap", {"player": "Bip"}), Part("swap", {"player": "Ana"}),
+             Part("turn", {"player": "Bip", "bound": Part("where_led", {"suit": "pea"})}))
+    assert practice_turns(parts, practice) == (parts[0], parts[2], Part("turn", {"player": "Bip", "bound": None}))
+    real = RobotLedger(RobotSetup(seats={"Bip": "debutant"}))
+    assert practice_turns(parts, real) == parts  # at a real table the host reads the robot's exchange
