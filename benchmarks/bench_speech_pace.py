@@ -204,7 +204,8 @@ HEARD = """(since) => {
 
 def think(ana: Any, tablet: Any) -> None:
     """Ana acts 1.5 s after she has heard her cue on the device speaking for her (or once both fall quiet
-    without it), never on a cue she has not heard yet (she plays by ear)."""
+    without it), never on a cue she has not heard yet (she plays by ear). The wait is kept in `WAITS`."""
+    began = time.time() * 1000
     cue = ana.evaluate("window.__cueAt.length ? window.__cueAt[window.__cueAt.length - 1] : 0")
     since = cue if cue > time.time() * 1000 - 10000 else time.time() * 1000 - 500  # a menu: no "your move"
     deadline = time.monotonic() + 120
@@ -213,11 +214,31 @@ def think(ana: Any, tablet: Any) -> None:
         ends = [at for at in heard if at is not None and at > 0]
         if ends:
             time.sleep(max(0.0, min(ends) / 1000 + THINK_S - time.time()))
-            return
+            break
         if all(at == -1 for at in heard):
             time.sleep(THINK_S)
-            return
+            break
         time.sleep(0.05)
+    WAITS.append((began, time.time() * 1000))
+
+
+WAITS: list[tuple[float, float]] = []
+"""Each time the table waited for Ana: from her move being open to her key (epoch ms)."""
+
+
+def silent(waits: list[tuple[float, float]], lines: list[dict[str, Any]]) -> float:
+    """Seconds of `waits` during which no device was speaking: the table waiting for the person only."""
+    total = 0.0
+    for began, ended in waits:
+        spoken = sorted((max(began, line["start"]), min(ended, line["end"])) for line in lines
+                        if line["end"] > began and line["start"] < ended)
+        covered, reach = 0.0, began
+        for start, end in spoken:
+            if end > reach:
+                covered += end - max(start, reach)
+                reach = end
+        total += (ended - began) - covered
+    return total / 1000
 
 
 def ana_moves(ana: Any, tablet: Any, table: LiveTable, state: dict[str, Any], game: str,
@@ -317,6 +338,7 @@ def run(table: LiveTable, browser: Any, args: argparse.Namespace) -> int:
         args.dump.write_text(json.dumps({"log": log, "tablet": engine, "phone": phone_engine, "cues": cues},
                                         ensure_ascii=False))
     speech = engine["busyMs"] / 1000
+    quiet = silent(WAITS, engine["lines"] + phone_engine["lines"])
     robot_cards = sum(1 for m in log if (m.get("parts") or [{}])[0].get("key") in ROBOT_CARD_KEYS)
     aids = "on" if args.aids else "off"
     print(f"{args.game} practice without cards, profile {args.profile}, aids {aids}, engine factor {args.factor},"
@@ -324,7 +346,9 @@ def run(table: LiveTable, browser: Any, args: argparse.Namespace) -> int:
     print(f"length {length:.1f} s for {len(round_ends)} round(s): "
           + ", ".join(f"{b - a:.1f}" for a, b in zip([0.0, *round_ends], round_ends, strict=False)) + " s;"
           f" Ana's {moves} moves, thinking {thinking:.1f} s; {robot_cards} robot card lines;"
-          f" speech {speech:.1f} s; speech / play time {speech / max(0.001, length - thinking):.2f}")
+          f" speech {speech:.1f} s; speech / play time {speech / max(0.001, length - thinking):.2f}"
+          f" (less her 1.5 s per move); {speech / max(0.001, length - quiet):.2f} less the {quiet:.1f} s the table"
+          f" waited for her in silence")
     print(f"'your move': {len(found.delays)} turns after a robot card, heard p50"
           f" {statistics.median(found.delays) if found.delays else float('nan'):.2f} s,"
           f" p95 {percentile(found.delays, 0.95):.2f} s, max {max(found.delays, default=float('nan')):.2f} s after"
