@@ -226,6 +226,11 @@ WAITS: list[tuple[float, float]] = []
 """Each time the table waited for Ana: from her move being open to her key (epoch ms)."""
 
 
+def spoken_within(lines: list[dict[str, Any]], began: float, ended: float) -> float:
+    """Seconds of speech between `began` and `ended` (epoch ms): the run's own, not what is said after it."""
+    return float(sum(max(0.0, min(ended, line["end"]) - max(began, line["start"])) for line in lines)) / 1000
+
+
 def silent(waits: list[tuple[float, float]], lines: list[dict[str, Any]]) -> float:
     """Seconds of `waits` during which no device was speaking: the table waiting for the person only."""
     total = 0.0
@@ -298,6 +303,7 @@ def run(table: LiveTable, browser: Any, args: argparse.Namespace) -> int:
     ana.wait_for_function("() => document.body.dataset.stream === 'open'")
     keys = KEYS[args.game]
     started, thinking, asked, refused, moves = time.monotonic(), 0.0, 0, 0, 0
+    began = time.time() * 1000
     round_ends: list[float] = []
     while time.monotonic() < started + 7200:
         state = table.get("/api/state")
@@ -315,7 +321,7 @@ def run(table: LiveTable, browser: Any, args: argparse.Namespace) -> int:
             thinking += THINK_S
             moves += 1
         time.sleep(0.05)
-    length = time.monotonic() - started
+    length, ended = time.monotonic() - started, time.time() * 1000
     try:
         tablet.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=180000)
     except Exception:  # reported below, with what is still waiting
@@ -337,7 +343,8 @@ def run(table: LiveTable, browser: Any, args: argparse.Namespace) -> int:
     if args.dump:
         args.dump.write_text(json.dumps({"log": log, "tablet": engine, "phone": phone_engine, "cues": cues},
                                         ensure_ascii=False))
-    speech = engine["busyMs"] / 1000
+    speech = spoken_within(engine["lines"], began, ended)  # the lines after the last round are not its speech
+    total = engine["busyMs"] / 1000
     quiet = silent(WAITS, engine["lines"] + phone_engine["lines"])
     robot_cards = sum(1 for m in log if (m.get("parts") or [{}])[0].get("key") in ROBOT_CARD_KEYS)
     aids = "on" if args.aids else "off"
@@ -346,7 +353,8 @@ def run(table: LiveTable, browser: Any, args: argparse.Namespace) -> int:
     print(f"length {length:.1f} s for {len(round_ends)} round(s): "
           + ", ".join(f"{b - a:.1f}" for a, b in zip([0.0, *round_ends], round_ends, strict=False)) + " s;"
           f" Ana's {moves} moves, thinking {thinking:.1f} s; {robot_cards} robot card lines;"
-          f" speech {speech:.1f} s; speech / play time {speech / max(0.001, length - thinking):.2f}"
+          f" speech {speech:.1f} s during it ({total:.1f} s in all);"
+          f" speech / play time {speech / max(0.001, length - thinking):.2f}"
           f" (less her 1.5 s per move); {speech / max(0.001, length - quiet):.2f} less the {quiet:.1f} s the table"
           f" waited for her in silence")
     print(f"'your move': {len(found.delays)} turns after a robot card, heard p50"
