@@ -84,3 +84,41 @@ def test_buffet_practice_phone_takes_the_join_choice_and_reaches_choisir_in_thre
         assert ana.evaluate("document.activeElement.textContent").startswith("Choisir ")
     finally:
         phone.close()
+
+
+LANG_SPY = """
+window.__langs = [];
+if ('speechSynthesis' in window) {
+  const spoken = window.speechSynthesis.speak;
+  window.speechSynthesis.speak = function (u) { window.__langs.push([u.text, u.lang]); spoken.call(this, u); };
+}
+"""
+
+
+def test_out_of_turn_the_practice_phone_says_why_in_the_tables_language_and_voice(
+        browser: Any, page: Any, server: Server) -> None:
+    """Issue 30, item 5: "it is not Ana's turn" was said in English by the French voice, buttons enabled."""
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "pace_ms": 0}
+    phone, ana = phone_of(browser, page, server, {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"],
+                                                  "dealer": "Ana", "robots": robots})  # Marmiton leads
+    try:
+        ana.add_init_script(LANG_SPY)
+        ana.click("[data-output=aloud]")
+        ana.reload()
+        wait_stream(ana)
+        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
+        ana.click(".seat-menu-btn")
+        ana.wait_for_selector(".practice-play[data-playable]:not([aria-disabled=true])", timeout=30000)  # hers
+        assert server.post("/api/undo")["accepted"]  # Cléo's card back: a robot's turn, and robots wait after
+        assert server.get("/api/state")["turn"] == "Cléo"  # an undo until a person plays or the host resumes
+        ana.wait_for_selector(".practice-play[aria-disabled=true]", timeout=15000)
+        assert ana.locator(".practice-play[aria-disabled=true]").count() == ana.locator(".practice-play").count()
+        ana.focus(".practice-play")  # by keyboard: an aria-disabled button still answers Enter
+        ana.keyboard.press("Enter")
+        ana.wait_for_function("() => document.getElementById('practice-status').textContent", timeout=15000)
+        assert ana.inner_text("#practice-status") == "Ce n’est pas votre tour : Cléo joue maintenant."
+        ana.wait_for_function("() => window.__langs.some(([t]) => t.startsWith('Ce n’est pas votre tour'))")
+        said = [lang for text, lang in ana.evaluate("window.__langs") if text.startswith("Ce n’est pas votre tour")]
+        assert said and all(lang.startswith("fr") for lang in said)
+    finally:
+        phone.close()
