@@ -93,9 +93,9 @@ SAID = Phrasebook(
     # why a robot played what it played (the learning aid), as a purpose after its play
     said("buffet.robot_why_forced", "no other choice"),
     said("buffet.robot_why_duel", "to win the duel"),
-    said("buffet.robot_why_let_go", "to keep its good cards: the plate is not worth the duel"),
+    said("buffet.robot_why_let_go", "to keep your good cards: the plate is not worth the duel"),
     said("buffet.robot_why_take_plate", "to leave with {plate}"),
-    said("buffet.robot_why_save", "to keep its high cards for later"),
+    said("buffet.robot_why_save", "to keep your high cards for later"),
     said("buffet.robot_why_escape", "to get ahead of the last mouse"),
     said_plural("buffet.robot_why_swap",
         "to trade {count} card too weak to keep",

@@ -264,3 +264,21 @@ def test_a_buffet_robots_exchange_at_the_real_table_shown_to_the_host_only_and_o
     page.reload()
     assert page.input_value("form.robot-hand[data-robot=Marmiton]:not(.robot-drawn) input") == "1 2 3 4 5 6 7 8 9"
     assert not page.locator(".robot-discards").count()
+
+
+def test_the_buffet_practice_phone_says_my_cards_in_one_key(browser: Any, page: Any, server: Server) -> None:
+    """Issue 30, item 12: the Chaud Devant phone says its hand in one key (M); the buffet phone had no key for
+    its cards. C says them, and the key help lists it."""
+    phone, ana = buffet_phone(browser, page, server)
+    try:
+        assert ana.locator("#fact-keys [data-fact=cards][aria-keyshortcuts=C]").count() == 1
+        ana.evaluate("document.activeElement && document.activeElement.blur()")
+        ana.keyboard.press("c")
+        answer = ana.inner_text("#fact-answer")
+        shown = ana.inner_text("#practice-hand")  # "Vos cartes : zéro, un, …" as the practice section shows them
+        assert answer.startswith("Vos cartes : ") and len(answer.split(" ; ")) == 9, answer
+        assert answer.removeprefix("Vos cartes : ").split(" ; ") == shown.removeprefix("Vos cartes : ").split(", ")
+        ana.keyboard.press("m")
+        assert ana.inner_text("#fact-answer").startswith("Assiettes")  # M stays my plates
+    finally:
+        phone.close()

@@ -216,7 +216,7 @@ def test_a_virtual_practice_round_deals_the_hands_and_robots_play_themselves(ope
     said_why = {why + "." for _, why in lines if why}
     assert said_why
     public = {"to open the trick.", "so as not to take the trick.", "to take the trick now."}
-    assert all(why in public or why.startswith("to take this trick, worth ") for why in said_why), said_why
+    assert all(why in public or why.startswith("to take this trick and its ") for why in said_why), said_why
     assert replay(list(enumerate(log, 1)), GAMES)["rounds"][0]["points"] == table.state()["rounds"][0]["points"]
 
 
