@@ -3,6 +3,7 @@ fully virtual table, a robot's hand entered by the host, the robot setup page.""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask
@@ -248,3 +249,27 @@ def test_at_a_buffet_practice_the_game_names_the_advice_and_hides_robots_choices
     assert service.submit({"type": "card", "card": "mouse-0"}, source="robot").accepted  # Ana's, turned over
     asks = client.get("/api/robots").get_json()["asks"]
     assert [(ask["player"], ask["card"]) for ask in asks] == [("Bip", "mouse-5")]  # its reveal is due
+
+
+def test_the_advice_gives_its_reason_counted_over_the_deals_in_the_tables_language(
+        app: Flask, client: FlaskClient, service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards", "aids": True})["accepted"]
+    _deal_and_choose(service)
+    phone, token = own_phone(app, "Ana")
+    said = {}
+    for language in ("fr", "en", "nl"):
+        assert client.post("/api/settings", json={"language": language}, headers=HEADERS).status_code == 200
+        body = phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).get_json()
+        said[language] = (body["lang"], body["text"])
+    card = r"[^.]+"
+    often = {"fr": r"(dans \d donnes? sur \d|presque toujours|dans toutes les donnes)",
+             "en": r"(in \d deals? out of \d|almost always|in every deal)",
+             "nl": r"(in \d van de \d gevallen|bijna altijd|in alle gevallen)"}
+    assert re.fullmatch(rf"Le chef jouerait ({card})\. \1 vous (laisse sans pli|fait prendre le pli) {often['fr']}\.",
+                        said["fr"][1]), said
+    assert re.fullmatch(rf"The chef would play ({card})\. \1 (leaves you without the trick|makes you take the trick)"
+                        rf" {often['en']}\.", said["en"][1]), said
+    assert re.fullmatch(rf"De chef zou ({card}) spelen\. Met \1 (blijf je zonder slag|neem je de slag) {often['nl']}\.",
+                        said["nl"][1]), said
+    assert [lang for lang, _ in said.values()] == ["fr", "en", "nl"]
+    assert "Pourquoi" not in said["fr"][1]  # the counted reason stands instead of the robot's own line
