@@ -45,6 +45,7 @@ SAID = Phrasebook(
     said("robot.not_robot_card", "That is not {player}'s card: {card} is asked for."),
     said("robot.robot_not_ready", "{player} is still choosing: wait for {player}'s card to be named."),
     said("robot.not_a_robot", "Refused: {player} is not a robot."),
+    said("robot.robot_chooses_menu", "Refused: {player} is a robot and chooses its own menu; nothing was changed."),
     said("robot.robot_not_due", "Refused: {player} has nothing to choose now."),
     said("robot.suggest", "The chef would play {card}."),
     said("robot.suggest_menu", "The chef would choose the menu {menu}."),

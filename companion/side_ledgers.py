@@ -44,6 +44,8 @@ class RobotSide(SideLedger):
     def gate(self, event: dict[str, Any], state: State, actions: int, reason: str | None) -> str | None:
         if event["type"] == "card" and self.ledger.setup.any and (reason is None or str(reason) != "unknown_card"):
             return self.ledger.gate(event, state, actions) or reason
+        if event["type"] == "menu" and reason is None:
+            return self.ledger.gate_menu(event, actions)
         return reason
 
     def acting(self, index: int, event: dict[str, Any], state: State) -> None:

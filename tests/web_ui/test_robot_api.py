@@ -31,6 +31,8 @@ def _deal_and_choose(service: TableService) -> None:
     for name in PLAYERS:
         assert service.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
     for name in PLAYERS:
+        if service.robots.is_robot(name):  # a robot's menu is its own: noted first, as the robot driver does
+            assert service.submit({"type": "robot", "player": name, "menu": "none"}, source="robot").accepted
         assert service.submit({"type": "menu", "player": name, "menu": "none"}).accepted
 
 
@@ -273,3 +275,22 @@ def test_the_advice_gives_its_reason_counted_over_the_deals_in_the_tables_langua
                         said["nl"][1]), said
     assert [lang for lang, _ in said.values()] == ["fr", "en", "nl"]
     assert "Pourquoi" not in said["fr"][1]  # the counted reason stands instead of the robot's own line
+
+
+def test_a_persons_menu_for_a_robot_seat_is_refused_and_changes_nothing(app: Flask, client: FlaskClient,
+                                                                         service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}})["accepted"]  # a real table: the robot's menu is secret
+    for name in PLAYERS:
+        assert service.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    before = client.get("/api/state").get_json()
+    answer = client.post("/api/events", headers=HEADERS,
+                         json={"type": "menu", "player": "Marmiton", "menu": "onion"}).get_json()
+    assert (answer["accepted"], answer["reason"]) == (False, "robot_chooses_menu")
+    assert client.get("/api/state").get_json() == before
+    said = [m.text("en") for m in service.messages_after(0)]
+    assert "Refused: Marmiton is a robot and chooses its own menu; nothing was changed." in said
+    assert client.post("/api/events", headers=HEADERS, json={"type": "menu", "player": "Ana", "menu": "none"}
+                       ).get_json()["accepted"]  # a person's own menu as before
+    # the robot's own menu, noted first as the robot driver does, is taken
+    assert service.submit({"type": "robot", "player": "Marmiton", "menu": "onion"}, source="robot").accepted
+    assert service.submit({"type": "menu", "player": "Marmiton", "menu": "onion"}, source="robot").accepted
