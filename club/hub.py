@@ -607,7 +607,8 @@ class ClubHub:
             with contextlib.suppress(queue.Full):  # a writer stopped on a store that refuses takes no more
                 self._queue.put(None, timeout=5)
         self._writer.join(timeout=5)
-        self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
+        with contextlib.suppress(RuntimeError, ValueError):  # the broker already gone: nobody to tell
+            self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
         self.cards.close()
