@@ -22,6 +22,7 @@ LEVELS: tuple[str, ...] = ("debutant", "cuisinier", "chef")
 PRACTICE_MODES: tuple[str, ...] = ("", "cards", "virtual")
 MAX_PACE_MS = 20_000
 DEFAULT_PACE_MS = 2_500
+NOTED = "noted"
 
 NOT_A_ROBOT = "not_a_robot"
 ROBOT_NOT_DUE = "robot_not_due"
@@ -40,13 +41,18 @@ class RobotSetup:
     practice: str = ""
     aids: bool = False
     pace_ms: int = DEFAULT_PACE_MS
+    menus_noted: bool = False
+    """Whether this game's robots note each menu before choosing it (`"menus": "noted"`, stamped by the
+    table on every new game with robot seats); only then is another menu for a robot seat refused."""
 
     @property
     def any(self) -> bool:
         return bool(self.seats)
 
     def as_json(self) -> dict[str, Any]:
-        return {"seats": dict(self.seats), "practice": self.practice, "aids": self.aids, "pace_ms": self.pace_ms}
+        noted = {"menus": NOTED} if self.menus_noted else {}
+        return {"seats": dict(self.seats), "practice": self.practice, "aids": self.aids, "pace_ms": self.pace_ms,
+                **noted}
 
 
 def parse_setup(event: dict[str, Any], kind: object = None) -> RobotSetup | None:
@@ -62,7 +68,9 @@ def parse_setup(event: dict[str, Any], kind: object = None) -> RobotSetup | None
     if kind is not None and table_seats(kind) is None and isinstance(raw, dict) and raw.get("seats"):
         return None
     players = event.get("players")
-    if not isinstance(raw, dict) or not set(raw) <= {"seats", "practice", "aids", "pace_ms"}:
+    if not isinstance(raw, dict) or not set(raw) <= {"seats", "practice", "aids", "pace_ms", "menus"}:
+        return None
+    if raw.get("menus", NOTED) != NOTED:
         return None
     if not isinstance(players, list):
         return None
@@ -78,7 +86,16 @@ def parse_setup(event: dict[str, Any], kind: object = None) -> RobotSetup | None
         return None
     if aids and not practice:
         return None
-    return RobotSetup(dict(seats), practice, aids, pace)
+    return RobotSetup(dict(seats), practice, aids, pace, raw.get("menus") == NOTED)
+
+
+def stamped(new_game: dict[str, Any]) -> dict[str, Any]:
+    """A live `new_game` with robot seats, marked `"menus": "noted"`: its robots note their menus, so a menu
+    for a robot seat that no note precedes is refused. Logs written before the mark replay as they were."""
+    raw = new_game.get("robots")
+    if not isinstance(raw, dict) or not raw.get("seats") or "menus" in raw:
+        return new_game
+    return {**new_game, "robots": {**raw, "menus": NOTED}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +258,7 @@ class RobotLedger:
         """For a `menu` of a robot seat: refused unless it is the menu the robot noted (a person, even the host
         through the API, never chooses a robot's menu for it)."""
         player = event.get("player")
-        if not self.is_robot(player):
+        if not self.setup.menus_noted or not self.is_robot(player):
             return None
         noted = [(position, menu) for position, who, menu in self.menus if who == player and position <= actions]
         return None if noted and noted[-1] == (actions, event.get("menu")) else ROBOT_CHOOSES_MENU

@@ -46,6 +46,10 @@ class SideLedger:
         """Whether this ledger's part of a `new_game` of game `kind` (its GameKind) is well formed."""
         return True
 
+    def stamp(self, new_game: dict[str, Any]) -> dict[str, Any]:
+        """A live `new_game` as the table journals it: this ledger may mark its own part (never on replay)."""
+        return new_game
+
     def start(self, new_game: dict[str, Any]) -> None:
         """A new game was accepted: start afresh from its `new_game`."""
 

@@ -294,3 +294,22 @@ def test_a_persons_menu_for_a_robot_seat_is_refused_and_changes_nothing(app: Fla
     # the robot's own menu, noted first as the robot driver does, is taken
     assert service.submit({"type": "robot", "player": "Marmiton", "menu": "onion"}, source="robot").accepted
     assert service.submit({"type": "menu", "player": "Marmiton", "menu": "onion"}, source="robot").accepted
+
+
+def test_the_table_marks_a_new_game_with_robots_and_a_log_without_the_mark_replays_as_before(
+        client: FlaskClient, service: TableService) -> None:
+    """A journal written before robots noted their menus (no mark, no notes) must still replay: the gate holds
+    only in a game the table marked when it journaled it."""
+    from companion.referee import Referee
+    from marmite.games import GAMES
+
+    assert _start(client, {"seats": {"Marmiton": "chef"}})["accepted"]
+    journaled = next(record.body for record in service.journal.records() if record.body["type"] == "new_game")
+    assert journaled["robots"]["menus"] == "noted"
+    old = Referee(GAMES)
+    start = {"type": "new_game", "players": PLAYERS, "dealer": "Cléo", "robots": {"seats": {"Marmiton": "chef"}}}
+    assert old.apply(start).accepted
+    for name in PLAYERS:
+        assert old.apply({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    assert old.apply({"type": "menu", "player": "Marmiton", "menu": "onion"}).accepted  # as robots wrote it then
+    assert old.decide({**start, "robots": {"seats": {"Marmiton": "chef"}, "menus": "always"}}) == "bad_setup"
