@@ -92,6 +92,9 @@ SAID = Phrasebook(
     said("buffet.place.shared.6", "joint sixth"),
     # why a robot played what it played (the learning aid), as a purpose after its play
     said("buffet.robot_why_forced", "no other choice"),
+    said("buffet.coach_stay", "With mouse card {named}, you stay in the race {often}."),
+    said("buffet.coach_plate", "With mouse card {named}, you leave with a plate {often}."),
+    said("buffet.coach_nothing", "With mouse card {named}, you leave with nothing {often}."),
     said("buffet.robot_why_duel", "to win the duel"),
     said("buffet.robot_why_let_go", "to keep your good cards: the plate is not worth the duel"),
     said("buffet.robot_why_take_plate", "to leave with {plate}"),

@@ -109,6 +109,8 @@ SAID = Phrasebook(
     said("chaud_devant.tag.menu", "menu card {menu}, set of seat {seat}"),
     # why a robot played what it played (the learning aid), as a purpose after its play
     said("chaud_devant.robot_why_forced", "no other choice"),
+    said("chaud_devant.coach_no_trick", "{named} leaves you without the trick {often}."),
+    said("chaud_devant.coach_trick", "{named} makes you take the trick {often}."),
     said("chaud_devant.robot_why_menu", "because your hand suits this menu best: {menu}"),
     said("chaud_devant.robot_why_lead", "to open the trick low"),
     said_plural("chaud_devant.robot_why_take",

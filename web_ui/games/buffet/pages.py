@@ -126,7 +126,6 @@ def helpers(language: str) -> dict[str, Any]:
         "plate_codes": sorted(PLATES, key=lambda code: (FOODS.index(PLATES[code].food), -PLATES[code].value)),
         "mouse_codes": list(MOUSE_CARDS),
         "practice_seat": practice_seat, "own_cards": own_cards,
-        "trick_word": t("step_heading", n="%(n)s"),  # the log's headings: "Manche 1 · étape 3", never "pli"
     }
 
 
@@ -206,6 +205,8 @@ class BuffetPages(GamePages):
         "brief_drops": ("turn", "buffet_ready", "new_step", "part_label", "plate_laid", "swap"),
     }
     advice_key = "robot.suggest_mouse"
+    trick_word_key = "step_heading"  # the log's headings: "Manche 1 · étape 3", never "pli"
+    trick_words = LABELS
 
     def phone_card_event(self, state: State, player: str, card: str) -> Event | None:
         """The step's card, chosen face down whatever the turn (a `robot` choice); the table turns it over."""
