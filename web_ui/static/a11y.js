@@ -328,7 +328,7 @@ window.MarmiteA11y = (function () {
 
   // One key per fact, J to the log, V for the next profile; true when the key was ours. A fact's key is
   // the one its button declares (aria-keyshortcuts), so a game may give a letter its own fact (C: the led
-  // suit in Chaud Devant, my cards on a buffet phone); FACT_KEYS answers for a page that declares none.
+  // suit in one game, my cards on a phone in another); FACT_KEYS answers for a page that declares none.
   function key(pressed, say) {
     const declared = document.querySelector('#fact-keys [data-fact][aria-keyshortcuts="' + pressed.toUpperCase() + '"]');
     const name = declared ? declared.dataset.fact : FACT_KEYS[pressed];
