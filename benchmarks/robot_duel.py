@@ -39,7 +39,7 @@ PLAYERS = 4
 ROUNDS = 5
 """Chaud Devant rounds per duel game: the whole game, as the chef plays it (it keeps menus for the rounds
 ahead: cut games would count that against it)."""
-CHEF_VERSION = "chef-2"
+CHEF_VERSION = "chef-3"
 """The chef's name in the results: a new chef gets a new name, so its games never pool with an older one's."""
 FROZEN_SHARE = 1.2
 """The frozen flat PIMC's share of think-ms at a duel: its playouts sized, like the chef's, to end by about
