@@ -59,10 +59,17 @@ def installed_from() -> str | None:
     """The URL pip recorded this (non-editable) Marmite was installed from (a folder, a wheel), if any."""
     try:
         recorded = importlib.metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
-        url = json.loads(recorded or "null").get("url") if recorded else None
+        origin = json.loads(recorded or "null") if recorded else None
+        url = origin.get("url") if isinstance(origin, dict) else None
     except (importlib.metadata.PackageNotFoundError, ValueError, AttributeError):
         return None
-    return url if isinstance(url, str) and url else None
+    if not isinstance(url, str) or not url:
+        return None
+    vcs = origin.get("vcs_info") if isinstance(origin, dict) else None
+    if isinstance(vcs, dict) and isinstance(vcs.get("vcs"), str):  # PEP 610: pip wants "git+URL@commit" back
+        commit = vcs.get("commit_id")
+        return f"{vcs['vcs']}+{url}" + (f"@{commit}" if isinstance(commit, str) and commit else "")
+    return url
 
 
 def installed(extra: str) -> bool:

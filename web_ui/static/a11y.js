@@ -330,7 +330,7 @@ window.MarmiteA11y = (function () {
   // the one its button declares (aria-keyshortcuts), so a game may give a letter its own fact (C: the led
   // suit in one game, my cards on a phone in another); FACT_KEYS answers for a page that declares none.
   function key(pressed, say) {
-    const declared = document.querySelector('#fact-keys [data-fact][aria-keyshortcuts="' + pressed.toUpperCase() + '"]');
+    const declared = document.querySelector('#fact-keys [data-fact][aria-keyshortcuts="' + CSS.escape(pressed.toUpperCase()) + '"]');
     const name = declared ? declared.dataset.fact : FACT_KEYS[pressed];
     if (name) {
       const button = declared || document.querySelector('#fact-keys [data-fact="' + name + '"]');
