@@ -21,7 +21,7 @@ from companion.seam import Games, Part
 COACH_WORLDS = 24
 """How many worlds the coach counts over: enough for a fraction said with a denominator of five at most."""
 ALMOST = 0.9
-"""From this share on (but not every world), the outcome comes "almost always"."""
+"""From this share on (but not every world), the outcome comes "in almost every deal"."""
 FRACTIONS = tuple((hits, worlds) for worlds in range(2, 6) for hits in range(1, worlds))
 """The fractions the coach says, smallest denominators first (a tie goes to the simpler one)."""
 
@@ -77,7 +77,7 @@ def _kind(games: Games, ask: RobotAsk) -> object:
 
 
 def often(hits: int, worlds: int) -> Part:
-    """How often, said simply: every time, almost always, or the nearest small fraction ("3 out of 4")."""
+    """How often, said simply: every time, in almost every deal, or the nearest small fraction ("3 out of 4")."""
     if hits >= worlds:
         return Part("robot.often_always")
     share = hits / worlds

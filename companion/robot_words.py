@@ -55,7 +55,7 @@ SAID = Phrasebook(
     said("robot.suggest_keep", "The chef would keep this hand."),
     # how often the advised card leads to what the coach says (companion/coach.py)
     said_plural("robot.often_ratio", "in {hits} deal out of {worlds}", "in {hits} deals out of {worlds}", "hits"),
-    said("robot.often_almost", "almost always"),
+    said("robot.often_almost", "in almost every deal"),
     said("robot.often_always", "in every deal"),
     said("robot.dealt", "Practice table: the robots' hands are dealt."),
     said("robot.still_choosing", "Still to choose a card face down: {players}."),

@@ -4,7 +4,8 @@ Two models of a player: the fitted policy of `robot_policy` (how searching playe
 rule-based player (its card, or with `RULE_NOISE` any legal one). Each card an opponent played from
 a choice of several is scored under both; the summed log-likelihood ratio gives the chance that the
 rule-based model is the right one, and the chef's playouts then draw that opponent's cards from it
-with that chance. Earlier rounds are exact (a seat's hand in a round is the cards it played in it);
+with that chance. Earlier rounds are approximate: a seat's hand there is taken as the cards it played in
+it, though a round ends with cards still held (about 5 a round), so the legal cards are a lower bound;
 the open round's hands are the sampled worlds' (the cards a seat holds now plus those it played).
 """
 

@@ -264,9 +264,9 @@ def test_the_advice_gives_its_reason_counted_over_the_deals_in_the_tables_langua
         body = phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).get_json()
         said[language] = (body["lang"], body["text"])
     card = r"[^.]+"
-    often = {"fr": r"(dans \d donnes? sur \d|presque toujours|dans toutes les donnes)",
-             "en": r"(in \d deals? out of \d|almost always|in every deal)",
-             "nl": r"(in \d van de \d gevallen|bijna altijd|in alle gevallen)"}
+    often = {"fr": r"(dans \d donnes? sur \d|presque à chaque donne|dans toutes les donnes)",
+             "en": r"(in \d deals? out of \d|in almost every deal|in every deal)",
+             "nl": r"(in \d van de \d gevallen|in bijna alle gevallen|in alle gevallen)"}
     assert re.fullmatch(rf"Le chef jouerait ({card})\. \1 vous (laisse sans pli|fait prendre le pli) {often['fr']}\.",
                         said["fr"][1]), said
     assert re.fullmatch(rf"The chef would play ({card})\. \1 (leaves you without the trick|makes you take the trick)"
