@@ -292,7 +292,11 @@ def duel(args: argparse.Namespace) -> int:
     robot_duel.run(games, players, args.opponents.split(","),
                    range(args.first_deal, args.first_deal + args.games), args.every_seat, args.all_opponents)
     pairs = [(pair.split(":")[0], pair.split(":")[-1]) for pair in args.compare.split(",") if pair]
-    robot_duel.summary(pairs or list(itertools.pairwise(players)))
+    deals = None
+    if args.summary_deals:
+        first, _, last = args.summary_deals.partition("-")
+        deals = range(int(first), int(last or first) + 1)
+    robot_duel.summary(pairs or list(itertools.pairwise(players)), deals=deals)
     return 0
 
 
@@ -321,12 +325,18 @@ def main() -> int:
     parser.add_argument("--compare", default="",
                         help="pairs candidate:control to summarise, comma-separated (default: each duel player "
                              "against the next)")
+    parser.add_argument("--summary-deals", metavar="FIRST-LAST",
+                        help="pool only the recorded deals in this range (e.g. 6000-6063: confirming deals, "
+                             "not the ones a change was tuned on)")
     parser.add_argument("--answer-times", metavar="MS", help="CPU and wall time of an answer at these think-ms "
                         "(comma-separated) for the chef and the frozen flat PIMC, instead")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="with --answer-times: search as `marmite robot --speed` does (think-ms × speed) and "
+                             "give the times of a machine that much slower (a Raspberry Pi 4: 0.2)")
     args = parser.parse_args()
     if args.answer_times:
         robot_duel.answer_times([robot_duel.CHEF_VERSION, "frozen-pimc"],
-                                [int(ms) for ms in args.answer_times.split(",")])
+                                [int(ms) for ms in args.answer_times.split(",")], speed=args.speed)
         return 0
     if args.duel is not None:
         return duel(args)

@@ -39,7 +39,7 @@ PLAYERS = 4
 ROUNDS = 5
 """Chaud Devant rounds per duel game: the whole game, as the chef plays it (it keeps menus for the rounds
 ahead: cut games would count that against it)."""
-CHEF_VERSION = "chef-2"
+CHEF_VERSION = "chef-3"
 """The chef's name in the results: a new chef gets a new name, so its games never pool with an older one's."""
 FROZEN_SHARE = 1.2
 """The frozen flat PIMC's share of think-ms at a duel: its playouts sized, like the chef's, to end by about
@@ -217,11 +217,14 @@ def paired(rows: list[dict[str, Any]], game: str, candidate: str, control: str,
     return statistics.fmean(means), statistics.stdev(means) / math.sqrt(len(means)), len(means), pairs
 
 
-def summary(comparisons: list[tuple[str, str]], path: Path = RESULTS) -> None:
-    """Print every comparison pooled over all recorded games, overall and per opponent."""
+def summary(comparisons: list[tuple[str, str]], path: Path = RESULTS, deals: range | None = None) -> None:
+    """Print every comparison pooled over all recorded games (or those of `deals`), overall and per opponent."""
     rows = recorded(path)
+    if deals is not None:
+        rows = [row for row in rows if row["deal"] in deals]
     opponents = sorted({row["opponent"] for row in rows})
-    print(f"Pooled over {path.name} ({len(rows)} games recorded). Candidate − control, mean ± SE over deals "
+    within = f", deals {deals.start}–{deals.stop - 1}" if deals is not None else ""
+    print(f"Pooled over {path.name} ({len(rows)} games recorded{within}). Candidate − control, mean ± SE over deals "
           "[deals, pairs]; stars per round (Chaud Devant) or plate points per game (buffet).\n")
     print(f"| game | candidate − control | all opponents | {' | '.join(opponents)} |")
     print("|---|---|---|" + "---|" * len(opponents))
@@ -241,9 +244,12 @@ def _cell(figures: tuple[float, float, int, int]) -> str:
     return f"{mean:+.2f} ± {se:.2f} [{deals}, {pairs}]"
 
 
-def answer_times(players: list[str], think: list[int], samples: int = 60) -> None:
+def answer_times(players: list[str], think: list[int], samples: int = 60, speed: float = 1.0) -> None:
     """CPU (process time) and wall time of one answer, p50/p95/max, per player and think-ms, over requests
-    of both games between rule-based players (requests with one legal answer left out: they take no search)."""
+    of both games between rule-based players (requests with one legal answer left out: they take no search).
+    With `speed` below 1 (`marmite robot --speed`), each player searches round(think-ms × speed), as the robot
+    does, and the times are given as a machine that much slower would take them (measured ÷ speed)."""
+    print(f"speed {speed}: times as on a machine {speed} × as fast (measured here ÷ {speed})\n")
     print("| game | player | answers | CPU ms p50 p95 max | CPU / think-ms at p95, max | wall ms p50 p95 max |")
     print("|---|---|---|---|---|---|")
     for game in ("chaud_devant", "buffet"):
@@ -257,13 +263,13 @@ def answer_times(players: list[str], think: list[int], samples: int = 60) -> Non
         asks = asks[:: max(1, len(asks) // samples)]
         for ms in think:
             for name in players:
-                play = player_of(f"{name}@{ms}")(7)
+                play = player_of(f"{name}@{max(1, round(ms * speed))}")(7)
                 cpu, wall = [], []
                 for ask in asks:
                     started, clock = time.process_time(), time.perf_counter()
                     play(ask)
-                    cpu.append((time.process_time() - started) * 1000)
-                    wall.append((time.perf_counter() - clock) * 1000)
+                    cpu.append((time.process_time() - started) * 1000 / speed)
+                    wall.append((time.perf_counter() - clock) * 1000 / speed)
                 cpu.sort()
                 print(f"| {game} | {name}@{ms} | {len(cpu)} | {_spread(cpu)} | {_at(cpu, 0.95) / ms:.2f}, "
                       f"{cpu[-1] / ms:.2f} | {_spread(sorted(wall))} |", flush=True)

@@ -18,6 +18,7 @@ from club.link import TableLink
 from companion.confirmation import CONFIRM, VERDICTS, standing_verdict
 from companion.events import MalformedEvent
 from companion.hub import Message
+from companion.sides import note_types
 from companion.table import TableService
 
 
@@ -30,7 +31,8 @@ def confirmation_view(service: TableService, link: TableLink) -> dict[str, Any]:
     over = state is not None and state.is_terminal()
     verdict = None
     if game is not None and over:
-        verdict = standing_verdict((r.body, r.accepted, r.source) for r in service.journal.records(game=game))
+        verdict = standing_verdict(((r.body, r.accepted, r.source) for r in service.journal.records(game=game)),
+                                   note_types(service.games))
     return {"required": required, "over": over, "game": game,
             "verdict": verdict[0] if verdict else None, "by": verdict[1] if verdict else None,
             "players": list(state.players) if state is not None else []}

@@ -39,12 +39,13 @@ from club.topics import (
     table_of,
     tap_wildcard,
 )
-from companion.confirmation import CONFIRM, NOT_ACTIONS
+from companion.confirmation import CONFIRM
 from companion.decks import is_uid
 from companion.events import EventShapes
 from companion.referee import Referee
 from companion.replay import replay
 from companion.seam import Games
+from companion.sides import note_types
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +115,7 @@ class ClubHub:
         self.games = games
         self.club_games = ClubGames(games)
         self.shapes = EventShapes(games)
+        self.notes = note_types(games)  # the side ledgers' notes: no action voids a confirmation
         self.console = console
         self.table_count = tables
         self.tables: dict[int, TableState] = {}
@@ -428,14 +430,13 @@ class ClubHub:
         if fold.disagrees is not None and not quiet and fold.disagrees.startswith(f"row {row.seq}"):
             self.loud(row.table, "disagrees", f"game {row.game}: {fold.disagrees}; left out of the standings")
 
-    @staticmethod
-    def _note_confirmation(fold: GameFold, row: Row) -> None:
+    def _note_confirmation(self, fold: GameFold, row: Row) -> None:
         """A seat's confirmation stands until the next accepted action (an undo after the end)."""
         kind = row.event.get("type")
         if kind == CONFIRM:
             if row.source == "seat":
                 fold.verdict = (str(row.event.get("verdict")), str(row.event.get("player")))
-        elif kind not in NOT_ACTIONS:
+        elif kind not in self.notes:
             fold.verdict = None
 
     # ------------------------------------------------------------------ reading
@@ -606,7 +607,8 @@ class ClubHub:
             with contextlib.suppress(queue.Full):  # a writer stopped on a store that refuses takes no more
                 self._queue.put(None, timeout=5)
         self._writer.join(timeout=5)
-        self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
+        with contextlib.suppress(RuntimeError, ValueError):  # the broker already gone: nobody to tell
+            self.client.publish(hub_status(self.url.club), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
         self.cards.close()

@@ -7,7 +7,7 @@ import csv
 import io
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
@@ -20,6 +20,7 @@ from companion.events import EventShapes
 from companion.player_stats import count_menus
 from companion.replay import replay
 from companion.seam import Games
+from companion.sides import note_types
 
 
 def table_games(store: Store) -> Iterator[tuple[int, int, list[Row]]]:
@@ -37,9 +38,10 @@ def game_log(rows: list[Row]) -> list[Row]:
     return [row for row in rows if row.event.get("type") != CONFIRM]
 
 
-def confirmation(rows: list[Row]) -> tuple[str, str] | None:
-    """(verdict, player) of the confirmation standing for a game's rows, None when none stands."""
-    return standing_verdict((row.event, row.accepted, row.source) for row in rows)
+def confirmation(rows: list[Row], notes: Collection[str]) -> tuple[str, str] | None:
+    """(verdict, player) of the confirmation standing for a game's rows (`notes`: the event types that are
+    no action), None when none stands."""
+    return standing_verdict(((row.event, row.accepted, row.source) for row in rows), notes)
 
 
 def confirm_night(store: Store) -> bool:
@@ -53,7 +55,7 @@ def played_games(store: Store, games: Games, night: int | None = None) -> list[P
     wanted = store.night() if night is None else night
     starts = store.night_starts()
     played = []
-    known = EventShapes(games).types
+    known, notes = EventShapes(games).types, note_types(games)
     for table, game, all_rows in table_games(store):
         if night_of(table, game, starts) != wanted:
             continue
@@ -73,7 +75,7 @@ def played_games(store: Store, games: Games, night: int | None = None) -> list[P
         is_new, players = first.get("type") == "new_game", first.get("players")
         played.append(Played(table, game, str(first.get("game", games.default)) if is_new else "",
                              [str(name) for name in players] if is_new and isinstance(players, list) else [],
-                             rows[0].received_at, state, confirmation(all_rows), disagrees,
+                             rows[0].received_at, state, confirmation(all_rows, notes), disagrees,
                              lead_of(first) if is_new else None, events=len(rows),
                              robots=is_new and has_robots(first)))
     return played

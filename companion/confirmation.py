@@ -8,7 +8,7 @@ it out, so an export stays a log every contract reader replays.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from companion.seam import Part, State
@@ -18,8 +18,6 @@ VERDICTS = ("confirmed", "disputed")
 NOT_OVER = "not_over"
 UNKNOWN_PLAYER = "unknown_player"
 BAD_VERDICT = "bad_verdict"
-NOT_ACTIONS = ("robot", CONFIRM)
-"""Event types that are notes beside a game, not actions `undo` takes back."""
 
 
 def decide_confirm(event: dict[str, Any], state: State) -> str | None:
@@ -42,9 +40,11 @@ def describe_confirm(event: dict[str, Any], reason: str | None) -> Part:
     return Part("confirm_not_over" if reason == NOT_OVER else "confirm_refused", {"player": player})
 
 
-def standing_verdict(rows: Iterable[tuple[dict[str, Any], bool, str]]) -> tuple[str, str] | None:
+def standing_verdict(rows: Iterable[tuple[dict[str, Any], bool, str]],
+                     notes: Collection[str]) -> tuple[str, str] | None:
     """(verdict, player) of the confirmation that stands at the end of one game's rows (event, accepted,
-    source), or None: only a seat's phone confirms, and any later accepted action (an undo) voids it."""
+    source), or None: only a seat's phone confirms, and any later accepted action (an undo) voids it; `notes`
+    are the event types kept beside the game, no action (`companion.sides.note_types`)."""
     standing: tuple[str, str] | None = None
     for event, accepted, source in rows:
         if not accepted:
@@ -52,6 +52,6 @@ def standing_verdict(rows: Iterable[tuple[dict[str, Any], bool, str]]) -> tuple[
         if event.get("type") == CONFIRM:
             if source == "seat":
                 standing = (str(event.get("verdict")), str(event.get("player")))
-        elif event.get("type") not in NOT_ACTIONS:
+        elif event.get("type") not in notes:
             standing = None
     return standing

@@ -37,6 +37,7 @@ SAID = Phrasebook(
     said("deck.check_doubled", "Seen twice: {cards}."),
     said("deck.deal_start", "Deal: each card over the reader, starting with {player}."),
     said("deck.deal_given", "{next}."),
+    said("deck.deal_given_again", "{held}."),
     said("deck.deal_not_a_card", "Not a soup card; to {player}."),
     said("deck.deal_not_a_mouse", "Not a mouse card; to {player}."),
     said("deck.deal_hands_full", "Every hand dealt with the reader is full: nothing to deal."),
@@ -98,6 +99,9 @@ class DeckVoice:
             fields["card"] = self.namer(fields["card"], language)
         if part.key == "deal_given" and fields.get("next") is None:
             return ""
+        if part.key == "deal_given" and fields["next"] == fields.get("player"):  # the same hand again: its name
+            # was said once, then only how many cards it holds ("3.")
+            return SAID.format("deal_given_again", language, held=fields.get("held", fields.get("count")))
         return SAID.format(part.key, language, **fields)
 
     def _report(self, report: dict[str, Any], language: str) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -35,12 +37,39 @@ def install_hint(extra: str) -> str:
 
 
 def install_command(extra: str) -> tuple[str, bool]:
-    """`install_hint`'s command, and whether it runs from any folder (else from the Marmite folder)."""
-    folder = Path(__file__).resolve().parents[1]
+    """`install_hint`'s command, and whether it runs from any folder (else from the Marmite folder): editable
+    from its folder, as every guide does; else (a plain `pip install` of a folder or a wheel) from where pip
+    says it came, with no `-e`, for pip would not reinstall it editable."""
+    folder = source_folder()
     pip = Path(sys.prefix) / "bin" / "pip"
-    if (folder / "pyproject.toml").is_file():  # installed from its folder (editable), as every guide does
+    if (folder / "pyproject.toml").is_file():  # installed from its folder (editable)
         return f"{pip} install -e '{folder}[{extra}]'", True
-    return f"{pip} install -e '.[{extra}]'", False
+    origin = installed_from()
+    if origin is not None:
+        return f"{pip} install '{DISTRIBUTION}[{extra}] @ {origin}'", True
+    return f"{pip} install '.[{extra}]'", False
+
+
+def source_folder() -> Path:
+    """The folder holding the `companion` package: Marmite's own folder when installed editable."""
+    return Path(__file__).resolve().parents[1]
+
+
+def installed_from() -> str | None:
+    """The URL pip recorded this (non-editable) Marmite was installed from (a folder, a wheel), if any."""
+    try:
+        recorded = importlib.metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+        origin = json.loads(recorded or "null") if recorded else None
+        url = origin.get("url") if isinstance(origin, dict) else None
+    except (importlib.metadata.PackageNotFoundError, ValueError, AttributeError):
+        return None
+    if not isinstance(url, str) or not url:
+        return None
+    vcs = origin.get("vcs_info") if isinstance(origin, dict) else None
+    if isinstance(vcs, dict) and isinstance(vcs.get("vcs"), str):  # PEP 610: pip wants "git+URL@commit" back
+        commit = vcs.get("commit_id")
+        return f"{vcs['vcs']}+{url}" + (f"@{commit}" if isinstance(commit, str) and commit else "")
+    return url
 
 
 def installed(extra: str) -> bool:

@@ -76,6 +76,14 @@ class Referee:
         name = event.get("game", self.games.default)
         return self.games.kinds.get(name) if isinstance(name, str) else None
 
+    def stamp(self, event: dict[str, Any]) -> dict[str, Any]:
+        """A live event as the table journals it: a `new_game` marked by each side ledger (others as they are)."""
+        if event.get("type") != "new_game":
+            return event
+        for side in self.sides:
+            event = side.stamp(event)
+        return event
+
     def decide(self, event: dict[str, Any]) -> str | None:
         """Why this event would be refused now, or None. Changes nothing."""
         kind = self.shapes.event_type(event)

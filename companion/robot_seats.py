@@ -22,12 +22,14 @@ LEVELS: tuple[str, ...] = ("debutant", "cuisinier", "chef")
 PRACTICE_MODES: tuple[str, ...] = ("", "cards", "virtual")
 MAX_PACE_MS = 20_000
 DEFAULT_PACE_MS = 2_500
+NOTED = "noted"
 
 NOT_A_ROBOT = "not_a_robot"
 ROBOT_NOT_DUE = "robot_not_due"
 NOT_ROBOT_CARD = "not_robot_card"
 ROBOT_NOT_READY = "robot_not_ready"
-ROBOT_REASONS = (NOT_A_ROBOT, ROBOT_NOT_DUE, NOT_ROBOT_CARD, ROBOT_NOT_READY)
+ROBOT_CHOOSES_MENU = "robot_chooses_menu"
+ROBOT_REASONS = (NOT_A_ROBOT, ROBOT_NOT_DUE, NOT_ROBOT_CARD, ROBOT_NOT_READY, ROBOT_CHOOSES_MENU)
 """The refusals robot seats add; the table words them (`companion/robot_words.py`)."""
 
 
@@ -39,13 +41,18 @@ class RobotSetup:
     practice: str = ""
     aids: bool = False
     pace_ms: int = DEFAULT_PACE_MS
+    menus_noted: bool = False
+    """Whether this game's robots note each menu before choosing it (`"menus": "noted"`, stamped by the
+    table on every new game with robot seats); only then is another menu for a robot seat refused."""
 
     @property
     def any(self) -> bool:
         return bool(self.seats)
 
     def as_json(self) -> dict[str, Any]:
-        return {"seats": dict(self.seats), "practice": self.practice, "aids": self.aids, "pace_ms": self.pace_ms}
+        noted = {"menus": NOTED} if self.menus_noted else {}
+        return {"seats": dict(self.seats), "practice": self.practice, "aids": self.aids, "pace_ms": self.pace_ms,
+                **noted}
 
 
 def parse_setup(event: dict[str, Any], kind: object = None) -> RobotSetup | None:
@@ -61,7 +68,9 @@ def parse_setup(event: dict[str, Any], kind: object = None) -> RobotSetup | None
     if kind is not None and table_seats(kind) is None and isinstance(raw, dict) and raw.get("seats"):
         return None
     players = event.get("players")
-    if not isinstance(raw, dict) or not set(raw) <= {"seats", "practice", "aids", "pace_ms"}:
+    if not isinstance(raw, dict) or not set(raw) <= {"seats", "practice", "aids", "pace_ms", "menus"}:
+        return None
+    if raw.get("menus", NOTED) != NOTED:
         return None
     if not isinstance(players, list):
         return None
@@ -77,7 +86,16 @@ def parse_setup(event: dict[str, Any], kind: object = None) -> RobotSetup | None
         return None
     if aids and not practice:
         return None
-    return RobotSetup(dict(seats), practice, aids, pace)
+    return RobotSetup(dict(seats), practice, aids, pace, raw.get("menus") == NOTED)
+
+
+def stamped(new_game: dict[str, Any]) -> dict[str, Any]:
+    """A live `new_game` with robot seats, marked `"menus": "noted"`: its robots note their menus, so a menu
+    for a robot seat that no note precedes is refused. Logs written before the mark replay as they were."""
+    raw = new_game.get("robots")
+    if not isinstance(raw, dict) or not raw.get("seats") or "menus" in raw:
+        return new_game
+    return {**new_game, "robots": {**raw, "menus": NOTED}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +114,13 @@ class RobotChose:
     player: str
     card: str
     face_down: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RobotMenuNoted:
+    """Effect of an accepted `robot` menu: the robot's secret menu, noted before it plays it (never said)."""
+
+    player: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +154,7 @@ class RobotLedger:
         self.hands: list[tuple[int, str, tuple[str, ...]]] = []  # (position, player, cards) of `robot` hands
         self.swaps: list[tuple[int, str, tuple[str, ...], int]] = []  # (position, player, cards given, index of
         # its hand in `hands`) of every exchange
+        self.menus: list[tuple[int, str, str]] = []  # (position, player, menu) of every menu a robot noted
 
     def is_robot(self, name: object) -> bool:
         return isinstance(name, str) and name in self.setup.seats
@@ -187,6 +213,11 @@ class RobotLedger:
         player = event.get("player")
         if "hand" in event and self.known_hand_seat(player, state):
             return self._decide_hand(event, state)
+        if "menu" in event:  # a robot's menu, noted before its `menu` action (which must match it)
+            if not self.is_robot(player):
+                return NOT_A_ROBOT
+            reason = state.decide({"type": "menu", "player": player, "menu": event.get("menu")})
+            return None if reason is None else str(reason)
         if not self.virtual_seat(player, state):
             return NOT_A_ROBOT
         assert isinstance(player, str)
@@ -223,6 +254,15 @@ class RobotLedger:
                 return "unknown_card"
         return None
 
+    def gate_menu(self, event: dict[str, Any], actions: int) -> str | None:
+        """For a `menu` of a robot seat: refused unless it is the menu the robot noted (a person, even the host
+        through the API, never chooses a robot's menu for it)."""
+        player = event.get("player")
+        if not self.setup.menus_noted or not self.is_robot(player):
+            return None
+        noted = [(position, menu) for position, who, menu in self.menus if who == player and position <= actions]
+        return None if noted and noted[-1] == (actions, event.get("menu")) else ROBOT_CHOOSES_MENU
+
     def gate(self, event: dict[str, Any], state: State, actions: int) -> str | None:
         """For a `card` due from a robot seat: refused unless it is the card the robot chose."""
         player = turn_of(state)
@@ -238,6 +278,9 @@ class RobotLedger:
     def apply(self, event: dict[str, Any], state: State, actions: int) -> list[Any]:
         """Record an accepted `robot` event; its effects for the announcement."""
         player = str(event["player"])
+        if "menu" in event:
+            self.menus.append((actions, player, str(event["menu"])))
+            return [RobotMenuNoted(player)]
         if "hand" in event:
             cards = tuple(str(card) for card in event["hand"])
             self.hands.append((actions, player, cards))
@@ -261,6 +304,7 @@ class RobotLedger:
         self.plays = [play for play in self.plays if play[0] < actions]
         self.hands = [hand for hand in self.hands if hand[0] <= actions]
         self.swaps = [swap for swap in self.swaps if swap[0] <= actions]
+        self.menus = [menu for menu in self.menus if menu[0] <= actions]
 
 
 class PlainSeats:

@@ -245,6 +245,11 @@ class RobotDriver:
                     del submitted["why"]  # a reason that is not plain JSON is left out, never the choice
         if owed.kind == "card":
             self._said.add(("ask", game, count, player))  # its own announcement names it
+        if owed.kind == "menu":  # noted first (said to nobody): the table takes a robot seat's menu from it only
+            noted = self.service.submit_if({"type": "robot", "player": player, "menu": event.get("menu")}, SOURCE,
+                                           self._unchanged(game, count))
+            if noted is None:
+                return True  # the table moved on meanwhile: looked at again, as for any decision
         answer = self.service.submit_if(submitted, SOURCE, self._unchanged(game, count))
         if answer is not None and not answer.accepted:  # journaled and announced; never asked again for it
             log.warning("robot %s: its %s was refused (%s)", player, owed.kind, answer.reason)

@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.robot_seats import (
     NOT_ROBOT_CARD,
+    ROBOT_CHOOSES_MENU,
     ROBOT_NOT_READY,
     RobotChose,
     RobotHandKnown,
@@ -111,6 +112,8 @@ def describe_robot_refusal(event: dict[str, Any], reason: str, ledger: RobotLedg
         if reason == NOT_ROBOT_CARD and choice is not None:
             fields["card"] = choice.card
         return Part(f"robot.{reason}", fields)
+    if reason == ROBOT_CHOOSES_MENU:
+        return Part("robot.robot_chooses_menu", {"player": str(event.get("player", ""))})
     if event.get("type") == "robot" and reason in ("not_a_robot", "robot_not_due"):
         return Part(f"robot.{reason}", {"player": str(event.get("player", ""))})
     return state.describe_refusal(event, reason)

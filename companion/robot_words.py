@@ -45,6 +45,7 @@ SAID = Phrasebook(
     said("robot.not_robot_card", "That is not {player}'s card: {card} is asked for."),
     said("robot.robot_not_ready", "{player} is still choosing: wait for {player}'s card to be named."),
     said("robot.not_a_robot", "Refused: {player} is not a robot."),
+    said("robot.robot_chooses_menu", "Refused: {player} is a robot and chooses its own menu; nothing was changed."),
     said("robot.robot_not_due", "Refused: {player} has nothing to choose now."),
     said("robot.suggest", "The chef would play {card}."),
     said("robot.suggest_menu", "The chef would choose the menu {menu}."),
@@ -52,6 +53,10 @@ SAID = Phrasebook(
     said_plural("robot.suggest_swap", "The chef would exchange {count} card: {cards}.",
                 "The chef would exchange {count} cards: {cards}.", "count"),
     said("robot.suggest_keep", "The chef would keep this hand."),
+    # how often the advised card leads to what the coach says (companion/coach.py)
+    said_plural("robot.often_ratio", "in {hits} deal out of {worlds}", "in {hits} deals out of {worlds}", "hits"),
+    said("robot.often_almost", "in almost every deal"),
+    said("robot.often_always", "in every deal"),
     said("robot.dealt", "Practice table: the robots' hands are dealt."),
     said("robot.still_choosing", "Still to choose a card face down: {players}."),
     said("robot.why", "Why: {why}."),

@@ -9,11 +9,12 @@ when the request is not the seat's decision or its hand contradicts the log.
 
 The search is Perfect Information Monte Carlo (sample a world, play each answer out with the
 game's rollout policy, keep the best average): flat for the middle level, with sequential halving
-and common random numbers for the chef, whose search uses its allowance (about 80 % of `think_ms`
+and common random numbers for the chef, whose search is sized to use its allowance (about 80 % of `think_ms`
 on the benchmark machine), whose worlds are the game's `search_world` (the game's own rollout policy for its chef,
 possibly played past the horizon the flat PIMC stops at) and whose playouts take a world's lean
 `run_out` when it has one; a Position whose chef's playouts cost more than rule-based ones says so
-(`SearchCost`) and the chef's budget shrinks to match. It is
+(`SearchCost`) and the chef's budget shrinks to match; one that can model each opponent from what
+it revealed (`ReadsOpponents`) does so before the chef's search. It is
 deterministic for a seed: the number of rollouts is fixed by the level and `think_ms` (calibrated
 by the game's `rollouts_per_ms`), and the clock only stops a search that would overrun its
 deadline (a much slower machine than the calibration one), which is the one case where two runs
@@ -150,6 +151,13 @@ class SearchCost(Protocol):
 
 
 @runtime_checkable
+class ReadsOpponents(Protocol):
+    """Optional for a Position: before the chef's search, model each opponent from what it revealed."""
+
+    def read_opponents(self, rng: random.Random) -> None: ...
+
+
+@runtime_checkable
 class PlaysRobots(Protocol):
     """Optional for a GameKind: the robot's view of a seat's decision."""
 
@@ -171,9 +179,10 @@ class Level:
 LEVEL_SETTINGS: dict[str, Level] = {
     "debutant": Level(heuristic_noise=0.3),
     "cuisinier": Level(share=0.1, worlds_cap=10),
-    "chef": Level(share=0.7, worlds_cap=100_000, halving=True),
-    # share: its playouts sized by the games' calibrations so that, on the benchmark machine with nothing
-    # else to do, an answer's CPU ends by about 80 % of think-ms (bench_robot.py --answer-times)
+    "chef": Level(share=0.85, worlds_cap=100_000, halving=True),
+    # share: its playouts sized by the games' calibrations so that, on the benchmark machine, an answer's
+    # CPU ends by about 80 % of think-ms (bench_robot.py --answer-times; measured under load at p95 0.5–0.65
+    # in Chaud Devant, 0.7–0.8 in the buffet: docs/BENCHMARKS.md, seventh run)
 }
 
 
@@ -237,6 +246,8 @@ def choose(position: Position, level: Level, rng: random.Random, think_ms: int, 
         return position.heuristic(rng, noise=level.heuristic_noise)
     budget = max(count, int(think_ms * level.share * position.rollouts_per_ms))
     if level.halving:
+        if isinstance(position, ReadsOpponents):
+            position.read_opponents(rng)
         if isinstance(position, SearchCost):
             budget = max(count, int(budget / position.search_cost))
         return sequential_halving(position, rng, budget, deadline)

@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.confirmation import CONFIRM, decide_confirm, describe_confirm
 from companion.phrases import TABLE_VOICE
-from companion.robot_seats import ROBOT_REASONS, RobotLedger, parse_setup, turn_of
+from companion.robot_seats import ROBOT_REASONS, RobotLedger, parse_setup, stamped, turn_of
 from companion.robot_talk import describe_robot, describe_robot_refusal, robot_ask
 from companion.robot_words import voice_of
 from companion.seam import Part, State, Voice
@@ -35,6 +35,9 @@ class RobotSide(SideLedger):
     def setup_ok(self, new_game: dict[str, Any], kind: object = None) -> bool:
         return parse_setup(new_game, kind) is not None  # robot seats only in a game with TableSeats
 
+    def stamp(self, new_game: dict[str, Any]) -> dict[str, Any]:
+        return stamped(new_game)
+
     def start(self, new_game: dict[str, Any]) -> None:
         self.ledger = RobotLedger(parse_setup(new_game))
 
@@ -44,6 +47,8 @@ class RobotSide(SideLedger):
     def gate(self, event: dict[str, Any], state: State, actions: int, reason: str | None) -> str | None:
         if event["type"] == "card" and self.ledger.setup.any and (reason is None or str(reason) != "unknown_card"):
             return self.ledger.gate(event, state, actions) or reason
+        if event["type"] == "menu" and reason is None:
+            return self.ledger.gate_menu(event, actions)
         return reason
 
     def acting(self, index: int, event: dict[str, Any], state: State) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.seam import Part, State, Voice
+from companion.events import EventShapes
+from companion.seam import Games, Part, State, Voice
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,10 @@ class SideLedger:
         """Whether this ledger's part of a `new_game` of game `kind` (its GameKind) is well formed."""
         return True
 
+    def stamp(self, new_game: dict[str, Any]) -> dict[str, Any]:
+        """A live `new_game` as the table journals it: this ledger may mark its own part (never on replay)."""
+        return new_game
+
     def start(self, new_game: dict[str, Any]) -> None:
         """A new game was accepted: start afresh from its `new_game`."""
 
@@ -74,3 +79,10 @@ class SideLedger:
     def where(self, state: State, actions: int) -> Part | None:
         """What "where are we" adds for this ledger (said in its `voice`), or None."""
         return None
+
+
+def note_types(games: Games) -> frozenset[str]:
+    """The event types the side ledgers of `games` keep beside the game (a robot's note, a confirmation):
+    never actions, so `undo` never takes them back. Declared once, by each ledger's `handles`."""
+    ledgers = [make() for make in games.sides]
+    return frozenset(kind for kind in EventShapes(games).types if any(ledger.handles(kind) for ledger in ledgers))

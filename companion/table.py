@@ -273,6 +273,7 @@ class TableService:
                        words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = None
                        ) -> tuple[int, Outcome, Message]:
         """Decide, journal, apply and publish one well-formed event (the caller holds the lock)."""
+        checked = self._referee.stamp(checked)  # a side ledger's mark on a live new game (never on replay)
         reason = self._referee.decide(checked)
         closes = None
         if reason is None and checked["type"] == "new_game" and self._referee.state is not None:

@@ -73,8 +73,9 @@ class TagDeal:
         self.dealt.append(code)
         if self.complete:
             return Part("deal_complete", {})
+        held = sum(1 for seat in self.order[:len(self.dealt)] if self.plan.players[seat] == player)
         return Part("deal_given", {"player": player, "count": len(self.dealt), "total": len(self.order),
-                                   "next": self.next_player()})
+                                   "next": self.next_player(), "held": held})
 
     def undo(self) -> Part:
         """Take back the last pass (a card dealt to the wrong seat, or passed by mistake)."""

@@ -266,9 +266,11 @@ def run_club(args: argparse.Namespace) -> int:
         stop_board_streams(app)
         server.task_dispatcher.shutdown(timeout=1)
         server.close()
-        for simulated in tables:
-            simulated.close()
-        hub.close()
-        if broker is not None:
-            broker.close()
+        try:
+            for simulated in tables:
+                simulated.close()
+            hub.close()
+        finally:  # whatever failed above, the club's own Mosquitto never outlives it
+            if broker is not None:
+                broker.close()
     return 0

@@ -22,7 +22,6 @@ from companion.writer_lock import DataDirBusy, WriterLock
 if TYPE_CHECKING:
     from flask import Flask
 
-    from companion.reads import Reader
     from companion.table import TableService
     from web_ui.resources import Scanner
 
@@ -191,17 +190,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def table_app(service: TableService, *, pin: str, data_dir: Path | None,
-              config: dict[str, Any] | None = None, reader: Reader | None = None,
-              reader_scan: Scanner | None = None) -> Flask:
-    """The composition root's app: the hosted games' pages, the deck desk (on the data dir), the reader and
-    its search handed to `create_app` whole."""
+              config: dict[str, Any] | None = None, reader_scan: Scanner | None = None) -> Flask:
+    """The composition root's app: the hosted games' pages, the deck desk (on the data dir) and the tablet's
+    search for readers handed to `create_app` whole."""
     from companion.deck_desk import DeckDesk
     from marmite.games import PAGES
     from web_ui.app import create_app
     from web_ui.resources import TableServices
 
     desk = DeckDesk(service, data_dir) if data_dir is not None else None
-    services = TableServices(service, PAGES, desk=desk, data_dir=data_dir, reader=reader, reader_scan=reader_scan)
+    services = TableServices(service, PAGES, desk=desk, data_dir=data_dir, reader_scan=reader_scan)
     return create_app(services, pin=pin, config=config)
 
 
@@ -242,7 +240,7 @@ def serve(args: argparse.Namespace, data_dir: Path) -> int:
     try:
         service, reader = open_table(args, data_dir)
         fixed = bool(args.pin or os.environ.get("MARMITE_PIN"))  # not the kept one: the page may not change it
-        app = table_app(service, pin=pin, data_dir=data_dir, config={"MARMITE_PIN_FIXED": fixed}, reader=reader,
+        app = table_app(service, pin=pin, data_dir=data_dir, config={"MARMITE_PIN_FIXED": fixed},
                         reader_scan=functools.partial(scan_beside, args.reader))  # the tablet's search
         panel = open_panel(service) if getattr(args, "panel", False) else None
     except StartRefused as refused:

@@ -79,10 +79,14 @@ def table() -> Response:
 
 @api.get("/seat/<path:name>")
 def seat(name: str) -> tuple[Response, int] | Response:
-    """One player's view; their secret menu and hand only with their seat key (`?k=`) or the PIN."""
+    """One player's view; their secret menu and hand with their seat key (`?k=`); their known hand (scanned
+    or dealt by tag over the table's reader) also with the PIN header, never their secret menu."""
     view = visible_seat_view(name)
     if view is None:
         return jsonify(error=f"no player named {name!r} in this game"), 404
+    if view.get("hand") is None and "hand" in view and pin_matches(request.headers.get(PIN_HEADER)) \
+            and not service().robots.is_robot(name):  # a robot's hand is nobody's to read (seats.owns_seat)
+        view["hand"] = (service().seat_view(name, owner=True) or {}).get("hand")
     return jsonify(view)
 
 

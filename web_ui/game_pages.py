@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from flask import Blueprint, render_template
 
+from companion.catalogs import Phrasebook
 from companion.robot_seats import turn_of
 from companion.seam import Event, State
 from web_ui.context import resources
@@ -69,6 +70,18 @@ class GamePages:
     def table_context(self, view: dict[str, Any], state: object) -> dict[str, Any]:
         """Extra values the table state shows, computed from the view (and the match's state)."""
         return {}
+
+    trick_word_key: str | None = None
+    """The key (in `trick_words`) of the game's word for a trick in the log's headings, with an `n` field
+    ("étape %(n)s" at the buffet); None: the log's own word ("pli")."""
+    trick_words: Phrasebook | None = None
+    """The phrasebook holding `trick_word_key`."""
+
+    def trick_word(self, language: str) -> str | None:
+        """The log headings' word for a trick in `language`, its number left as `%(n)s` (None: the log's own)."""
+        if self.trick_word_key is None or self.trick_words is None:
+            return None
+        return self.trick_words.format(self.trick_word_key, language, n="%(n)s")
 
     def table_title(self, language: str) -> str:
         """The table page's title."""

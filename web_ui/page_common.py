@@ -23,8 +23,7 @@ def trick_word() -> str | None:
     """The current game's word for a trick in the log's headings ("étape" at the buffet), for every page
     (an app context processor: the log stands on pages that render without the common context)."""
     current = resources().pages.get(service().game_name)
-    word = current.helpers(service().language).get("trick_word") if current is not None else None
-    return str(word) if word is not None else None
+    return current.trick_word(service().language) if current is not None else None
 
 
 LOG_SEED = 5000

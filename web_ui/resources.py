@@ -18,7 +18,6 @@ from flask import Flask, current_app
 
 if TYPE_CHECKING:
     from companion.deck_desk import DeckDesk
-    from companion.reads import Reader
     from companion.robot_table import RobotDriver
     from companion.table import TableService
     from web_ui.game_pages import PageTable
@@ -44,7 +43,6 @@ class TableServices:
     pages: PageTable
     desk: DeckDesk | None = None
     data_dir: Path | None = None
-    reader: Reader | None = None
     reader_scan: Scanner | None = None
 
 

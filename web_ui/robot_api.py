@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, make_response, request
 
+from companion import coach
 from companion.events import MalformedEvent
 from companion.robot_games import table_seats, visible_log
 from companion.robot_seats import turn_of
@@ -180,6 +181,10 @@ def hint(name: str) -> tuple[Response, int] | Response:
             Part("robot.suggest_keep", {})
     else:
         part = Part(advice_key, {"card": event.get("card")})
+        coached = coach.reason(table.games, ask, event, seed=game)
+        if coached is not None:  # the reason counted over the worlds the player may imagine, said to them
+            text = f"{voice.render([part], language)} {coach.say(coached, voice, language)}"
+            return jsonify(event=event, text=text, lang=language)
     parts = [part] if decision.why is None else [part, Part("robot.why", {"why": decision.why})]
     return jsonify(event=event, text=voice.render(parts, language), lang=language)
 

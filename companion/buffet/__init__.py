@@ -74,6 +74,12 @@ class Buffet:
             raise TypeError("not a state of this game")
         return robot_position(state, actions, ask)
 
+    def coach_outcome(self, world: Any, choice: int, rng: Any) -> str | None:
+        """What the advised answer leads to in one sampled world (see companion.coach.Coaches)."""
+        from companion.buffet.coach import outcome
+
+        return outcome(world, choice, rng)
+
     @property
     def table_seats(self) -> Any:
         """Its robot seats at a table (see companion.seam.SeatsRobots)."""

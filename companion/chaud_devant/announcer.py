@@ -43,7 +43,8 @@ class Theme:
         return menu_name(menu, self.language, self.edition)
 
     def card(self, code: str) -> str:
-        """A card's spoken name: "Pois 3", "Oignon 10", "Pois déborde"; unknown codes as given."""
+        """A card's spoken name: "Pois 3", "Oignon 10", "Débordement de Pois" (a noun: never read as a verb); unknown
+        codes as given."""
         played = DECK.get(code)
         if played is None:
             return code
@@ -53,6 +54,17 @@ class Theme:
         if played.is_bouillon:
             return self.format("bouillon_name", suit=suit)
         return self.format("value", suit=suit, value=played.value)
+
+    def face(self, code: str) -> str:
+        """A card's name within its suit, where the suit is already said: "5", "bouillon", "carte débordement"."""
+        played = DECK.get(code)
+        if played is None:
+            return code
+        if played.is_overflow:
+            return self.phrase("tag.overflow")
+        if played.is_bouillon:
+            return self.phrase("tag.bouillon")
+        return str(played.value)
 
     def names(self, items: list[str]) -> str:
         if len(items) <= 1:

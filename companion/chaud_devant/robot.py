@@ -28,6 +28,14 @@ from companion.chaud_devant.robot_cards import (
     VALUE_OF,
     WORTH,
 )
+from companion.chaud_devant.robot_infer import (
+    add_evidence,
+    as_indexes,
+    likelihoods,
+    menu_indexes,
+    past_hands,
+    rule_chance,
+)
 from companion.chaud_devant.robot_policy import (
     CHEF_POLICY,
     MENUS_LATER,
@@ -40,6 +48,8 @@ from companion.robots import RobotAsk
 from companion.seam import Part
 
 ROLLOUT_NOISE = 0.1
+READ_WORLDS = 8
+"""Sampled worlds over which the open round's plays are read (`read_opponents`): their hands are unseen."""
 CHEF_PLAYOUT_COST = 1.1
 """What a chef's playout (the fitted policy, each card drawn, its lean `run_out`) costs against the rule-based
 playouts `rollouts_per_ms` counts: set so that a chef's answer's CPU ends by about 80 % of `--think-ms`
@@ -155,6 +165,7 @@ class ChaudWorld:
         "over",
         "own_noise",
         "pending",
+        "policies",
         "policy",
         "pot",
         "seat",
@@ -185,6 +196,7 @@ class ChaudWorld:
         self.later: tuple[float, ...] | None = None  # the worth of the robot's unused menus (MENUS_LATER), if counted
         self.later_worth = 0.0  # that worth once the robot has chosen its menu
         self.policy: Weights | None = None  # a fitted policy every seat's cards are drawn from (None: rule-based)
+        self.policies: list[Weights | None] | None = None  # or one per seat (None in it: that seat rule-based)
 
     def clone(self) -> ChaudWorld:
         copy = ChaudWorld.__new__(ChaudWorld)
@@ -193,7 +205,7 @@ class ChaudWorld:
         copy.won, copy.pot = list(self.won), list(self.pot)
         copy.total, copy.led, copy.spoiled, copy.turn = self.total, self.led, self.spoiled, self.turn
         copy.over, copy.noise, copy.forbidden, copy.answers = self.over, self.noise, self.forbidden, self.answers
-        copy.own_noise, copy.policy = self.own_noise, self.policy
+        copy.own_noise, copy.policy, copy.policies = self.own_noise, self.policy, self.policies
         copy.later, copy.later_worth = self.later, self.later_worth
         return copy
 
@@ -265,10 +277,12 @@ class ChaudWorld:
         worths = [WORTH[menu] for menu in self.menus]
         total, led, spoiled, turn, players = self.total, self.led, self.spoiled, self.turn, len(hands)
         suit_of, value_of, overflow = SUIT_OF, VALUE_OF, OVERFLOW
-        policy = self.policy
-        draws = random.Random(dice) if policy is not None else None
+        policy, policies = self.policy, self.policies
+        draws = random.Random(dice) if policy is not None or policies is not None else None
         while True:
             hand, worth = hands[turn], worths[turn]
+            if policies is not None:
+                policy = policies[turn]
             if policy is None:
                 card = lean_card_choice(hand, worth, pot, total, led, spoiled)
             else:
@@ -307,7 +321,8 @@ class ChaudWorld:
             self.apply_menu(seat, menu_choice(self.hands[seat], self.options(seat), rng, self.noise_of(seat)))
             return
         seat = self.turn
-        if self.policy is None:
+        policy = self.policy if self.policies is None else self.policies[seat]
+        if policy is None:
             self.play(card_choice(self.hands[seat], self.menus[seat], self.pot, self.total, self.led, self.spoiled,
                                   rng, self.noise_of(seat)))
             return
@@ -317,7 +332,7 @@ class ChaudWorld:
             self.play(legal[rng.randrange(len(legal))])
             return
         self.play(policy_card(hand, WORTH[self.menus[seat]], self.pot, self.total, self.led, self.spoiled,
-                              self.policy, rng))
+                              policy, rng))
 
 
 def answer(choice: ChaudEvent) -> tuple[str, int]:
@@ -339,6 +354,7 @@ class Position:
         seen = set(view.played) | set(view.hand)
         self.unseen = [index for index, code in enumerate(ALL_CODES) if code not in seen]
         self.plays_left = sum(view.left)
+        self.rule_odds: list[float] | None = None  # each seat's chance of playing rule-based (`read_opponents`)
 
     @property
     def choices(self) -> Sequence[dict[str, Any]]:
@@ -388,9 +404,31 @@ class Position:
         at what they are worth over the rounds left (`MENUS_LATER`)."""
         world = self.sample(rng)
         world.noise, world.own_noise, world.policy = 0.0, 0.0, CHEF_POLICY
+        if self.rule_odds is not None:
+            world.policies = [None if s != world.seat and rng.random() < odds else CHEF_POLICY
+                              for s, odds in enumerate(self.rule_odds)]
         if self.view.kind == "menu":
             world.later = MENUS_LATER.get((self.view.players, sum(self.view.left)))
         return world
+
+    def read_opponents(self, rng: random.Random) -> None:
+        """Weigh, for each opponent, the rule-based model against the fitted one by its plays so far
+        (`robot_infer`); the chef's worlds then draw its cards from each with that chance."""
+        view = self.view
+        ratios = [0.0] * view.players
+        finished = max(0, view.round_number - 1)
+        for past in view.history[:finished]:
+            plays = as_indexes(past.plays)
+            add_evidence([likelihoods(past_hands(view.players, plays), menu_indexes(past.menus), plays, view.seat,
+                                      CHEF_POLICY, lean_card_choice)], plays, ratios)
+        if view.kind == "card" and len(view.history) > finished:
+            plays = as_indexes(view.history[finished].plays)
+            menus = menu_indexes(view.history[finished].menus)
+            played = past_hands(view.players, plays)
+            worlds = [self.sample(rng) for _ in range(READ_WORLDS)]
+            add_evidence([likelihoods([played[s] + world.hands[s] for s in range(view.players)], menus, plays,
+                                      view.seat, CHEF_POLICY, lean_card_choice) for world in worlds], plays, ratios)
+        self.rule_odds = [rule_chance(r) for r in ratios]
 
     def _deal(self, rng: random.Random) -> list[list[int]]:
         view = self.view

@@ -94,6 +94,26 @@ def policy_card(hand: list[int], worth: tuple[int, ...], pot: list[int], total: 
         legal = [c for c in hand if SUIT_OF[c] == led] or hand
     if len(legal) == 1:
         return legal[0]
+    scores = _scores(hand, legal, worth, pot, total, led, weights)
+    top = max(scores)
+    if rng is None:
+        return legal[scores.index(top)]
+    odds = [math.exp(value - top) for value in scores]
+    return legal[_pick(odds, rng.random() * sum(odds))]
+
+
+def policy_odds(hand: list[int], legal: list[int], worth: tuple[int, ...], pot: list[int], total: int, led: int,
+                weights: Weights, card: int) -> float:
+    """The fitted model's probability of `card` among the `legal` cards of `hand` (the softmax of the scores)."""
+    scores = _scores(hand, legal, worth, pot, total, led, weights)
+    top = max(scores)
+    odds = [math.exp(value - top) for value in scores]
+    return odds[legal.index(card)] / sum(odds)
+
+
+def _scores(hand: list[int], legal: list[int], worth: tuple[int, ...], pot: list[int], total: int, led: int,
+            weights: Weights) -> list[float]:
+    """Each legal card's score under the linear policy."""
     suit_of = SUIT_OF
     lengths = [0, 0, 0, 0]
     for c in hand:
@@ -103,29 +123,25 @@ def policy_card(hand: list[int], worth: tuple[int, ...], pot: list[int], total: 
         lead_card, per_worth, per_length = weights.lead_card, weights.lead[1], weights.lead[5] / 10
         for c in legal:
             scores.append(lead_card[c] + per_worth * worth[c] + per_length * lengths[suit_of[c]])
-    else:
-        w = weights.follow
-        in_pot = 0
-        for c in pot:
-            in_pot += worth[c]
-        per_length, off_suit, pot_size = w[11] / 10, w[12], w[13] * len(pot) / 5
-        five_points = w[6] if in_pot > 0 else 0.0
-        value_of, overflow, take_card, follow_card = VALUE_OF, OVERFLOW, weights.take_card, weights.follow_card
-        for c in legal:
-            after = 0 if overflow[c] else total + value_of[c]
-            value = per_length * lengths[suit_of[c]] + (off_suit if 0 <= led != suit_of[c] else 0.0)
-            if after >= 10:
-                value += take_card[c] + w[1] * (in_pot + worth[c]) + pot_size
-            else:
-                value += follow_card[c] + w[3] * worth[c] + w[4] * after / 10
-                if after >= 5:
-                    value += w[5] + five_points
-            scores.append(value)
-    top = max(scores)
-    if rng is None:
-        return legal[scores.index(top)]
-    odds = [math.exp(value - top) for value in scores]
-    return legal[_pick(odds, rng.random() * sum(odds))]
+        return scores
+    w = weights.follow
+    in_pot = 0
+    for c in pot:
+        in_pot += worth[c]
+    per_length, off_suit, pot_size = w[11] / 10, w[12], w[13] * len(pot) / 5
+    five_points = w[6] if in_pot > 0 else 0.0
+    value_of, overflow, take_card, follow_card = VALUE_OF, OVERFLOW, weights.take_card, weights.follow_card
+    for c in legal:
+        after = 0 if overflow[c] else total + value_of[c]
+        value = per_length * lengths[suit_of[c]] + (off_suit if 0 <= led != suit_of[c] else 0.0)
+        if after >= 10:
+            value += take_card[c] + w[1] * (in_pot + worth[c]) + pot_size
+        else:
+            value += follow_card[c] + w[3] * worth[c] + w[4] * after / 10
+            if after >= 5:
+                value += w[5] + five_points
+        scores.append(value)
+    return scores
 
 
 def _pick(odds: list[float], point: float) -> int:

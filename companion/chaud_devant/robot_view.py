@@ -16,6 +16,15 @@ from companion.robots import RobotAsk, RobotRefusal
 
 
 @dataclass(frozen=True)
+class RoundPlays:
+    """One round's public plays: who led it, each seat's revealed menu, the cards in order with their seat."""
+
+    first: int
+    menus: tuple[str, ...]
+    plays: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
 class View:
     """One seat's information set at its decision (seats are indexes; cards are codes)."""
 
@@ -40,6 +49,7 @@ class View:
     voids: tuple[frozenset[str], ...]  # suits each seat showed void in this round
     turn: int | None
     choices: tuple[dict[str, Any], ...]
+    history: tuple[RoundPlays, ...] = ()  # the plays of every round so far, this one's too (all public)
 
 
 def robot_view(state: State, ask: RobotAsk) -> View:
@@ -72,7 +82,7 @@ def robot_view(state: State, ask: RobotAsk) -> View:
         return View(seat, count, "menu", hand, number, state.game.next_seat(dealer), dealer, sequential,
                     tuple(progress.stars), tuple(frozenset(u) for u in progress.used_menus), menus,
                     state.game.deal_sizes(dealer), frozenset(), empty, (), 0, None, False,
-                    tuple(frozenset() for _ in range(count)), None, choices)
+                    tuple(frozenset() for _ in range(count)), None, choices, _history(state))
     assert current is not None and progress.turn is not None
     if progress.turn != seat:
         raise RobotRefusal("not_due", f"it is {state.players[progress.turn]}'s turn, not {ask.seat}'s")
@@ -85,7 +95,15 @@ def robot_view(state: State, ask: RobotAsk) -> View:
                 tuple(frozenset(u - {current.choices[s]}) for s, u in enumerate(progress.used_menus)),
                 dict(current.choices), tuple(current.left), frozenset(current.played), won, tuple(pot.cards),
                 pot.sum, None if pot.led is None else str(pot.led), pot.spoiled, _voids(state, count), seat,
-                tuple({"type": "card", "card": code} for code in cards))
+                tuple({"type": "card", "card": code} for code in cards), _history(state))
+
+
+def _history(state: State) -> tuple[RoundPlays, ...]:
+    """The plays of the rounds whose menus are revealed (every round once its cards are played)."""
+    count = len(state.players)
+    return tuple(RoundPlays(past.first, tuple(past.choices.get(s, "") for s in range(count)),
+                            tuple((play.seat, play.card) for play in past.plays))
+                 for past in state.progress.rounds if past.plays and len(past.choices) == count)
 
 
 def _checked_hand(state: State, seat: int, hand: tuple[str, ...]) -> tuple[str, ...]:

@@ -7,6 +7,8 @@ import json
 import math
 from pathlib import Path
 
+import pytest
+
 from benchmarks import robot_duel
 
 
@@ -30,3 +32,12 @@ def test_a_recorded_game_is_not_played_again(tmp_path: Path) -> None:
     robot_duel.run(["buffet"], ["random", "heuristic"], ["random"], range(7, 8), every_seat=False, path=path)
     games = [json.loads(line) for line in path.read_text().splitlines()]
     assert [(game["player"], game["deal"], game["seat"]) for game in games] == [("random", 7, 3), ("heuristic", 7, 3)]
+
+
+def test_the_summary_can_pool_only_some_deals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "duels.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [row(1, 0, "a", 5), row(1, 0, "b", 3),
+                                                           row(9, 0, "a", 0), row(9, 0, "b", 7)]))
+    robot_duel.summary([("a", "b")], path, deals=range(1, 2))
+    out = capsys.readouterr().out
+    assert "deals 1–1" in out and "+2.00 ± nan [1, 1]" in out

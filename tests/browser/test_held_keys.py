@@ -31,3 +31,16 @@ def test_holding_u_takes_back_one_play_only(page: Any, server: Server) -> None:
         time.sleep(0.05)
     time.sleep(1.0)  # the repeats, had they been sent, would have landed by now
     assert server.get("/api/state")["pot"]["cards"] == ["pea-3a", "pea-4a"]
+
+
+def test_a_key_that_is_no_letter_breaks_no_fact_key(page: Any, server: Server) -> None:
+    """A quote or a backslash (Shift+' on a US keyboard) once threw in the key handler: the keys after it
+    still answer and the page reports no error."""
+    server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Dan"})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    unlock(page, server, "/")
+    wait_stream(page)
+    for pressed in ('"', "\\", "]"):
+        page.keyboard.press(pressed)
+    assert errors == []

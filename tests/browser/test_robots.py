@@ -3,6 +3,7 @@ voice), and the practice table without cards on a phone (the chef's advice, a ca
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -15,6 +16,14 @@ pytestmark = pytest.mark.browser
 
 PLAYERS = ["Ana", "Marmiton", "Cléo"]
 HANDS = {name: sorted(ALL_CODES[i::4][:13]) for i, name in enumerate(PLAYERS)}
+LANG_SPY = """
+window.__spokenLangs = [];
+if ('speechSynthesis' in window) {
+  const spoken = window.speechSynthesis.speak;
+  window.speechSynthesis.speak = function (u) { window.__spokenLangs.push([u.text, u.lang]); spoken.call(this, u); };
+}
+"""
+"""Beside the speech spy: each line said with the language its voice was asked for."""
 
 
 def spoken(page: Any) -> list[str]:
@@ -81,6 +90,7 @@ def test_practice_without_cards_on_a_phone_the_chef_advises_and_a_tap_plays(brow
     assert link is not None
     phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
     phone.add_init_script(SPEECH_SPY)
+    phone.add_init_script(LANG_SPY)
     try:
         ana = phone.new_page()
         ana.goto(link)
@@ -98,6 +108,21 @@ def test_practice_without_cards_on_a_phone_the_chef_advises_and_a_tap_plays(brow
         assert not any("Le chef jouerait" in text for text in logged(page))
         suggested = ana.evaluate("window.marmiteHint")
         assert suggested == advice
+        # the reason, counted over the deals she may imagine, said to her in her table's language
+        named = advice.removeprefix("Le chef jouerait ").split(".")[0]
+        assert re.search(rf"\. {re.escape(named)} vous (laisse sans pli|fait prendre le pli) "
+                         r"(dans \d donnes? sur \d|presque à chaque donne|dans toutes les donnes)\.$", advice), advice
+        assert [advice.split(". ", 1)[1], "fr-FR"] in ana.evaluate("window.__spokenLangs")  # a sentence an utterance
+        server.post("/api/settings", {"language": "en"})
+        ana.evaluate("document.getElementById('practice-status').textContent = ''")
+        ana.click("#practice-hint")
+        ana.wait_for_function("() => (window.marmiteHint || '').startsWith('The chef would play ')", timeout=20000)
+        english = ana.evaluate("window.marmiteHint")
+        assert re.search(r"(leaves you without the trick|makes you take the trick) "
+                         r"(in \d deals? out of \d|in almost every deal|in every deal)\.$", english), english
+        ana.wait_for_function("t => window.__spokenLangs.some(s => s[0] === t && s[1].startsWith('en'))",
+                              arg=english.split(". ", 1)[1], timeout=20000)
+        server.post("/api/settings", {"language": "fr"})
         button = ana.locator(".practice-play").filter(has_text=advice.removeprefix("Le chef jouerait ")
                                                       .split(".")[0]).first
         card = button.get_attribute("data-card")
@@ -264,3 +289,21 @@ def test_a_buffet_robots_exchange_at_the_real_table_shown_to_the_host_only_and_o
     page.reload()
     assert page.input_value("form.robot-hand[data-robot=Marmiton]:not(.robot-drawn) input") == "1 2 3 4 5 6 7 8 9"
     assert not page.locator(".robot-discards").count()
+
+
+def test_the_buffet_practice_phone_says_my_cards_in_one_key(browser: Any, page: Any, server: Server) -> None:
+    """Issue 30, item 12: the Chaud Devant phone says its hand in one key (M); the buffet phone had no key for
+    its cards. C says them, and the key help lists it."""
+    phone, ana = buffet_phone(browser, page, server)
+    try:
+        assert ana.locator("#fact-keys [data-fact=cards][aria-keyshortcuts=C]").count() == 1
+        ana.evaluate("document.activeElement && document.activeElement.blur()")
+        ana.keyboard.press("c")
+        answer = ana.inner_text("#fact-answer")
+        shown = ana.inner_text("#practice-hand")  # "Vos cartes : zéro, un, …" as the practice section shows them
+        assert answer.startswith("Vos cartes : ") and len(answer.split(" ; ")) == 9, answer
+        assert answer.removeprefix("Vos cartes : ").split(" ; ") == shown.removeprefix("Vos cartes : ").split(", ")
+        ana.keyboard.press("m")
+        assert ana.inner_text("#fact-answer").startswith("Assiettes")  # M stays my plates
+    finally:
+        phone.close()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -131,6 +133,21 @@ def club(tmp_path: Path) -> Iterator[tuple[Hub, Table, Table]]:
     for table in tables:
         table.stop()
     hub.stop()
+    left = brokers_on(str(hub.data / "mosquitto" / "mosquitto.conf"))
+    for pid in left:  # never left behind, even when the check below fails
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+    assert left == [], f"the stopped hub left its Mosquitto running (pids {left})"
+
+
+def brokers_on(config: str) -> list[int]:
+    """The processes running Mosquitto on this config file (this test's hub's, no other test's)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if proc.name.isdigit() and config in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(int(proc.name))
+    return found
 
 
 def drop(table: Table, uid: str) -> dict[str, Any]:

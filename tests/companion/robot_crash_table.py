@@ -40,7 +40,9 @@ def set_up_chaud_devant(table: TableService) -> None:
     for name in PLAYERS:
         table.submit({"type": "hand", "player": name, "cards": HANDS[name]})
     for name in PLAYERS:
-        table.submit({"type": "menu", "player": name, "menu": "none"})  # the robot's menu given here
+        if name == "Marmiton":  # the robot's menu noted just before it is given here, as the robot driver does
+            table.submit({"type": "robot", "player": name, "menu": "none"}, "robot")
+        table.submit({"type": "menu", "player": name, "menu": "none"})
     lead = next(code for code in HANDS["Ana"] if not code.startswith("pepper"))
     table.submit({"type": "card", "card": lead})
 

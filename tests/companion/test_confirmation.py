@@ -14,8 +14,13 @@ from companion.buffet import simulate as buffet_simulate
 from companion.chaud_devant import simulate as chaud_devant_simulate
 from companion.confirmation import standing_verdict
 from companion.referee import Referee
+from companion.seam import Games
+from companion.side_ledgers import RobotSide
+from companion.sides import note_types
 from companion.table import TableService
 from marmite.games import GAMES
+
+NOTES = note_types(GAMES)
 
 
 def whole_game(kind: str, seed: int, players: int) -> list[dict[str, Any]]:
@@ -68,11 +73,20 @@ def test_a_confirmation_stands_only_from_a_seat_and_until_the_next_action() -> N
     card = {"type": "card", "card": "pea-1a"}
     confirm = {"type": "confirm", "player": "Ana", "verdict": "confirmed"}
     dispute = {"type": "confirm", "player": "Ben", "verdict": "disputed"}
-    assert standing_verdict([(card, True, "api"), (confirm, True, "seat")]) == ("confirmed", "Ana")
-    assert standing_verdict([(card, True, "api"), (confirm, True, "api")]) is None  # typed on the tablet
-    assert standing_verdict([(confirm, True, "seat"), ({"type": "undo"}, True, "api")]) is None
-    assert standing_verdict([(confirm, True, "seat"), (card, False, "api")]) == ("confirmed", "Ana")
-    assert standing_verdict([(confirm, True, "seat"), (dispute, True, "seat")]) == ("disputed", "Ben")
+    assert standing_verdict([(card, True, "api"), (confirm, True, "seat")], NOTES) == ("confirmed", "Ana")
+    assert standing_verdict([(card, True, "api"), (confirm, True, "api")], NOTES) is None  # typed on the tablet
+    assert standing_verdict([(confirm, True, "seat"), ({"type": "undo"}, True, "api")], NOTES) is None
+    assert standing_verdict([(confirm, True, "seat"), (card, False, "api")], NOTES) == ("confirmed", "Ana")
+    assert standing_verdict([(confirm, True, "seat"), (dispute, True, "seat")], NOTES) == ("disputed", "Ben")
+    robot = {"type": "robot", "player": "Ben", "card": "pea-2a"}
+    assert standing_verdict([(confirm, True, "seat"), (robot, True, "robot")], NOTES) == ("confirmed", "Ana")
+
+
+def test_the_notes_that_void_no_confirmation_are_the_side_ledgers_own() -> None:
+    assert {"robot", "confirm"} == NOTES  # what GAMES's side ledgers handle, declared by them only
+    robots_only = Games.of(*GAMES.kinds.values(), sides=(RobotSide,))
+    assert note_types(robots_only) == {"robot"}  # without the confirmations' ledger, a confirm is no note
+    assert note_types(Games.of(*GAMES.kinds.values())) == set()
 
 
 def test_the_table_journals_and_says_a_confirmation_and_its_export_leaves_it_out(tmp_path: Path) -> None:

@@ -353,3 +353,18 @@ def test_a_practice_deal_by_tag_deals_the_people_only_and_the_robots_virtually(c
     people = set(hands[0]) | set(hands[2])
     assert people == {ALL_CODES[i] for i in range(26)}  # the cards passed went to the people
     assert len(hands[1]) == 13 and not hands[1] & people  # the robot's from the cards left
+
+
+def test_the_pin_header_reads_a_hand_dealt_by_tag_but_never_a_secret_menu(client: FlaskClient) -> None:
+    """docs/CONTRACT_EXTENSIONS.md: `GET /api/seat/<name>` gives the known hand with the seat key or the PIN
+    header (it answered `hand: null` to the PIN for a hand dealt by tag); the secret menu stays the phone's."""
+    deal_round(client, "2005")
+    phone = client.application.test_client()
+    key = claim(phone, "Ana")
+    own = phone.get(f"/api/seat/Ana?k={key}").get_json()["hand"]
+    post(client, "/api/events", {"type": "menu", "player": "Ana", "menu": "pea"})
+    host = client.get("/api/seat/Ana", headers=HEADERS).get_json()
+    assert host["hand"] == own and len(own) == 11
+    assert host["my_menu"] is None and host["playable"] == []  # the PIN opens no secret menu
+    assert client.get("/api/seat/Ana").get_json()["hand"] is None  # nor does asking without it
+    assert client.get("/api/seat/Ana", headers={"X-Table-Pin": "0000"}).get_json()["hand"] is None

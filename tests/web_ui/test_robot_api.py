@@ -3,6 +3,7 @@ fully virtual table, a robot's hand entered by the host, the robot setup page.""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask
@@ -30,6 +31,8 @@ def _deal_and_choose(service: TableService) -> None:
     for name in PLAYERS:
         assert service.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
     for name in PLAYERS:
+        if service.robots.is_robot(name):  # a robot's menu is its own: noted first, as the robot driver does
+            assert service.submit({"type": "robot", "player": name, "menu": "none"}, source="robot").accepted
         assert service.submit({"type": "menu", "player": name, "menu": "none"}).accepted
 
 
@@ -248,3 +251,65 @@ def test_at_a_buffet_practice_the_game_names_the_advice_and_hides_robots_choices
     assert service.submit({"type": "card", "card": "mouse-0"}, source="robot").accepted  # Ana's, turned over
     asks = client.get("/api/robots").get_json()["asks"]
     assert [(ask["player"], ask["card"]) for ask in asks] == [("Bip", "mouse-5")]  # its reveal is due
+
+
+def test_the_advice_gives_its_reason_counted_over_the_deals_in_the_tables_language(
+        app: Flask, client: FlaskClient, service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards", "aids": True})["accepted"]
+    _deal_and_choose(service)
+    phone, token = own_phone(app, "Ana")
+    said = {}
+    for language in ("fr", "en", "nl"):
+        assert client.post("/api/settings", json={"language": language}, headers=HEADERS).status_code == 200
+        body = phone.post("/api/seat/Ana/hint", headers={"X-CSRF-Token": token}).get_json()
+        said[language] = (body["lang"], body["text"])
+    card = r"[^.]+"
+    often = {"fr": r"(dans \d donnes? sur \d|presque à chaque donne|dans toutes les donnes)",
+             "en": r"(in \d deals? out of \d|in almost every deal|in every deal)",
+             "nl": r"(in \d van de \d gevallen|in bijna alle gevallen|in alle gevallen)"}
+    assert re.fullmatch(rf"Le chef jouerait ({card})\. \1 vous (laisse sans pli|fait prendre le pli) {often['fr']}\.",
+                        said["fr"][1]), said
+    assert re.fullmatch(rf"The chef would play ({card})\. \1 (leaves you without the trick|makes you take the trick)"
+                        rf" {often['en']}\.", said["en"][1]), said
+    assert re.fullmatch(rf"De chef zou ({card}) spelen\. Met \1 (blijf je zonder slag|neem je de slag) {often['nl']}\.",
+                        said["nl"][1]), said
+    assert [lang for lang, _ in said.values()] == ["fr", "en", "nl"]
+    assert "Pourquoi" not in said["fr"][1]  # the counted reason stands instead of the robot's own line
+
+
+def test_a_persons_menu_for_a_robot_seat_is_refused_and_changes_nothing(app: Flask, client: FlaskClient,
+                                                                         service: TableService) -> None:
+    assert _start(client, {"seats": {"Marmiton": "chef"}})["accepted"]  # a real table: the robot's menu is secret
+    for name in PLAYERS:
+        assert service.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    before = client.get("/api/state").get_json()
+    answer = client.post("/api/events", headers=HEADERS,
+                         json={"type": "menu", "player": "Marmiton", "menu": "onion"}).get_json()
+    assert (answer["accepted"], answer["reason"]) == (False, "robot_chooses_menu")
+    assert client.get("/api/state").get_json() == before
+    said = [m.text("en") for m in service.messages_after(0)]
+    assert "Refused: Marmiton is a robot and chooses its own menu; nothing was changed." in said
+    assert client.post("/api/events", headers=HEADERS, json={"type": "menu", "player": "Ana", "menu": "none"}
+                       ).get_json()["accepted"]  # a person's own menu as before
+    # the robot's own menu, noted first as the robot driver does, is taken
+    assert service.submit({"type": "robot", "player": "Marmiton", "menu": "onion"}, source="robot").accepted
+    assert service.submit({"type": "menu", "player": "Marmiton", "menu": "onion"}, source="robot").accepted
+
+
+def test_the_table_marks_a_new_game_with_robots_and_a_log_without_the_mark_replays_as_before(
+        client: FlaskClient, service: TableService) -> None:
+    """A journal written before robots noted their menus (no mark, no notes) must still replay: the gate holds
+    only in a game the table marked when it journaled it."""
+    from companion.referee import Referee
+    from marmite.games import GAMES
+
+    assert _start(client, {"seats": {"Marmiton": "chef"}})["accepted"]
+    journaled = next(record.body for record in service.journal.records() if record.body["type"] == "new_game")
+    assert journaled["robots"]["menus"] == "noted"
+    old = Referee(GAMES)
+    start = {"type": "new_game", "players": PLAYERS, "dealer": "Cléo", "robots": {"seats": {"Marmiton": "chef"}}}
+    assert old.apply(start).accepted
+    for name in PLAYERS:
+        assert old.apply({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    assert old.apply({"type": "menu", "player": "Marmiton", "menu": "onion"}).accepted  # as robots wrote it then
+    assert old.decide({**start, "robots": {"seats": {"Marmiton": "chef"}, "menus": "always"}}) == "bad_setup"

@@ -336,11 +336,14 @@ window.MarmiteA11y = (function () {
     });
   }
 
-  // One key per fact, J to the log, V for the next profile; true when the key was ours.
+  // One key per fact, J to the log, V for the next profile; true when the key was ours. A fact's key is
+  // the one its button declares (aria-keyshortcuts), so a game may give a letter its own fact (C: the led
+  // suit in one game, my cards on a phone in another); FACT_KEYS answers for a page that declares none.
   function key(pressed, say) {
-    const name = FACT_KEYS[pressed];
+    const declared = document.querySelector('#fact-keys [data-fact][aria-keyshortcuts="' + CSS.escape(pressed.toUpperCase()) + '"]');
+    const name = declared ? declared.dataset.fact : FACT_KEYS[pressed];
     if (name) {
-      const button = document.querySelector('#fact-keys [data-fact="' + name + '"]');
+      const button = declared || document.querySelector('#fact-keys [data-fact="' + name + '"]');
       if (!button || button.hidden) return false;
       say(fact(name), true);
       return true;

@@ -21,7 +21,7 @@ from companion.robot_seats import turn_of
 from companion.seam import Event, State
 from web_ui.fact_keys import FactKey
 from web_ui.game_pages import GamePages
-from web_ui.games.buffet.practice import practice_seat
+from web_ui.games.buffet.practice import own_cards, practice_seat
 from web_ui.games.buffet.robots import robot_hands
 
 RING_RADIUS, MOUSE_STEP, MOUSE_SIZE, MOST_MICE = 150, 22, 10, 6
@@ -125,8 +125,7 @@ def helpers(language: str) -> dict[str, Any]:
         "shape_name": {shape: LABELS.template(f"shape.{shape}", language) for shape in SHAPE_SYMBOLS},
         "plate_codes": sorted(PLATES, key=lambda code: (FOODS.index(PLATES[code].food), -PLATES[code].value)),
         "mouse_codes": list(MOUSE_CARDS),
-        "practice_seat": practice_seat,
-        "trick_word": t("step_heading", n="%(n)s"),  # the log's headings: "Manche 1 · étape 3", never "pli"
+        "practice_seat": practice_seat, "own_cards": own_cards,
     }
 
 
@@ -206,6 +205,8 @@ class BuffetPages(GamePages):
         "brief_drops": ("turn", "buffet_ready", "new_step", "part_label", "plate_laid", "swap"),
     }
     advice_key = "robot.suggest_mouse"
+    trick_word_key = "step_heading"  # the log's headings: "Manche 1 · étape 3", never "pli"
+    trick_words = LABELS
 
     def phone_card_event(self, state: State, player: str, card: str) -> Event | None:
         """The step's card, chosen face down whatever the turn (a `robot` choice); the table turns it over."""
@@ -242,7 +243,8 @@ class BuffetPages(GamePages):
 
     def fact_keys(self, page: str, language: str) -> list[FactKey]:
         if page in ("seat", "own-seat"):
-            return [("hand", "M", gettext("My plates")), ("left", "N", gettext("My square")),
+            mine = [("cards", "C", gettext("My cards"))] if page == "own-seat" else []  # the phone's own only
+            return [("hand", "M", gettext("My plates")), *mine, ("left", "N", gettext("My square")),
                     ("turn", "T", gettext("Whose turn")), ("scores", "S", gettext("My score"))]
         return [("turn", "T", gettext("Whose turn")), ("scores", "S", gettext("Scores")),
                 ("pot", "P", gettext("The buffet")), ("last-trick", "D", gettext("This step's cards"))]

@@ -34,3 +34,16 @@ def practice_seat(name: str) -> dict[str, Any]:
     return {"hand": [named(code) for code in sorted(hand, key=lambda code: MOUSE_CARDS[code])],
             "values": [named(code) for code in values], "chosen": named(choice.card) if choice else None,
             "may_choose": may_choose, "may_swap": may_swap}
+
+
+def own_cards(name: str) -> list[str]:
+    """The cards the table knows `name` holds (a practice hand: virtual, or dealt and read), worded from the
+    lowest; empty where the table knows none (at a real table a person's cards are theirs alone)."""
+    table = service()
+    with table.lock:
+        state, ledger = table.game_state, table.robots
+        if state is None or table.game_name != KIND.name or ledger.is_robot(name):
+            return []
+        hand = SEATS.hand_of(state, ledger, name) or ()
+    words = Words(table.language)
+    return [words.number(MOUSE_CARDS[code]) for code in sorted(hand, key=lambda code: MOUSE_CARDS[code])]

@@ -100,8 +100,9 @@ def helpers(language: str, edition: str) -> dict[str, Any]:
         played = DECK.get(code)
         return str(played.suit) if played is not None else ""
 
-    return {"card_name": card_name, "card_suit": card_suit, "suit_name": theme.suit, "menu_name": theme.menu,
-            "symbol": SUIT_SYMBOLS, "all_codes": ALL_CODES, "menus": MENUS, "revoke_text": revoke_text}
+    return {"card_name": card_name, "card_face": theme.face, "card_suit": card_suit, "suit_name": theme.suit,
+            "menu_name": theme.menu, "symbol": SUIT_SYMBOLS, "all_codes": ALL_CODES, "menus": MENUS,
+            "revoke_text": revoke_text}
 
 
 def chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:
