@@ -1,19 +1,29 @@
-"""The table speaks as fast as it plays: one round of Chaud Devant practice without cards (Ana and two
-robots, aids on, profile normale) through a real `marmite run`, the tablet reading everything aloud and
-Ana's phone, in Debian's Chromium, with a stand-in speech engine that takes as long to say a line as
-espeak-ng does (`speech_engine.py`, factor 1). Ana acts 1.5 s after her cue and asks a question key now
-and then. Prints: speech time / play time (not counting Ana's 1.5 s), "your move" latency (her cue on
-the phone to the end of the tablet's line naming her), lines dropped, fact key to speech start (p99),
-the round's length. Usage: python benchmarks/bench_speech_pace.py [--factor 1]
+"""The table speaks as fast as it plays: a practice without cards (Ana and three *cuisinier* robots, as
+in the issue's evening) through a real `marmite run`, the tablet reading everything aloud and Ana's phone
+speaking what concerns her, in Debian's Chromium, with a stand-in speech engine that takes as long to say a
+line as espeak-ng does (`speech_engine.py`, factor 1). Ana plays by ear: she acts 1.5 s after she has heard
+her cue (or after both devices fall quiet without one); with `--questions S` she presses a question key on
+the tablet about every S seconds while it speaks.
+
+Prints: speech time / play time (play time: the run's length less Ana's 1.5 s per move, the time the table
+waits for her); each round's length; "your move": from the moment the last robot card's line before her
+turn has been spoken (its last word, on the tablet) to the start of the words telling her to act ("À Ana",
+"choisissez votre carte", her phone's "À vous de jouer !"), on whichever device says them first, p50 / p95
+(0 when the card's own line goes straight on to them); lines dropped; fact key to speech start (p99).
+Usage: python benchmarks/bench_speech_pace.py [--factor 1] [--game chaud_devant|buffet] [--profile normal]
+[--robots 3] [--no-aids] [--rounds 1 (0: the whole game)] [--questions 0] [--dump FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,21 +31,37 @@ from live_table import CHROMIUM, CHROMIUM_ARGS, LiveTable, unlock  # this folder
 from speech_engine import engine_script
 
 THINK_S = 1.5
-KEYS = ["t", "s", "p", "o"]
-ASK_EVERY_S = 12.0
-"""A question about every 12 s, as the issue's player asked (82 presses in a 17.8-minute game)."""
-# Ana's phone: when "your move" appears (epoch ms); the tablet: each key press (epoch ms).
+KEYS = {"chaud_devant": ["t", "s", "p", "o"], "buffet": ["t", "s", "o", "r"]}
+ROBOTS = ["Marmiton", "Cléo", "Bop", "Bip"]
+"""Chaud Devant's robot seats, the first `--robots` of them (the issue's evening had three)."""
+ROBOT_CARD_KEYS = ("robot.played", "robot.played_plain", "robot.played_named")
+# Ana's phone: when "your move" appears (epoch ms) and its words; the tablet: each key press (epoch ms);
+# every page: when each announcement reached it.
 WATCH = """
-window.__cueAt = [];
+window.__cueAt = []; window.__cueText = [];
 new MutationObserver(function () {
-  const shown = !!document.getElementById("my-turn");
-  if (shown && !window.__cueShown) window.__cueAt.push(performance.timeOrigin + performance.now());
-  window.__cueShown = shown;
+  const cue = document.getElementById("my-turn");
+  if (cue && !window.__cueShown) { window.__cueAt.push(performance.timeOrigin + performance.now());
+    window.__cueText.push(cue.textContent.trim()); }
+  window.__cueShown = !!cue;
 }).observe(document, { childList: true, subtree: true });
 window.__pressAt = [];
 document.addEventListener("keydown", function () {
   window.__pressAt.push(performance.timeOrigin + performance.now());
 }, true);
+(function () {
+  let kept = [];
+  Object.defineProperty(window, "marmiteLog", { configurable: true, get: function () { return kept; },
+    set: function (list) {
+      kept = list;
+      list.push = function () {
+        for (let i = 0; i < arguments.length; i++) {
+          try { arguments[i].__at = performance.timeOrigin + performance.now(); } catch (e) {}
+        }
+        return Array.prototype.push.apply(this, arguments);
+      };
+    } });
+})();
 """
 
 
@@ -44,22 +70,78 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
 
 
-def played_since(table: LiveTable, before: dict[str, Any]) -> bool:
-    """True once the table has moved on from `before` (her card taken), within 3 s."""
-    mark = (before["pot"]["cards"], len(before["rounds"][0]["tricks"]) if before["rounds"] else 0)
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        now = table.get("/api/state")
-        if (now["pot"]["cards"], len(now["rounds"][0]["tricks"]) if now["rounds"] else 0) != mark or \
-                now.get("turn") != "Ana" or "points" in now["rounds"][0]:
-            return True
-        time.sleep(0.05)
-    return False
+def sentences(text: str) -> list[str]:
+    return [piece for piece in re.split(r"(?<=[.;!?])\s+", text.strip()) if piece]
+
+
+def heard_at(lines: list[dict[str, Any]], after: float, words: str, ms_per_char: float, *, end: bool) -> float | None:
+    """When `words` began (or, with `end`, finished) being said by the first line started after `after`
+    that holds them (the stand-in engine says each character in the same time); None if never."""
+    for line in lines:
+        at = line["text"].find(words)
+        if line["start"] < after - 5 or at < 0:
+            continue
+        moment = line["start"] + (at + (len(words) if end else 0)) * ms_per_char
+        if moment <= line["end"] + 1:  # said that far (a line cut by a question is said again later)
+            return float(moment)
+    return None
+
+
+@dataclass
+class Moves:
+    """"Your move" delays (s) and the turns whose cue was never heard."""
+
+    delays: list[float] = field(default_factory=list)
+    unheard: list[str] = field(default_factory=list)
+
+
+def your_moves(log: list[dict[str, Any]], tablet: dict[str, Any], phone: dict[str, Any], turn_keys: list[str],
+               cues: list[tuple[float, str]]) -> Moves:
+    """For each of Ana's turns that followed a robot card: the last robot card's line heard to its end (on the
+    tablet), to the first words telling her to act, on the tablet or her phone."""
+    moves, card = Moves(), None
+    for message in log:
+        parts = message.get("parts") or []
+        if not parts or message.get("kind") in ("where", "repeat"):
+            continue
+        first = parts[0]
+        if message.get("kind") == "card":  # a robot's card (its reason, or its plain words), or hers
+            robot = first["key"] in ROBOT_CARD_KEYS or (first["key"] not in ("card", "card_overflow")
+                                                        and not first["text"].startswith("Ana"))
+            card = (message, first) if robot else None
+        turn = [p for p in parts if p["key"] in turn_keys
+                and (p["key"].endswith("_choose") or re.search(r"(^|\W)Ana($|\W)", p["text"]))]
+        if not turn or card is None:
+            continue
+        card_message, card_part = card
+        card = None
+        tail = sentences(card_part["text"])[-1][-30:]
+        said = heard_at(tablet["lines"], card_message["__at"], tail, tablet["msPerChar"], end=True)
+        if said is None:
+            moves.unheard.append("card: " + card_part["text"])
+            continue
+        starts = [heard_at(tablet["lines"], message["__at"], sentences(turn[0]["text"])[0][:30], tablet["msPerChar"],
+                           end=False)]
+        starts += [heard_at(phone["lines"], at, text, phone["msPerChar"], end=False) for at, text in cues
+                   if message["__at"] - 3000 <= at]
+        heard = [at for at in starts if at is not None]
+        if not heard:
+            moves.unheard.append("turn: " + turn[0]["text"])
+            continue
+        moves.delays.append(max(0.0, min(heard) - said) / 1000)
+    return moves
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--factor", type=float, default=1.0, help="the engine speaks this many times faster")
+    parser.add_argument("--game", choices=["chaud_devant", "buffet"], default="chaud_devant")
+    parser.add_argument("--profile", choices=["brief", "normal", "detailed"], default="normal")
+    parser.add_argument("--no-aids", dest="aids", action="store_false", help="learning aids off")
+    parser.add_argument("--robots", type=int, default=3, choices=[2, 3, 4], help="Chaud Devant's robot seats")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds to play; 0: the whole game")
+    parser.add_argument("--questions", type=float, default=0.0, help="a question key about every S s (0: none)")
+    parser.add_argument("--dump", type=Path, help="write every page's log and engine lines here (JSON)")
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
         print("bench_speech_pace: Debian's chromium is not installed (scripts/test installs it)")
@@ -70,87 +152,223 @@ def main() -> int:
         table = LiveTable(Path(data))
         browser = play.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
-            return run(table, browser, args.factor)
+            return run(table, browser, args)
         finally:
             browser.close()
             table.close()
 
 
-def run(table: LiveTable, browser: Any, factor: float) -> int:
-    robots = {"seats": {"Marmiton": "cuisinier", "Cléo": "cuisinier"}, "practice": "virtual", "aids": True}
-    assert table.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"], "dealer": "Cléo",
-                                      "robots": robots})["accepted"]
+def start_game(table: LiveTable, game: str, aids: bool, count: int) -> None:
+    if game == "buffet":
+        robots = {"seats": {"Bip": "cuisinier", "Bop": "cuisinier", "Bup": "cuisinier"}, "practice": "virtual",
+                  "aids": aids}
+        event = {"type": "new_game", "game": "buffet", "players": ["Ana", "Bip", "Bop", "Bup"], "first": "Ana",
+                 "robots": robots}
+    else:
+        names = ROBOTS[:count]
+        robots = {"seats": {name: "cuisinier" for name in names}, "practice": "virtual", "aids": aids}
+        event = {"type": "new_game", "players": ["Ana", *names], "dealer": names[-1], "robots": robots}
+    assert table.post("/api/events", event)["accepted"]
+
+
+def rounds_done(state: dict[str, Any], game: str) -> int:
+    if game == "buffet":
+        return int(state.get("round", 1)) - 1 + (state.get("phase") == "game_over")
+    return sum(1 for entry in state.get("rounds", []) if "points" in entry)
+
+
+def mark(state: dict[str, Any]) -> Any:
+    """What changes when Ana's move is taken."""
+    rounds = state.get("rounds") or [{}]
+    return (json.dumps(state.get("pot")), len(rounds[-1].get("tricks", [])), len(rounds), state.get("turn"),
+            state.get("phase"))
+
+
+def taken(table: LiveTable, before: Any) -> bool:
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        if mark(table.get("/api/state")) != before:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+HEARD = """(since) => {
+  const hit = window.__engine.lines.find(l => l.end >= since && l.kind === "end"
+    && /(^|[^\\p{L}])Ana([^\\p{L}]|$)|choisissez|À vous/u.test(l.text));
+  return hit ? hit.end : (window.MarmiteSpeech.voice.busy() ? null : -1);
+}"""
+"""When a line telling Ana to act (naming her, or "choisissez", "À vous") has ended since `since` (epoch ms);
+-1 when this device has nothing left to say without one; null while it still speaks."""
+
+
+def think(ana: Any, tablet: Any) -> None:
+    """Ana acts 1.5 s after she has heard her cue on the device speaking for her (or once both fall quiet
+    without it), never on a cue she has not heard yet (she plays by ear). The wait is kept in `WAITS`."""
+    began = time.time() * 1000
+    cue = ana.evaluate("window.__cueAt.length ? window.__cueAt[window.__cueAt.length - 1] : 0")
+    since = cue if cue > time.time() * 1000 - 10000 else time.time() * 1000 - 500  # a menu: no "your move"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        heard = [page.evaluate(HEARD, since) for page in (tablet, ana)]
+        ends = [at for at in heard if at is not None and at > 0]
+        if ends:
+            time.sleep(max(0.0, min(ends) / 1000 + THINK_S - time.time()))
+            break
+        if all(at == -1 for at in heard):
+            time.sleep(THINK_S)
+            break
+        time.sleep(0.05)
+    WAITS.append((began, time.time() * 1000))
+
+
+WAITS: list[tuple[float, float]] = []
+"""Each time the table waited for Ana: from her move being open to her key (epoch ms)."""
+
+
+def spoken_within(lines: list[dict[str, Any]], began: float, ended: float) -> float:
+    """Seconds of speech between `began` and `ended` (epoch ms): the run's own, not what is said after it."""
+    return float(sum(max(0.0, min(ended, line["end"]) - max(began, line["start"])) for line in lines)) / 1000
+
+
+def silent(waits: list[tuple[float, float]], lines: list[dict[str, Any]]) -> float:
+    """Seconds of `waits` during which no device was speaking: the table waiting for the person only."""
+    total = 0.0
+    for began, ended in waits:
+        spoken = sorted((max(began, line["start"]), min(ended, line["end"])) for line in lines
+                        if line["end"] > began and line["start"] < ended)
+        covered, reach = 0.0, began
+        for start, end in spoken:
+            if end > reach:
+                covered += end - max(start, reach)
+                reach = end
+        total += (ended - began) - covered
+    return total / 1000
+
+
+def ana_moves(ana: Any, tablet: Any, table: LiveTable, state: dict[str, Any], game: str,
+              refused: int) -> tuple[bool, int]:
+    """Ana's move if she has one (1.5 s after she heard her cue): (moved, refusals in a row)."""
+    if game == "buffet":
+        if ana.locator("#practice-swap").count():
+            think(ana, tablet)
+            ana.focus("#practice-swap button[type=submit]")  # she keeps her hand
+            ana.keyboard.press("Enter")
+            ana.wait_for_selector("#practice-swap", state="detached", timeout=60000)
+            return True, 0
+        if ana.locator("#my-turn[data-move=choose]").count() and ana.locator(".practice-play").count():
+            think(ana, tablet)
+            ana.focus(".practice-play >> nth=0")
+            ana.keyboard.press("Enter")
+            ana.wait_for_selector("#practice-chosen", timeout=60000)
+            return True, 0
+        return False, refused
+    menus = ana.locator(".seat-menu-btn")
+    if state.get("phase") == "menu" and menus.count():
+        think(ana, tablet)
+        ana.focus(".seat-menu-btn >> nth=0")
+        ana.keyboard.press("Enter")
+        ana.wait_for_selector(".seat-menu-btn", state="detached", timeout=60000)
+        return True, 0
+    buttons = ana.locator(".practice-play:not([aria-disabled=true])")
+    if state.get("turn") != "Ana" or not buttons.count():
+        return False, refused
+    thought = not refused
+    if thought:
+        think(ana, tablet)
+    codes = buttons.evaluate_all("bs => bs.map(b => b.dataset.card)")
+    led = state["pot"]["led"] or ""
+    suited = [i for i, code in enumerate(codes) if code.startswith(led + "-")] if led else []
+    order = suited + [i for i in range(len(codes)) if i not in suited]
+    before = mark(state)
+    ana.focus(f".practice-play:not([aria-disabled=true]) >> nth={order[refused % len(order)]}")
+    ana.keyboard.press("Enter")
+    return thought, (0 if taken(table, before) else refused + 1)  # refused (its rule said): her next card
+
+
+def run(table: LiveTable, browser: Any, args: argparse.Namespace) -> int:
+    start_game(table, args.game, args.aids, args.robots)
+    script = WATCH + f"try {{ localStorage.setItem('marmite.profile', '{args.profile}'); }} catch (e) {{}}\n"
     tablet_context = browser.new_context(locale="fr-FR")
-    tablet_context.add_init_script(engine_script(factor, speak="all") + WATCH)
+    tablet_context.add_init_script(engine_script(args.factor, speak="all") + script)
     tablet = tablet_context.new_page()
     unlock(tablet, table, "/setup")
     link = tablet.get_attribute(".seat-links a:text-is('Ana')", "href")
     tablet.goto(table.url + "/")
     tablet.wait_for_function("() => document.body.dataset.stream === 'open'")
     phone_context = browser.new_context(locale="fr-FR", viewport={"width": 390, "height": 844})
-    phone_context.add_init_script(engine_script(factor, speak="mine") + WATCH)
+    phone_context.add_init_script(engine_script(args.factor, speak="mine") + script)
     ana = phone_context.new_page()
     ana.goto(link)
-    ana.wait_for_selector(".seat-menu-btn", timeout=60000)
-    time.sleep(THINK_S)
-    ana.focus(".seat-menu-btn[data-menu=none]")
-    ana.keyboard.press("Enter")
-    started, thinking, asked, refused = time.monotonic(), 0.0, 0, 0
-    while time.monotonic() < started + 900:
+    ana.wait_for_function("() => document.body.dataset.stream === 'open'")
+    keys = KEYS[args.game]
+    started, thinking, asked, refused, moves = time.monotonic(), 0.0, 0, 0, 0
+    began = time.time() * 1000
+    round_ends: list[float] = []
+    while time.monotonic() < started + 7200:
         state = table.get("/api/state")
-        if state["rounds"] and "points" in state["rounds"][0]:
+        done = rounds_done(state, args.game)
+        while len(round_ends) < done:
+            round_ends.append(time.monotonic() - started)
+        if state.get("phase") == "game_over" or (args.rounds and done >= args.rounds):
             break
-        if time.monotonic() > started + ASK_EVERY_S * (asked + 1) and \
+        if args.questions and time.monotonic() > started + args.questions * (asked + 1) and \
                 tablet.evaluate("() => window.MarmiteSpeech.voice.busy()"):
-            tablet.locator("body").press(KEYS[asked % len(KEYS)])
+            tablet.locator("body").press(keys[asked % len(keys)])
             asked += 1
-        buttons = ana.locator(".practice-play:not([aria-disabled=true])")
-        if state.get("turn") == "Ana" and buttons.count():
-            time.sleep(THINK_S)
+        moved, refused = ana_moves(ana, tablet, table, state, args.game, refused)
+        if moved:
             thinking += THINK_S
-            codes = buttons.evaluate_all("bs => bs.map(b => b.dataset.card)")
-            led = state["pot"]["led"] or ""
-            suited = [i for i, code in enumerate(codes) if code.startswith(led + "-")] if led else []
-            order = suited + [i for i in range(len(codes)) if i not in suited]
-            ana.focus(f".practice-play:not([aria-disabled=true]) >> nth={order[refused % len(order)]}")
-            ana.keyboard.press("Enter")
-            if played_since(table, state):
-                refused = 0
-            else:  # refused (its rule said on her phone): she tries her next card
-                refused += 1
+            moves += 1
         time.sleep(0.05)
-    length = time.monotonic() - started
+    length, ended = time.monotonic() - started, time.time() * 1000
     try:
-        tablet.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=120000)
+        tablet.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=180000)
     except Exception:  # reported below, with what is still waiting
-        print("the tablet still had lines to say 120 s after the round:",
+        print("the tablet still had lines to say 180 s after the run:",
               tablet.evaluate("window.__engine.started.slice(-3)"), file=sys.stderr)
     print("voices the robots waited for:", table.post("/api/spoken", {"serial": 0})["voices"], file=sys.stderr)
-    engine = tablet.evaluate("window.__engine")
-    counts = tablet.evaluate("window.marmiteSpeechCounts")
-    cues = ana.evaluate("window.__cueAt")
-    moves = []
-    for cue in cues:
-        heard = [at for text, at in zip(engine["said"], engine["saidAt"], strict=True) if at >= cue and "Ana" in text]
-        if heard:
-            moves.append((heard[0] - cue) / 1000)
+    engine, phone_engine = tablet.evaluate("window.__engine"), ana.evaluate("window.__engine")
+    counts, phone_counts = tablet.evaluate("window.marmiteSpeechCounts"), ana.evaluate("window.marmiteSpeechCounts")
+    log = tablet.evaluate("window.marmiteLog")
+    turn_keys = tablet.evaluate("window.MarmiteSpeech.keys.turn || []")
+    cues = list(zip(ana.evaluate("window.__cueAt"), ana.evaluate("window.__cueText"), strict=True))
+    found = your_moves(log, engine, phone_engine, turn_keys, cues)
     presses = tablet.evaluate("window.__pressAt")
     facts = []
     for pressed in presses:
         after = [at for at in engine["startedAt"] if at >= pressed]
         if after:
             facts.append(after[0] - pressed)
-    speech = engine["busyMs"] / 1000
-    print(f"one round, Chaud Devant practice without cards, 3 players (2 robots, cuisinier), engine factor {factor}")
-    print(f"round length {length:.1f} s; Ana's thinking {thinking:.1f} s; speech {speech:.1f} s;"
-          f" speech / play time {speech / max(0.001, length - thinking):.2f}")
-    print(f"'your move': {len(moves)} cues, heard p50 {statistics.median(moves) if moves else float('nan'):.2f} s,"
-          f" p95 {percentile(moves, 0.95):.2f} s after the cue")
-    print(f"lines: {counts['queued']} queued, {counts['heard']} heard to their end,"
-          f" {counts['queued'] - counts['heard']} dropped ({counts['lost']} given up by the page, the engine"
-          f" never ending them); {counts['cut']} cut by a question and said again")
+    if args.dump:
+        args.dump.write_text(json.dumps({"log": log, "tablet": engine, "phone": phone_engine, "cues": cues},
+                                        ensure_ascii=False))
+    speech = spoken_within(engine["lines"], began, ended)  # the lines after the last round are not its speech
+    total = engine["busyMs"] / 1000
+    quiet = silent(WAITS, engine["lines"] + phone_engine["lines"])
+    robot_cards = sum(1 for m in log if (m.get("parts") or [{}])[0].get("key") in ROBOT_CARD_KEYS)
+    aids = "on" if args.aids else "off"
+    print(f"{args.game} practice without cards, profile {args.profile}, aids {aids}, engine factor {args.factor},"
+          f" questions every {args.questions or 'never'} s")
+    print(f"length {length:.1f} s for {len(round_ends)} round(s): "
+          + ", ".join(f"{b - a:.1f}" for a, b in zip([0.0, *round_ends], round_ends, strict=False)) + " s;"
+          f" Ana's {moves} moves, thinking {thinking:.1f} s; {robot_cards} robot card lines;"
+          f" speech {speech:.1f} s during it ({total:.1f} s in all);"
+          f" speech / play time {speech / max(0.001, length - thinking):.2f}"
+          f" (less her 1.5 s per move); {speech / max(0.001, length - quiet):.2f} less the {quiet:.1f} s the table"
+          f" waited for her in silence")
+    print(f"'your move': {len(found.delays)} turns after a robot card, heard p50"
+          f" {statistics.median(found.delays) if found.delays else float('nan'):.2f} s,"
+          f" p95 {percentile(found.delays, 0.95):.2f} s, max {max(found.delays, default=float('nan')):.2f} s after"
+          f" that card's line ended; {len(found.unheard)} never heard" + (f" (e.g. {found.unheard[0]!r})"
+                                                                          if found.unheard else ""))
+    for name, seen in (("tablet", counts), ("phone", phone_counts)):
+        print(f"{name} lines: {seen['queued']} queued, {seen['heard']} heard to their end,"
+              f" {seen['queued'] - seen['heard']} dropped ({seen['lost']} given up by the page, the engine"
+              f" never ending them); {seen['cut']} cut by a question and said again")
     print(f"fact keys: {len(facts)} pressed, to speech start p50 {statistics.median(facts) if facts else 0:.1f} ms,"
-          f" p99 {percentile(facts, 0.99):.1f} ms; {engine['overlaps']} overlapping lines")
+          f" p99 {percentile(facts, 0.99):.1f} ms; overlapping lines: tablet {engine['overlaps']},"
+          f" phone {phone_engine['overlaps']}")
     return 0
 
 

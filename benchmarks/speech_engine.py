@@ -1,6 +1,7 @@
 """A stand-in speech engine for browser tests and benchmarks: it "says" each utterance for a time
 proportional to its length (divided by a factor), fires start and end (error when cancelled), and keeps
-counts: lines said to their end, lines cut, and lines that overlapped on one device (never, with one voice)."""
+counts: lines said to their end, lines cut, lines that overlapped on one device (never, with one voice), and
+each line's text, start and end (epoch ms), so a benchmark can tell when a given word was heard."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ ENGINE_JS = """
   } catch (e) {}
   const msPerChar = __MS__ / __FACTOR__;
   const log = window.__engine = { said: [], saidAt: [], cut: [], started: [], startedAt: [], overlaps: 0,
-    speaking: 0, busyMs: 0 };
+    speaking: 0, busyMs: 0, lines: [], msPerChar: msPerChar };
   function epoch() { return performance.timeOrigin + performance.now(); }
   window.__spoken = log.started;
   let queue = [];
@@ -31,6 +32,7 @@ ENGINE_JS = """
     log.busyMs += performance.now() - since;
     (kind === "end" ? log.said : log.cut).push(u.text);
     if (kind === "end") log.saidAt.push(epoch());
+    log.lines.push({ text: u.text, start: u.__start, end: epoch(), kind: kind });
     u.dispatchEvent(new Event(kind));
   }
   function start() {
@@ -40,6 +42,7 @@ ENGINE_JS = """
     if (log.speaking > 1) log.overlaps += 1;
     log.started.push(u.text);
     log.startedAt.push(epoch());
+    u.__start = epoch();
     since = performance.now();
     u.dispatchEvent(new Event("start"));
     timer = setTimeout(function () { finish(u, "end"); start(); }, Math.max(1, u.text.length * msPerChar));

@@ -67,6 +67,23 @@ def practice_step(parts: tuple[Part, ...], keys: Mapping[str, str]) -> tuple[Par
                  for part in parts if part.key != "turn")
 
 
+def practice_turns(parts: tuple[Part, ...], ledger: RobotLedger) -> tuple[Part, ...]:
+    """At a practice table a robot's turn is said without what binds it ("À Cléo.", not "À Cléo, couleur
+    demandée Pois."): the robot needs no reminder, and the person hears the suit when it is their turn; and
+    a robot's call to exchange is not said (its own line says "Bip échange 2 cartes." right after)."""
+    if not ledger.setup.practice:
+        return parts
+    said = []
+    for part in parts:
+        robot = ledger.is_robot(str(part.fields.get("player", "")))
+        if part.key == "swap" and robot:
+            continue
+        if part.key == "turn" and robot and part.fields.get("bound") is not None:
+            part = Part(part.key, {**part.fields, "bound": None})
+        said.append(part)
+    return tuple(said)
+
+
 def practice_card(player: str, why: Part | None, face_down: bool) -> Callable[[tuple[Part, ...]], tuple[Part, ...]]:
     """A practice robot's card in one line, its reason joined to the game's own words for the card:
     "Marmiton : Pois 4 — 4, pour ne pas prendre le pli. À Cléo, couleur demandée Pois." (a buffet card's

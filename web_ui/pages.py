@@ -3,6 +3,7 @@ the current game's, looked up in the page table (`web_ui.game_pages`) the compos
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import weakref
@@ -52,12 +53,15 @@ def table_display() -> str:
 
 def _with_voices(html: str) -> Response:
     """A fragment, with the voices that speak for a practice table (`X-Table-Voices`, URL-encoded, spaces
-    between): a practice player's phone and the tablet then do not both say the same lines."""
+    between): a practice player's phone and the tablet then do not both say the same lines; and its robot
+    seats (`X-Practice-Robots`, URL-encoded JSON): a person's turn there is a cue every profile says."""
     response = make_response(html)
     driver = robot_driver()
     voices = driver.practice_voices() if driver is not None else None
     if voices is not None:
         response.headers["X-Table-Voices"] = quote(" ".join(voices))
+        robots = sorted(service().robots.setup.seats)  # whose turn is no person's cue (the brief profile)
+        response.headers["X-Practice-Robots"] = quote(json.dumps(robots))
     return response
 
 

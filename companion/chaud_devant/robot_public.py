@@ -13,13 +13,14 @@ from companion.seam import Part
 
 
 def public_why(state: Any, player: str, card: str) -> Part | None:
-    """Why `player` plays `card` now, from public facts only: it opens the trick, it takes the trick (and
-    what that trick is worth to its revealed menu), or it stays under ten; None when nothing is to be said."""
+    """Why `player` plays `card` now, from public facts only: it takes the trick (and what that trick is
+    worth to its revealed menu), or it stays under ten; None when nothing is to be said (opening the trick:
+    "pour ouvrir le pli" told nothing the card's line does not, and a shorter line keeps the table's pace)."""
     public = state.public_state()
     if public.get("turn") != player or state.decide({"type": "card", "card": card}) is not None:
         return None
     if not public.get("pot", {}).get("cards"):
-        return Part("robot_why_open")
+        return None
     after = state.snapshot()
     effects = after.apply({"type": "card", "card": card})
     seat = state.players.index(player)

@@ -4,10 +4,12 @@ tells the person to choose, one announcement per robot card, one voice per perso
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
 from benchmarks.speech_engine import engine_script
+from companion.chaud_devant.simulate import random_game
 from tests.browser.conftest import SPEECH_SPY, Server, unlock, wait_stream
 
 FACTOR = 12
@@ -200,3 +202,51 @@ def test_a_practice_phone_by_keyboard_the_join_choice_is_focused_and_its_moves_t
         assert not [t for t in ana.evaluate("window.__spoken") if t.startswith("Le chef")]  # never a second voice
     finally:
         phone.close()
+
+
+def test_the_brief_profile_on_a_practice_tablet_still_tells_the_person_to_play(page: Any, server: Server) -> None:
+    """Brief leaves whose turn it is to the T key, except a person's own cue at a practice table: there the
+    tablet is the voice that tells her to act (issue 30, item 3), and a robot's turn stays unsaid."""
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
+    page.context.add_init_script(engine_script(FACTOR, speak="all")
+                                 + "localStorage.setItem('marmite.profile', 'brief');")
+    assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"], "dealer": "Ana",
+                                       "robots": robots})["accepted"]
+    unlock(page, server, "/")
+    wait_stream(page)
+    assert server.post("/api/events", {"type": "menu", "player": "Ana", "menu": "none"})["accepted"]
+    deadline = time.monotonic() + 60
+    while not (server.get("/api/state").get("turn") == "Ana" and page.evaluate(
+            "() => window.__engine.said.some(s => /À Ana/.test(s)) || !window.MarmiteSpeech.voice.busy()")):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    settle(page)
+    said = page.evaluate("window.__engine.said")
+    assert [line for line in said if "À Ana" in line], said  # her cue, after the robots' cards
+    assert not [line for line in said if "À Marmiton" in line or "À Cléo" in line]  # brief: no robot's turn
+
+
+def test_a_question_costs_no_line_the_cut_line_is_said_again_whole_after_the_answer(page: Any,
+                                                                                   server: Server) -> None:
+    """Issue 30, item 2: a fact key answers at once; the line it cut is said again whole, then the lines
+    still waiting; nothing is thrown away (the engine at espeak-ng's own speed, so the key lands mid-line)."""
+    page.context.add_init_script(engine_script(1, speak="all"))
+    unlock(page, server, "/")
+    wait_stream(page)
+    events = random_game(random.Random(3), players=3)
+    for event in events[:4]:  # a new game and three hands: four lines waiting, the first being said
+        assert server.post("/api/events", event)["accepted"]
+    page.wait_for_function("() => window.__engine.started.length >= 1 && window.MarmiteSpeech.voice.busy()")
+    page.locator("body").press("s")
+    settle_slowly(page)
+    seen = counts(page)
+    engine = page.evaluate("window.__engine")
+    assert seen["answers"] >= 1 and seen["cut"] == 1  # (a long answer is two utterances)
+    assert seen["queued"] == seen["heard"] >= 4  # every line of the four announcements heard to its end
+    cut = engine["cut"][0]
+    answer = next(i for i, text in enumerate(engine["said"]) if "étoile" in text)
+    assert cut in engine["said"][answer + 1:]  # said again whole, after the answer
+
+
+def settle_slowly(page: Any) -> None:
+    page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=120000)

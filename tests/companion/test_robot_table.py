@@ -13,7 +13,10 @@ from companion.buffet.table_seats import SEATS
 from companion.chaud_devant.cards import ALL_CODES
 from companion.replay import replay
 from companion.robot_games import visible_log
+from companion.robot_seats import RobotLedger, RobotSetup
 from companion.robot_table import RobotDriver
+from companion.robot_talk import practice_turns
+from companion.seam import Part
 from companion.table import TableService
 from marmite.games import GAMES
 
@@ -217,7 +220,7 @@ def test_a_virtual_practice_round_deals_the_hands_and_robots_play_themselves(ope
     assert all(f", {why}." in text for text, why in lines if why)  # the reason in the card's own line
     said_why = {why + "." for _, why in lines if why}
     assert said_why
-    public = {"to open the trick.", "so as not to take the trick.", "to take the trick now."}
+    public = {"so as not to take the trick.", "to take the trick now."}  # opening says nothing (issue 30)
     assert all(why in public or why.startswith("to take this trick and its ") for why in said_why), said_why
     assert replay(list(enumerate(log, 1)), GAMES)["rounds"][0]["points"] == table.state()["rounds"][0]["points"]
 
@@ -468,3 +471,26 @@ def test_a_buffet_practice_with_cards_exports_and_replays_with_the_robots_known_
     printed = json.loads(replayed)
     printed.pop("refused")
     assert printed == state
+
+
+def test_at_a_practice_table_a_robots_turn_says_no_led_suit_a_persons_turn_keeps_it(opened: Any) -> None:
+    table, _ = opened()
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "pace_ms": 0}
+    assert table.submit(new_game(robots)).accepted
+    rounds = lambda: table.state()["rounds"]  # noqa: E731
+    play_humans(table, {"Ana"}, lambda: bool(rounds()) and len(rounds()[0]["tricks"]) >= 3)
+    turns = [part for message in table.messages_after(0) for part in message.parts if part.key == "turn"]
+    to_robots = [part for part in turns if part.fields["player"] != "Ana"]
+    to_ana = [part for part in turns if part.fields["player"] == "Ana"]
+    assert to_robots and not [part for part in to_robots if part.fields.get("bound")]  # "À Cléo." (issue 30)
+    assert [part for part in to_ana if part.fields.get("bound")]  # "À Ana, couleur demandée Pois."
+
+
+def test_a_practice_tables_turn_words_spare_the_robots_what_their_own_line_says() -> None:
+    """"Bip peut échanger des cartes." before "Bip échange 2 cartes." is said once; a person's call stays."""
+    practice = RobotLedger(RobotSetup(seats={"Bip": "debutant"}, practice="virtual"))
+    parts = (Part("departure", {"player": "Bip"}), Part("swap", {"player": "Bip"}), Part("swap", {"player": "Ana"}),
+             Part("turn", {"player": "Bip", "bound": Part("where_led", {"suit": "pea"})}))
+    assert practice_turns(parts, practice) == (parts[0], parts[2], Part("turn", {"player": "Bip", "bound": None}))
+    real = RobotLedger(RobotSetup(seats={"Bip": "debutant"}))
+    assert practice_turns(parts, real) == parts  # at a real table the host reads the robot's exchange

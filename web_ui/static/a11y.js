@@ -26,10 +26,20 @@ window.MarmiteA11y = (function () {
     return next;
   }
 
+  // At a practice table (its robot seats known, from the page's fragment) a person's turn is their cue to
+  // act, said in every profile; a robot's turn is not.
+  const TURN_KEYS = (window.MarmiteSpeech && window.MarmiteSpeech.keys.turn) || [];
+  let practiceRobots = null;
+  function setPracticeRobots(names) { practiceRobots = names; }
+  function cuesAPerson(part) {
+    return practiceRobots !== null && TURN_KEYS.indexOf(part.key) >= 0
+      && !practiceRobots.some(function (name) { return speech.names(part.text, name); });
+  }
+
   // The text a profile keeps of a message already narrowed to this device's scope.
   function profiled(data, text) {
     if (!text || profile() !== "brief" || !data.parts || data.accepted === false) return text;
-    const kept = data.parts.filter(function (part) { return BRIEF_DROPS.indexOf(part.key) < 0; });
+    const kept = data.parts.filter(function (part) { return BRIEF_DROPS.indexOf(part.key) < 0 || cuesAPerson(part); });
     if (kept.length === data.parts.length) return text;
     const keptTexts = kept.map(function (part) { return part.text; });
     // Keep only the kept parts that were in the scoped text (a phone speaking "mine" says less).
@@ -358,5 +368,6 @@ window.MarmiteA11y = (function () {
   seed();
 
   return { addToLog: addToLog, lastTexts: lastTexts, profile: profile, profiled: profiled, cue: cue,
+    setPracticeRobots: setPracticeRobots,
     cueFor: cueFor, update: update, wire: wire, key: key, fact: fact };
 })();

@@ -203,6 +203,8 @@
     const html = await response.text();
     if (mine < refreshShown) return;
     tableVoices = decodeURIComponent(response.headers.get("X-Table-Voices") || "").split(" ").filter(Boolean);
+    const robots = response.headers.get("X-Practice-Robots");  // a practice table: its robot seats
+    try { a11y.setPracticeRobots(robots ? JSON.parse(decodeURIComponent(robots)) : null); } catch (e) { /* kept */ }
     refreshShown = mine;
     const wasMyTurn = !!document.getElementById("my-turn");
     a11y.update(state, html);  // node by node: the focused control stays where it is

@@ -1,0 +1,26 @@
+"""Every game's cue to act reaches the person (issue 30, item 3): a step's call to choose is said on every
+phone and in every profile; a named turn is said on its player's phone."""
+
+from __future__ import annotations
+
+import pytest
+
+from web_ui.game_pages import GamePages
+from web_ui.games.buffet.pages import BuffetPages
+from web_ui.games.chaud_devant.pages import ChaudDevantPages
+
+
+@pytest.mark.parametrize("pages", [ChaudDevantPages, BuffetPages])
+def test_every_turn_key_reaches_a_phone_and_a_call_to_choose_survives_the_brief_profile(
+        pages: type[GamePages]) -> None:
+    keys = pages.speech_keys
+    heard = set(keys["always"]) | set(keys["if_named"])
+    assert keys["turn"] and set(keys["turn"]) <= heard  # "ce qui me concerne" keeps each cue
+    for key in keys["turn"]:
+        if key.endswith("_choose"):  # names nobody: everyone's cue, so every phone and every profile says it
+            assert key in keys["always"] and key not in keys["brief_drops"], key
+
+
+def test_a_face_down_step_calls_everyone_to_choose() -> None:
+    choose = [key for key in BuffetPages.speech_keys["turn"] if key.endswith("_choose")]
+    assert {"buffet_ready_choose", "new_step_choose"} <= set(choose)
