@@ -146,8 +146,8 @@ def _key_matches(name: str, given: object) -> bool:
 
 def owns_seat(name: str) -> bool:
     """True for the player's own phone only: the link's key (given, or remembered in the session) in the
-    browser that claimed the seat. Claims nothing (see `claim_seat`). The PIN never gives a seat's secret menu; it may read a known hand
-    (`GET /api/seat`, api.py)."""
+    browser that claimed the seat. Claims nothing (see `claim_seat`). The PIN never gives a seat's secret
+    menu; it may read a known hand (`GET /api/seat`, api.py)."""
     if service().robots.is_robot(name):
         return False  # a robot's hand is nobody's to read, not even the host's
     remembered = (session.get("seats") or {}).get(name)
