@@ -50,6 +50,10 @@ class SideLedger:
         """A live `new_game` as the table journals it: this ledger may mark its own part (never on replay)."""
         return new_game
 
+    def reword(self, parts: tuple[Part, ...]) -> tuple[Part, ...]:
+        """A game action's announcement as this ledger would have it said (unchanged by default)."""
+        return parts
+
     def start(self, new_game: dict[str, Any]) -> None:
         """A new game was accepted: start afresh from its `new_game`."""
 

@@ -24,7 +24,6 @@ from companion.player_stats import NEWEST_GAMES, PlayerStatistics, journal_talli
 from companion.reader_words import TOLD, Words, detail_in
 from companion.reads import DOUBLE_READ_SECONDS, ReadGuard, ReadTakers
 from companion.referee import Outcome, Referee
-from companion.robot_talk import practice_turns
 from companion.seam import EmptyTableView, Games, Part, State, UndoEvent, Voice, wire
 from companion.tags import TagMap
 
@@ -536,7 +535,9 @@ class TableService:
             return self._hub.publish("refused", (part,), default.voice(), seq=seq, is_event=True,
                                      accepted=False, reason=outcome.reason, detail=tuple(detail))
         if outcome.accepted:
-            said: tuple[Part, ...] = practice_turns(tuple(state.describe(outcome.effects)), self._referee.robots)
+            said: tuple[Part, ...] = tuple(state.describe(outcome.effects))
+            for side in self._referee.sides:  # e.g. a practice table says a robot's turn more briefly
+                said = side.reword(said)
             voice: Voice = state.voice()
             if words is not None:  # a practice robot's card: the robot voice words its name and reason
                 robots = self._referee.side_for("robot")
