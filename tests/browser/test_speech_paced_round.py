@@ -250,3 +250,36 @@ def test_a_question_costs_no_line_the_cut_line_is_said_again_whole_after_the_ans
 
 def settle_slowly(page: Any) -> None:
     page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=120000)
+
+
+def test_a_reloaded_tablet_that_leaves_the_table_page_no_longer_holds_the_robots(page: Any, server: Server) -> None:
+    """A tablet reloaded then taken to the settings page had told the table it speaks for it (its stream
+    opened) but said no line since loading: it must still say it leaves, else the robots wait their whole
+    ceiling for a voice that is gone (the evening walk found 20 s a card)."""
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
+    page.context.add_init_script(engine_script(FACTOR, speak="all"))
+    assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"], "dealer": "Ana",
+                                       "robots": robots})["accepted"]
+    unlock(page, server, "/")
+    wait_stream(page)
+    assert server.post("/api/events", {"type": "menu", "player": "Ana", "menu": "none"})["accepted"]
+    deadline = time.monotonic() + 60
+    while server.get("/api/state").get("turn") != "Ana":  # the robots have played: the table waits for Ana only
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    settle(page)
+    page.reload()
+    wait_stream(page)
+
+    def voices() -> str:
+        return str(page.request.get(server.url + "/fragment/table").headers.get("x-table-voices", ""))
+
+    deadline = time.monotonic() + 20
+    while "table" not in voices():  # the reloaded page's stream opened: it speaks for the table again
+        assert time.monotonic() < deadline, "the reloaded tablet never became the table's voice"
+        time.sleep(0.1)
+    page.goto(server.url + "/setup")
+    deadline = time.monotonic() + 30  # a guard, not a measure: nothing is announced, so no ceiling lets it go
+    while "table" in voices():
+        assert time.monotonic() < deadline, "the tablet left, but the table still waits for its voice"
+        time.sleep(0.1)

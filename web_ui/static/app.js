@@ -50,6 +50,7 @@
   let heardSerial = 0;
   let heardSeq = body.dataset.lastSeq || "0";  // the journal seq of the last event heard: a new stream resumes there
   let toldSerial = 0;
+  let told = false;  // this page has told the table it speaks for it (even before saying a line): it must leave
   let telling = true;
   function tellsTable() {
     if (!telling || !voiceOn || scope === "silent") return false;
@@ -57,6 +58,7 @@
     return page === "seat" && scope === "all" && !!body.dataset.seat;
   }
   function tell(payload) {
+    told = !payload.leaving;
     payload.serial = heardSerial;
     if (body.dataset.seat) payload.seat = body.dataset.seat;
     return fetch("/api/spoken", {
@@ -72,7 +74,7 @@
     tell({});
   }
   function stopTelling() {
-    if (toldSerial > 0 && telling) tell({ leaving: true });
+    if (told && telling) tell({ leaving: true });
     toldSerial = 0;
   }
   voice.onIdle(spokenAll);
