@@ -4,6 +4,7 @@ Enter (31 to 33 Tabs before "Aller à mes coups"). Counts keys, never times."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -120,5 +121,33 @@ def test_out_of_turn_the_practice_phone_says_why_in_the_tables_language_and_voic
         ana.wait_for_function("() => window.__langs.some(([t]) => t.startsWith('Ce n’est pas votre tour'))")
         said = [lang for text, lang in ana.evaluate("window.__langs") if text.startswith("Ce n’est pas votre tour")]
         assert said and all(lang.startswith("fr") for lang in said)
+    finally:
+        phone.close()
+
+
+def test_after_playing_a_card_by_keyboard_the_focus_stays_among_the_moves(
+        browser: Any, page: Any, server: Server) -> None:
+    """The card played leaves the hand: the focus goes to the next move or the seat's state, not to the page's
+    body, whose next Tab would skip every move (the evening walk found it)."""
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "pace_ms": 0}
+    phone, ana = phone_of(browser, page, server, {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"],
+                                                  "dealer": "Cléo", "robots": robots})
+    try:
+        answer_join_by_keyboard(ana)
+        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
+        ana.focus(".seat-menu-btn")
+        ana.keyboard.press("Enter")
+        playable = ".practice-play[data-playable]:not([aria-disabled=true])"
+        ana.wait_for_selector(playable, timeout=30000)
+        before = ana.eval_on_selector_all(".practice-play", "buttons => buttons.length")
+        ana.focus(playable)
+        ana.keyboard.press("Enter")
+        deadline = time.monotonic() + 30  # a guard against hanging: the refresh that takes the card away
+        while ana.eval_on_selector_all(".practice-play", "buttons => buttons.length") >= before:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        ana.wait_for_selector("body[data-refreshed]")
+        assert ana.evaluate("!!document.activeElement.closest('#state')"), ana.evaluate(
+            "document.activeElement.outerHTML")
     finally:
         phone.close()

@@ -209,7 +209,9 @@
     try { a11y.setPracticeRobots(robots ? JSON.parse(decodeURIComponent(robots)) : null); } catch (e) { /* kept */ }
     refreshShown = mine;
     const wasMyTurn = !!document.getElementById("my-turn");
+    const focused = state.contains(document.activeElement) ? document.activeElement : null;
     a11y.update(state, html);  // node by node: the focused control stays where it is
+    if (focused && !document.body.contains(focused)) keepFocus(state);  // e.g. the card just played is gone
     body.dataset.refreshed = String(mine);  // tests and tools can wait for the page to be current
     showHostBar();
     const myTurn = document.getElementById("my-turn");
@@ -393,9 +395,19 @@
   const MOVES = [".practice-play[data-playable]:not([aria-disabled=true])",  // a card the rules allow first
     ".practice-play:not([aria-disabled=true])", ".seat-menu-btn", "#practice-swap input",
     ".practice-play", "#state button"];
+  function firstMove() {
+    return MOVES.map(function (s) { return document.querySelector(s); }).find(Boolean);
+  }
+  // The focused control went with a refresh (a card played, a choice made): the focus goes to the next
+  // move, else to the seat's state, never to the top of the page.
+  function keepFocus(state) {
+    const target = firstMove() || state;
+    if (target === state && !state.hasAttribute("tabindex")) state.setAttribute("tabindex", "-1");
+    target.focus();
+  }
   document.querySelectorAll("[data-my-moves]").forEach(function (link) {
     link.addEventListener("click", function (event) {
-      const target = MOVES.map(function (s) { return document.querySelector(s); }).find(Boolean);
+      const target = firstMove();
       if (!target) return;
       event.preventDefault();
       target.focus();
