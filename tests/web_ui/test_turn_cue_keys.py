@@ -24,3 +24,18 @@ def test_every_turn_key_reaches_a_phone_and_a_call_to_choose_survives_the_brief_
 def test_a_face_down_step_calls_everyone_to_choose() -> None:
     choose = [key for key in BuffetPages.speech_keys["turn"] if key.endswith("_choose")]
     assert {"buffet_ready_choose", "new_step_choose"} <= set(choose)
+
+
+@pytest.mark.parametrize("key", ["new_step", "buffet_ready"])
+def test_the_line_naming_who_reveals_first_is_her_cue_in_every_profile(key: str) -> None:
+    """With cards, a step's (or round's) opening line is the only cue for the person who reveals first: it
+    names her, so the page keeps it in the brief profile and on her phone (the second review found it
+    dropped)."""
+    from companion.buffet.announcer import BuffetVoice
+    from companion.seam import Part
+
+    keys = BuffetPages.speech_keys
+    assert key in keys["turn"] and key in keys["if_named"]
+    fields = {"player": "Ana", "part": None, "buffet": []}
+    for language in ("fr", "en", "nl"):
+        assert "Ana" in BuffetVoice().render([Part(key, fields)], language)

@@ -200,8 +200,9 @@ class BuffetPages(GamePages):
         "always": ("game_over", "game_started", "round_opened", "round_ended", "winner", "tie_break", "part_two",
                    "buffet_ready_choose", "new_step_choose"),
         "if_named": ("turn", "refused", "undone", "where_turn", "moved", "duel_won", "duel_lost", "duel_tied", "swap",
-                     "rear_tied", "undone_card", "undone_plate"),
-        "turn": ("turn", "swap", "buffet_ready_choose", "new_step_choose"),
+                     "rear_tied", "undone_card", "undone_plate", "new_step", "buffet_ready"),
+        # with cards, a step's or round's opening line names who reveals first: her cue, kept even in brief
+        "turn": ("turn", "swap", "buffet_ready_choose", "new_step_choose", "new_step", "buffet_ready"),
         "brief_drops": ("turn", "buffet_ready", "new_step", "part_label", "plate_laid", "swap"),
     }
     advice_key = "robot.suggest_mouse"
