@@ -313,3 +313,17 @@ def test_the_table_marks_a_new_game_with_robots_and_a_log_without_the_mark_repla
         assert old.apply({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
     assert old.apply({"type": "menu", "player": "Marmiton", "menu": "onion"}).accepted  # as robots wrote it then
     assert old.decide({**start, "robots": {"seats": {"Marmiton": "chef"}, "menus": "always"}}) == "bad_setup"
+
+
+def test_a_practice_tables_pages_carry_its_robot_seats_a_real_tables_do_not(client: FlaskClient) -> None:
+    """The page says which seats are robots from its first line (the brief profile keeps a person's cue, not
+    a robot's turn); before, it learnt them from the first fragment's header, a message late."""
+    import json as jsonlib
+    import re as regex
+    from html import unescape
+
+    assert _start(client, {"seats": {"Marmiton": "chef"}, "practice": "cards"})["accepted"]
+    found = regex.search(r'data-practice-robots="([^"]*)"', client.get("/", headers=HEADERS).get_data(as_text=True))
+    assert found is not None and jsonlib.loads(unescape(found.group(1))) == ["Marmiton"]
+    assert _start(client, {"seats": {"Marmiton": "chef"}})["accepted"]  # a real table: no practice seats
+    assert "data-practice-robots" not in client.get("/", headers=HEADERS).get_data(as_text=True)

@@ -19,6 +19,11 @@
       return false;
     }).catch(function () { return false; }) : null;
   const a11y = window.MarmiteA11y;
+  // A practice table's robot seats, known from the page itself (each fragment's header updates them), so the
+  // first lines a page says already tell a person's cue from a robot's turn.
+  try {
+    if (body.dataset.practiceRobots) a11y.setPracticeRobots(JSON.parse(body.dataset.practiceRobots));
+  } catch (e) { /* the next fragment says them */ }
   // This device's own choices (kept in this browser): read aloud (voice on) or leave the words to the
   // screen reader (voice off; never both), what it speaks, how much and how fast.
   let voiceOn = speech.pref("voice", body.dataset.voice) === "on";
