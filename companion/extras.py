@@ -68,8 +68,9 @@ def installed_from() -> str | None:
     vcs = origin.get("vcs_info") if isinstance(origin, dict) else None
     if isinstance(vcs, dict) and isinstance(vcs.get("vcs"), str):  # PEP 610: pip wants "git+URL@commit" back
         commit = vcs.get("commit_id")
-        return f"{vcs['vcs']}+{url}" + (f"@{commit}" if isinstance(commit, str) and commit else "")
-    return url
+        url = f"{vcs['vcs']}+{url}" + (f"@{commit}" if isinstance(commit, str) and commit else "")
+    subdirectory = origin.get("subdirectory") if isinstance(origin, dict) else None
+    return url + (f"#subdirectory={subdirectory}" if isinstance(subdirectory, str) and subdirectory else "")
 
 
 def installed(extra: str) -> bool:

@@ -42,6 +42,8 @@ def test_where_a_plain_install_came_from_is_read_from_pips_record(monkeypatch: p
     wheel = {"url": "file:///tmp/marmite_table-1.0-py3-none-any.whl", "archive_info": {}}
     git = {"url": "https://example.org/marmite.git", "vcs_info": {"vcs": "git", "commit_id": "abc123"}}
     cases = ((json.dumps(wheel), wheel["url"]), (json.dumps(git), "git+https://example.org/marmite.git@abc123"),
+             (json.dumps({**git, "subdirectory": "table"}),
+              "git+https://example.org/marmite.git@abc123#subdirectory=table"),
              (None, None), ("not json", None), ("[1]", None))
     for text, origin in cases:
         monkeypatch.setattr(extras.importlib.metadata, "distribution", lambda name, t=text: Dist(t))
