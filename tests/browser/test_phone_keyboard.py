@@ -39,6 +39,23 @@ def answer_join_by_keyboard(ana: Any) -> None:
     ana.wait_for_selector("#join-choice", state="hidden")
 
 
+PLAYABLE = ".practice-play[data-playable]:not([aria-disabled=true])"
+"""A card the rules allow Ana to play now."""
+
+
+def practice_phone_with_cards(browser: Any, page: Any, server: Server) -> tuple[Any, Any]:
+    """A Chaud Devant practice (Ana and two robots), Ana's phone joined and her menu chosen by Enter: every
+    Jouer button is shown. (context, page)."""
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "pace_ms": 0}
+    phone, ana = phone_of(browser, page, server, {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"],
+                                                  "dealer": "Cléo", "robots": robots})
+    answer_join_by_keyboard(ana)
+    ana.wait_for_selector(".seat-menu-btn", timeout=30000)
+    ana.focus(".seat-menu-btn")
+    ana.keyboard.press("Enter")
+    return phone, ana
+
+
 def tabs_to_first_move(ana: Any, move: str) -> int:
     """From the top of the freshly loaded page: Tabs until "Aller à mes coups", then Enter; the Tabs pressed,
     once the focus is on the first `move` button."""
@@ -58,16 +75,9 @@ def tabs_to_first_move(ana: Any, move: str) -> int:
 
 def test_chaud_devant_practice_phone_reaches_its_first_jouer_button_in_three_tabs(
         browser: Any, page: Any, server: Server) -> None:
-    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "pace_ms": 0}
-    phone, ana = phone_of(browser, page, server, {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"],
-                                                  "dealer": "Cléo", "robots": robots})
+    phone, ana = practice_phone_with_cards(browser, page, server)
     try:
-        answer_join_by_keyboard(ana)
-        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
-        ana.focus(".seat-menu-btn")
-        ana.keyboard.press("Enter")  # her menu, then the cards: every Jouer button is shown
-        playable = ".practice-play[data-playable]:not([aria-disabled=true])"
-        assert tabs_to_first_move(ana, playable) <= TABS  # her turn: the first card the rules allow
+        assert tabs_to_first_move(ana, PLAYABLE) <= TABS  # her turn: the first card the rules allow
         assert ana.evaluate("document.activeElement.textContent").startswith("Jouer ")
     finally:
         phone.close()
@@ -129,18 +139,11 @@ def test_after_playing_a_card_by_keyboard_the_focus_stays_among_the_moves(
         browser: Any, page: Any, server: Server) -> None:
     """The card played leaves the hand: the focus goes to the next move or the seat's state, not to the page's
     body, whose next Tab would skip every move (the evening walk found it)."""
-    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "pace_ms": 0}
-    phone, ana = phone_of(browser, page, server, {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"],
-                                                  "dealer": "Cléo", "robots": robots})
+    phone, ana = practice_phone_with_cards(browser, page, server)
     try:
-        answer_join_by_keyboard(ana)
-        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
-        ana.focus(".seat-menu-btn")
-        ana.keyboard.press("Enter")
-        playable = ".practice-play[data-playable]:not([aria-disabled=true])"
-        ana.wait_for_selector(playable, timeout=30000)
+        ana.wait_for_selector(PLAYABLE, timeout=30000)
         before = ana.eval_on_selector_all(".practice-play", "buttons => buttons.length")
-        ana.focus(playable)
+        ana.focus(PLAYABLE)
         ana.keyboard.press("Enter")
         deadline = time.monotonic() + 30  # a guard against hanging: the refresh that takes the card away
         while ana.eval_on_selector_all(".practice-play", "buttons => buttons.length") >= before:

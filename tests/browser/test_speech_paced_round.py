@@ -84,6 +84,18 @@ def settle(page: Any) -> None:
     page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=30000)
 
 
+def practice_tablet_after_anas_menu(page: Any, server: Server, script: str) -> None:
+    """A Chaud Devant practice (Ana, dealer, and two robots) on the unlocked tablet reading aloud with `script`
+    added to its speech engine; Ana's menu chosen, so the robots play up to her turn."""
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
+    page.context.add_init_script(engine_script(FACTOR, speak="all") + script)
+    assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"], "dealer": "Ana",
+                                       "robots": robots})["accepted"]
+    unlock(page, server, "/")
+    wait_stream(page)
+    assert server.post("/api/events", {"type": "menu", "player": "Ana", "menu": "none"})["accepted"]
+
+
 def test_a_chaud_devant_practice_round_by_keyboard_paced_by_speech(browser: Any, page: Any, server: Server) -> None:
     robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
     start = {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"], "dealer": "Cléo", "robots": robots}
@@ -207,14 +219,7 @@ def test_a_practice_phone_by_keyboard_the_join_choice_is_focused_and_its_moves_t
 def test_the_brief_profile_on_a_practice_tablet_still_tells_the_person_to_play(page: Any, server: Server) -> None:
     """Brief leaves whose turn it is to the T key, except a person's own cue at a practice table: there the
     tablet is the voice that tells her to act (issue 30, item 3), and a robot's turn stays unsaid."""
-    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
-    page.context.add_init_script(engine_script(FACTOR, speak="all")
-                                 + "localStorage.setItem('marmite.profile', 'brief');")
-    assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"], "dealer": "Ana",
-                                       "robots": robots})["accepted"]
-    unlock(page, server, "/")
-    wait_stream(page)
-    assert server.post("/api/events", {"type": "menu", "player": "Ana", "menu": "none"})["accepted"]
+    practice_tablet_after_anas_menu(page, server, "localStorage.setItem('marmite.profile', 'brief');")
     deadline = time.monotonic() + 60
     while not (server.get("/api/state").get("turn") == "Ana" and page.evaluate(
             "() => window.__engine.said.some(s => /À Ana/.test(s)) || !window.MarmiteSpeech.voice.busy()")):
@@ -256,13 +261,7 @@ def test_a_reloaded_tablet_that_leaves_the_table_page_no_longer_holds_the_robots
     """A tablet reloaded then taken to the settings page had told the table it speaks for it (its stream
     opened) but said no line since loading: it must still say it leaves, else the robots wait their whole
     ceiling for a voice that is gone (the evening walk found 20 s a card)."""
-    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
-    page.context.add_init_script(engine_script(FACTOR, speak="all"))
-    assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"], "dealer": "Ana",
-                                       "robots": robots})["accepted"]
-    unlock(page, server, "/")
-    wait_stream(page)
-    assert server.post("/api/events", {"type": "menu", "player": "Ana", "menu": "none"})["accepted"]
+    practice_tablet_after_anas_menu(page, server, "")
     deadline = time.monotonic() + 60
     while server.get("/api/state").get("turn") != "Ana":  # the robots have played: the table waits for Ana only
         assert time.monotonic() < deadline
