@@ -11,7 +11,9 @@ averaged first) and the number of deals.
 Opponents, none of which the chef was tuned on: `random`, the rule-based player (`heuristic`), the frozen
 flat PIMC with a small budget (`pimc8`: 8 worlds, rule-based playouts, not the chef's fitted ones) and the
 chef with 23919bc's cap on its playouts at 50 ms (`chef-capped@50`: 0.6 worlds per answer per think-ms, but
-today's Chaud Devant playout cost; the first runs named it `chef-23919bc@50`, renamed in the results file).
+the Chaud Devant playout cost 1.1 of the sixth and seventh runs, kept as it was when `chef-4` changed it; the
+first runs named it `chef-23919bc@50`, renamed in the results file). `chef-4` is today's chef, `chef-3` the one
+before it (`as_chef_3`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from benchmarks.baseline_flat_pimc import flat_pimc as frozen_flat_pimc
 from benchmarks.baseline_flat_pimc import position_of as frozen_position_of
 from companion.buffet import arena as buffet_arena
 from companion.chaud_devant import arena as chaud_arena
-from companion.robots import RobotAsk, SearchCost, decide, position_of, sequential_halving
+from companion.chaud_devant.robot import Position as ChaudPosition
+from companion.robots import LEVEL_SETTINGS, RobotAsk, SearchCost, choose, decide, position_of, sequential_halving
 from marmite.games import GAMES
 
 Player = Callable[[RobotAsk], dict[str, Any]]
@@ -39,8 +42,10 @@ PLAYERS = 4
 ROUNDS = 5
 """Chaud Devant rounds per duel game: the whole game, as the chef plays it (it keeps menus for the rounds
 ahead: cut games would count that against it)."""
-CHEF_VERSION = "chef-3"
+CHEF_VERSION = "chef-4"
 """The chef's name in the results: a new chef gets a new name, so its games never pool with an older one's."""
+CHEF_3 = "chef-3"
+"""The chef before (issue 31's seventh run): today's code with its Chaud Devant settings put back (`as_chef_3`)."""
 FROZEN_SHARE = 1.2
 """The frozen flat PIMC's share of think-ms at a duel: its playouts sized, like the chef's, to end by about
 80 % of the allowance (measured: `bench_robot.py --answer-times`)."""
@@ -92,16 +97,40 @@ def chef_player(think_ms: int) -> Callable[[int], Player]:
     return make
 
 
-def earlier_chef_player(think_ms: int, *, as_at_23919bc: bool = True) -> Callable[[int], Player]:
-    """The chef sized as at 23919bc: 0.6 worlds per answer per think-ms (of 0.7 of it), its budget divided by
-    its playouts' cost, then 2.5 in Chaud Devant (its search itself is today's sequential halving, unchanged
-    since). Without `as_at_23919bc`, divided by today's cost (1.1): `chef-capped`, the pool's earlier chef."""
+def as_chef_3(position: Any) -> Any:
+    """A Chaud Devant position searched as `chef-3` did (its playouts counted at 1.1, the reading's hands in the
+    order the cards were played); a buffet position as it is (its chef did not change)."""
+    if isinstance(position, ChaudPosition):
+        position.search_cost, position.sort_hands = 1.1, False
+    return position
+
+
+def chef_3_player(think_ms: int) -> Callable[[int], Player]:
+    """`chef-3` at `think_ms`, never cut by its clock: `companion.robots.choose` with its Chaud Devant settings."""
 
     def make(seed: int) -> Player:
         counter = iter(range(10**9))
 
         def play(ask: RobotAsk) -> dict[str, Any]:
-            position = position_of(GAMES, ask)
+            rng = random.Random(seed * 1000 + next(counter))
+            position = as_chef_3(position_of(GAMES, ask))
+            return dict(position.choices[choose(position, LEVEL_SETTINGS["chef"], rng, think_ms, math.inf)])
+
+        return play
+
+    return make
+
+
+def earlier_chef_player(think_ms: int, *, as_at_23919bc: bool = True) -> Callable[[int], Player]:
+    """The chef sized as at 23919bc: 0.6 worlds per answer per think-ms (of 0.7 of it), its budget divided by
+    its playouts' cost, then 2.5 in Chaud Devant (its search itself is today's sequential halving, unchanged
+    since). Without `as_at_23919bc`, divided by `chef-3`'s cost (1.1): `chef-capped`, the pool's earlier chef."""
+
+    def make(seed: int) -> Player:
+        counter = iter(range(10**9))
+
+        def play(ask: RobotAsk) -> dict[str, Any]:
+            position = as_chef_3(position_of(GAMES, ask))
             count = len(position.choices)
             if count == 1:
                 return dict(position.choices[0])
@@ -133,6 +162,8 @@ def player_of(name: str) -> Callable[[int], Player]:
     kind, _, ms = name.partition("@")
     if kind == CHEF_VERSION:
         return chef_player(int(ms))
+    if kind == CHEF_3:
+        return chef_3_player(int(ms))
     if kind == "frozen-pimc":
         return frozen_pimc_player(None, int(ms))
     if kind == "chef-23919bc":

@@ -181,8 +181,8 @@ LEVEL_SETTINGS: dict[str, Level] = {
     "cuisinier": Level(share=0.1, worlds_cap=10),
     "chef": Level(share=0.85, worlds_cap=100_000, halving=True),
     # share: its playouts sized by the games' calibrations so that, on the benchmark machine, an answer's
-    # CPU ends by about 80 % of think-ms (bench_robot.py --answer-times; measured under load at p95 0.5–0.65
-    # in Chaud Devant, 0.7–0.8 in the buffet: docs/BENCHMARKS.md, seventh run)
+    # CPU ends by about 80 % of think-ms (bench_robot.py --answer-times; docs/BENCHMARKS.md, seventh run for
+    # the buffet, eighth for Chaud Devant, whose playouts' cost was measured again)
 }
 
 

@@ -50,11 +50,12 @@ from companion.seam import Part
 ROLLOUT_NOISE = 0.1
 READ_WORLDS = 8
 """Sampled worlds over which the open round's plays are read (`read_opponents`): their hands are unseen."""
-CHEF_PLAYOUT_COST = 1.1
-"""What a chef's playout (the fitted policy, each card drawn, its lean `run_out`) costs against the rule-based
-playouts `rollouts_per_ms` counts: set so that a chef's answer's CPU ends by about 80 % of `--think-ms`
-(`bench_robot.py --answer-times`, docs/BENCHMARKS.md; it was 2.5, from one-off timings of single playouts,
-and left the chef a third of its time); the chef's budget is divided by it (`companion.robots.SearchCost`)."""
+CHEF_PLAYOUT_COST = 0.75
+"""What a chef's playout (the fitted policy, each card drawn, its lean `run_out`, the reading spread over them)
+costs against the rule-based playouts `rollouts_per_ms` counts: set so that a chef's answer's CPU ends by
+about 80 % of `--think-ms` (`bench_robot.py --answer-times`, docs/BENCHMARKS.md, eighth run; it was 2.5, then
+1.1, which left the chef's answers at 0.5–0.66 of it); the chef's budget is divided by it
+(`companion.robots.SearchCost`)."""
 _NO_DICE = random.Random(0)  # the policy without noise rolls no dice; it only needs something to hold
 
 
@@ -355,6 +356,8 @@ class Position:
         self.unseen = [index for index, code in enumerate(ALL_CODES) if code not in seen]
         self.plays_left = sum(view.left)
         self.rule_odds: list[float] | None = None  # each seat's chance of playing rule-based (`read_opponents`)
+        self.search_cost = CHEF_PLAYOUT_COST  # SearchCost
+        self.sort_hands = True  # the reading replays hands in the deck's order (False: the cards played first)
 
     @property
     def choices(self) -> Sequence[dict[str, Any]]:
@@ -396,12 +399,11 @@ class Position:
             world.turn = view.first
         return world
 
-    search_cost = CHEF_PLAYOUT_COST
-
     def search_world(self, rng: random.Random) -> ChaudWorld:
-        """A world for the chef's search: `sample`'s, its cards drawn by the fitted policy (`CHEF_POLICY`,
-        a model of how searching players play) and, at a menu decision, the menus the robot keeps counted
-        at what they are worth over the rounds left (`MENUS_LATER`)."""
+        """A world for the chef's search: `sample`'s, its cards drawn by the fitted policy (`CHEF_POLICY`, a
+        model of how searching players play) or, for an opponent read as rule-based, by that player, and, at
+        a menu decision, the menus the robot keeps counted at what they are worth over the rounds left
+        (`MENUS_LATER`)."""
         world = self.sample(rng)
         world.noise, world.own_noise, world.policy = 0.0, 0.0, CHEF_POLICY
         if self.rule_odds is not None:
@@ -413,22 +415,29 @@ class Position:
 
     def read_opponents(self, rng: random.Random) -> None:
         """Weigh, for each opponent, the rule-based model against the fitted one by its plays so far
-        (`robot_infer`); the chef's worlds then draw its cards from each with that chance."""
+        (`robot_infer`); the chef's worlds then draw its cards from each with that chance. Each round is
+        replayed from hands in the deck's order (`ordered`)."""
         view = self.view
         ratios = [0.0] * view.players
         finished = max(0, view.round_number - 1)
         for past in view.history[:finished]:
             plays = as_indexes(past.plays)
-            add_evidence([likelihoods(past_hands(view.players, plays), menu_indexes(past.menus), plays, view.seat,
-                                      CHEF_POLICY, lean_card_choice)], plays, ratios)
+            add_evidence([likelihoods(self.ordered(past_hands(view.players, plays)), menu_indexes(past.menus), plays,
+                                      view.seat, CHEF_POLICY, lean_card_choice)], plays, ratios)
         if view.kind == "card" and len(view.history) > finished:
             plays = as_indexes(view.history[finished].plays)
             menus = menu_indexes(view.history[finished].menus)
             played = past_hands(view.players, plays)
             worlds = [self.sample(rng) for _ in range(READ_WORLDS)]
-            add_evidence([likelihoods([played[s] + world.hands[s] for s in range(view.players)], menus, plays,
-                                      view.seat, CHEF_POLICY, lean_card_choice) for world in worlds], plays, ratios)
+            add_evidence([likelihoods(self.ordered([played[s] + world.hands[s] for s in range(view.players)]), menus,
+                                      plays, view.seat, CHEF_POLICY, lean_card_choice) for world in worlds], plays,
+                         ratios)
         self.rule_odds = [rule_chance(r) for r in ratios]
+
+    def ordered(self, hands: list[list[int]]) -> list[list[int]]:
+        """Hands in the deck's order, as a player holds them (the rule-based card breaks ties by it), if
+        `sort_hands`; else as given (the cards played first)."""
+        return [sorted(hand) for hand in hands] if self.sort_hands else hands
 
     def _deal(self, rng: random.Random) -> list[list[int]]:
         view = self.view

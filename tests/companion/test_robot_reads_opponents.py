@@ -6,10 +6,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.chaud_devant import arena
+import pytest
+
+from companion.chaud_devant import arena, robot
 from companion.chaud_devant.cards import MENUS
 from companion.chaud_devant.robot import Position
 from companion.chaud_devant.robot_cards import WORTH
+from companion.chaud_devant.robot_infer import likelihoods
 from companion.chaud_devant.robot_policy import CHEF_POLICY, policy_card
 from companion.robots import RobotAsk, position_of
 from marmite.games import GAMES
@@ -82,3 +85,21 @@ def test_the_playouts_draw_each_opponent_from_its_reading() -> None:
     world = position.search_world(random.Random(1))
     assert world.policies is not None
     assert [p is None for p in world.policies] == [s != position.view.seat for s in range(position.view.players)]
+
+
+def test_the_reading_replays_hands_in_the_deck_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player holds its cards in the deck's order and the rule-based card breaks ties by it: the reading
+    replays every round from hands in that order, not with the cards played first."""
+    seen: list[list[int]] = []
+
+    def spy(hands: list[list[int]], *args: Any) -> list[tuple[float, float]]:
+        seen.extend(list(hand) for hand in hands)
+        return likelihoods(hands, *args)
+
+    monkeypatch.setattr(robot, "likelihoods", spy)
+    result = arena.play_game([rule_based(seat) for seat in range(4)], random.Random(11), rounds=2)
+    position = position_of(GAMES, [ask for ask in result.asks if ask.seat == result.asks[0].seat][-1])
+    assert isinstance(position, Position)
+    position.read_opponents(random.Random(0))
+    assert seen and all(hand == sorted(hand) for hand in seen)
+    assert any(len(hand) > 1 for hand in seen)
