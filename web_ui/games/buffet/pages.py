@@ -210,12 +210,17 @@ class BuffetPages(GamePages):
     seat_speaks_mine = True  # a phone said everything the tablet said (a seat's own parts name its player)
     speech_keys: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "always": ("game_over", "game_started", "round_opened", "round_ended", "winner", "tie_break", "part_two",
-                   "buffet_ready_choose", "new_step_choose"),
+                   "round_buffet"),
+        # without cards a step's call to choose names the people still in the round: said on their phones only
         "if_named": ("turn", "refused", "undone", "where_turn", "moved", "duel_won", "duel_lost", "duel_tied", "swap",
-                     "rear_tied", "undone_card", "undone_plate", "new_step", "buffet_ready"),
+                     "rear_tied", "undone_card", "undone_plate", "new_step", "buffet_ready", "buffet_ready_choose",
+                     "new_step_choose"),
         # with cards, a step's or round's opening line names who reveals first: her cue, kept even in brief
         "turn": ("turn", "swap", "buffet_ready_choose", "new_step_choose", "new_step", "buffet_ready"),
-        "brief_drops": ("turn", "buffet_ready", "new_step", "part_label", "plate_laid", "swap"),
+        "brief_drops": ("turn", "buffet_ready", "new_step", "part_label", "plate_laid", "swap", "new_step_robots"),
+        # the log's headings; without cards no plate is said: a round opens with its buffet in one line
+        "round_opens": ("round_opened", "round_buffet"),
+        "step_opens": ("new_step", "new_step_choose", "new_step_robots"),
     }
     advice_key = "robot.suggest_mouse"
     trick_word_key = "step_heading"  # the log's headings: "Manche 1 · étape 3", never "pli"
