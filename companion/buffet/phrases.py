@@ -30,6 +30,7 @@ SAID = Phrasebook(
     said_plural("buffet.new_step_choose", "{players}, choose your card.", "{players}, choose your cards.",
         "players"),
     said("buffet.new_step_robots", "New step."),
+    said("buffet.swap_call", "{player}, you may exchange cards."),
     said("buffet.minus", "minus {value}"),
     said("buffet.moved", "{player}: {value} — square {square}, {place}."),
     said("buffet.turn", "{player} next."),

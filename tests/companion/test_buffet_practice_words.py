@@ -49,6 +49,19 @@ def test_a_person_out_of_the_round_is_not_called_to_choose() -> None:
     assert said(now).endswith("Ana part avec poulet à 2. Nouvelle étape.")
 
 
+def test_a_persons_call_to_exchange_comes_right_after_the_card_before_her_departure() -> None:
+    parts = (Part("moved", {"player": "Bup", "value": 5, "square": 11, "place": (2, False)}),
+             Part("departure", {"player": "Ana", "plate": "plate-pizza-n1"}), Part("swap", {"player": "Ana"}),
+             Part("new_step", {"player": "Bip", "in_round": ["Bip", "Bop", "Bup"]}))
+    now, _ = practice_words(parts, ROBOTS)
+    assert said(now) == ("Bup : cinq — case 11, deuxième. Ana, vous pouvez échanger des cartes. Ana part avec "
+                         "pizza à −1. Nouvelle étape.")
+    assert "Ana, you may exchange cards. Ana leaves with" in said(now, "en")
+    assert "Ana, je mag kaarten ruilen. Ana vertrekt met" in said(now, "nl")
+    robot = practice_words((*parts[:2], Part("swap", {"player": "Bip"}), parts[3]), ROBOTS)[0]
+    assert "swap_call" not in [part.key for part in robot]  # a robot's own line says its exchange
+
+
 def test_a_round_end_is_said_after_the_next_call_with_the_buffet_in_one_line() -> None:
     end = (Part("moved", {"player": "Bop", "value": 0, "square": 17, "place": (1, False)}),
            Part("duel_won", {"player": "Bop", "plate": "plate-cheese-5"}), Part("duel_lost", {"player": "Ana"}),

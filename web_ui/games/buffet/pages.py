@@ -214,9 +214,9 @@ class BuffetPages(GamePages):
         # without cards a step's call to choose names the people still in the round: said on their phones only
         "if_named": ("turn", "refused", "undone", "where_turn", "moved", "duel_won", "duel_lost", "duel_tied", "swap",
                      "rear_tied", "undone_card", "undone_plate", "new_step", "buffet_ready", "buffet_ready_choose",
-                     "new_step_choose"),
+                     "new_step_choose", "swap_call"),
         # with cards, a step's or round's opening line names who reveals first: her cue, kept even in brief
-        "turn": ("turn", "swap", "buffet_ready_choose", "new_step_choose", "new_step", "buffet_ready"),
+        "turn": ("turn", "swap", "buffet_ready_choose", "new_step_choose", "new_step", "buffet_ready", "swap_call"),
         "brief_drops": ("turn", "buffet_ready", "new_step", "part_label", "plate_laid", "swap", "new_step_robots"),
         # the log's headings; without cards no plate is said: a round opens with its buffet in one line
         "round_opens": ("round_opened", "round_buffet"),
