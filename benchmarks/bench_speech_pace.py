@@ -2,13 +2,13 @@
 in the issue's evening) through a real `marmite run`, the tablet reading everything aloud and Ana's phone
 speaking what concerns her, in Debian's Chromium, with a stand-in speech engine that takes as long to say a
 line as espeak-ng does (`speech_engine.py`, factor 1). Ana plays by ear: she acts 1.5 s after she has heard
-her cue (or after both devices fall quiet without one); with `--questions S` she presses a question key on
-the tablet about every S seconds while it speaks.
+the announcement holding her cue to its end (or after both devices fall quiet without one); with
+`--questions S` she presses a question key on the tablet about every S seconds while it speaks.
 
 Prints: speech time / play time (play time: the run's length less Ana's 1.5 s per move, the time the table
 waits for her); each round's length; "your move": from the moment the last robot card's line before her
 turn has been spoken (its last word, on the tablet) to the start of the words telling her to act ("À Ana",
-"choisissez votre carte", her phone's "À vous de jouer !"), on whichever device says them first, p50 / p95
+"Ana, à vous de choisir", her phone's "À vous de jouer !"), on whichever device says them first, p50 / p95
 (0 when the card's own line goes straight on to them); lines dropped; fact key to speech start (p99).
 Usage: python benchmarks/bench_speech_pace.py [--factor 1] [--game chaud_devant|buffet] [--profile normal]
 [--robots 3] [--no-aids] [--rounds 1 (0: the whole game)] [--questions 0] [--dump FILE]
@@ -194,17 +194,32 @@ def taken(table: LiveTable, before: Any) -> bool:
 
 
 HEARD = """(since) => {
-  const hit = window.__engine.lines.find(l => l.end >= since && l.kind === "end"
-    && /(^|[^\\p{L}])Ana([^\\p{L}]|$)|choisissez|À vous/u.test(l.text));
-  return hit ? hit.end : (window.MarmiteSpeech.voice.busy() ? null : -1);
+  const engine = window.__engine, lines = engine.lines;
+  const at = lines.findIndex(l => l.end >= since && l.kind === "end"
+    && /(^|[^\\p{L}])Ana([^\\p{L}]|$)|choisissez|À vous|à vous de/u.test(l.text));
+  if (at < 0) return window.MarmiteSpeech.voice.busy() ? null : -1;
+  const hit = lines[at];
+  const message = (window.marmiteLog || []).filter(m => (m.__at || 0) <= hit.start
+    && String(m.text || "").indexOf(hit.text) >= 0).pop();
+  if (!message) return hit.end;
+  let end = hit.end;  // the announcement's later pieces (the page says it in short utterances): its facts
+  for (let i = at + 1; i < lines.length && lines[i].kind === "end" && message.text.indexOf(lines[i].text) >= 0; i++)
+    end = lines[i].end;
+  const now = engine.started[engine.started.length - 1];
+  if (engine.speaking > 0 && message.text.indexOf(now) >= 0 && engine.startedAt[engine.startedAt.length - 1] >= end - 1)
+    return null;  // still saying that announcement
+  return end;
 }"""
-"""When a line telling Ana to act (naming her, or "choisissez", "À vous") has ended since `since` (epoch ms);
--1 when this device has nothing left to say without one; null while it still speaks."""
+"""When the announcement holding a line that tells Ana to act (naming her, or "choisissez", "à vous de…") has
+been said to its end since `since` (epoch ms): the whole announcement, not only the short utterance holding
+the cue, so she hears the facts after her cue before she acts; -1 when this device has nothing left to say
+without one; null while it still speaks."""
 
 
 def think(ana: Any, tablet: Any) -> None:
-    """Ana acts 1.5 s after she has heard her cue on the device speaking for her (or once both fall quiet
-    without it), never on a cue she has not heard yet (she plays by ear). The wait is kept in `WAITS`."""
+    """Ana acts 1.5 s after she has heard the announcement holding her cue to its end on the device speaking
+    for her (or once both fall quiet without it), never on a cue she has not heard yet (she plays by ear). The
+    wait is kept in `WAITS`."""
     began = time.time() * 1000
     cue = ana.evaluate("window.__cueAt.length ? window.__cueAt[window.__cueAt.length - 1] : 0")
     since = cue if cue > time.time() * 1000 - 10000 else time.time() * 1000 - 500  # a menu: no "your move"

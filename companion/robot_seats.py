@@ -11,12 +11,11 @@ refused `not_robot_card`. Game-agnostic: it reads a State through `public_state(
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
-from companion.seam import FaceDownStep, State, table_seats
+from companion.seam import FaceDownStep, Part, State, table_seats
 
 LEVELS: tuple[str, ...] = ("debutant", "cuisinier", "chef")
 PRACTICE_MODES: tuple[str, ...] = ("", "cards", "virtual")
@@ -311,8 +310,10 @@ class PlainSeats:
     """The parts of `companion.seam.TableSeats` a game without plates, exchanges, draw-up or face-down steps
     answers alike (Chaud Devant !, Relay): a game's seats subclass it and give the rest."""
 
-    choose_step_keys: Mapping[str, str] = MappingProxyType({})
-    """No step where everyone chooses face down."""
+    def practice_words(self, parts: tuple[Part, ...], robots: Iterable[str],
+                       held: tuple[Part, ...]) -> tuple[tuple[Part, ...], tuple[Part, ...]]:
+        """No step where everyone chooses face down: the parts as they are."""
+        return parts, held
 
     def table_lays(self, state: State, ledger: RobotLedger, seed: int) -> dict[str, Any] | None:
         return None

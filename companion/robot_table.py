@@ -11,7 +11,6 @@ every choice from the journal, so the same card is asked for again.
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
@@ -23,7 +22,7 @@ from companion.events import MalformedEvent, check_storable
 from companion.hub import Message
 from companion.journal import StorageError
 from companion.robot_seats import face_down, turn_of
-from companion.robot_talk import practice_card, practice_step
+from companion.robot_talk import practice_card
 from companion.robot_words import voice_of
 from companion.robots import RobotAsk, RobotRefusal, decide
 from companion.seam import Part, RobotEvent, TableSeats, table_seats, wire
@@ -51,6 +50,7 @@ class RobotDriver:
         self._paused_at: int | None = None  # action count when an undo paused the practice robots
         self._paused_game = 0  # the game that undo belonged to
         self._undo_seq: int | None = None  # the journal seq of the latest undo the driver has paused for
+        self._held: tuple[int, tuple[Part, ...]] = (0, ())  # a game's parts held for its next announcement
         service.add_listener(self._heard)
 
     # ------------------------------------------------------------------ life
@@ -73,6 +73,7 @@ class RobotDriver:
             self.pace.heard(message.serial)
         if message.kind == "undo" and message.accepted:
             self._paused_at = -1  # set on the driver's thread at its next look
+            self._held = (0, ())  # what was held belonged to what is undone
         self._wake.set()
 
     def practice_voices(self) -> list[str] | None:
@@ -135,8 +136,8 @@ class RobotDriver:
                 return lambda: self._submit_all(events, game, count)
             plate = seats.table_lays(state, ledger, game * 1013 + count)
             if plate is not None:  # the last plate opens the first step: everyone chooses
-                step = functools.partial(practice_step, keys=seats.choose_step_keys)
-                return lambda: self._paced_submit(plate, ledger.setup.pace_ms, game, count, words=step)
+                step = self._practice_words(seats, game)
+                return lambda: self._table_move(plate, game, count, words=step)
         if not practice:
             says.extend(self._draws_up(seats, state, game, count))
         swapping = next((player for player in ledger.setup.seats
@@ -307,7 +308,7 @@ class RobotDriver:
             if not self._paced(pace_ms):
                 self._wake.set()
                 return False
-            step = functools.partial(practice_step, keys=seats.choose_step_keys)
+            step = self._practice_words(seats, game)
             words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = step if virtual_buffet else None
             if self.service.robots.is_robot(player):  # a person's card: the game's own words
                 with self.service.lock:  # one line: the robot, its card and the reason (public facts only)
@@ -323,12 +324,24 @@ class RobotDriver:
 
         return play
 
-    def _paced_submit(self, event: dict[str, Any], pace_ms: int, game: int, count: int, *,
-                      words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = None) -> bool:
-        """Submit the table's own move (a virtual plate) after the pace, if the table is still there."""
-        if not self._paced(pace_ms):
-            self._wake.set()
-            return False
+    def _practice_words(self, seats: TableSeats, game: int) -> Callable[[tuple[Part, ...]], tuple[Part, ...]]:
+        """The game's practice wording for an announcement of this game (called once, if it is accepted), and
+        the parts it holds back for a later one (a buffet round's end, said after the next call to choose)."""
+        robots = tuple(self.service.robots.setup.seats)
+
+        def words(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+            held = self._held[1] if self._held[0] == game else ()
+            said, kept = seats.practice_words(parts, robots, held)
+            self._held = (game, kept)
+            return said
+
+        return words
+
+    def _table_move(self, event: dict[str, Any], game: int, count: int, *,
+                    words: Callable[[tuple[Part, ...]], tuple[Part, ...]] | None = None) -> bool:
+        """Submit the table's own move (a virtual plate), if the table is still there. Not paced: its plates
+        are laid without a word, and the line opening the step queues behind what the voice is still saying
+        (the call to choose then follows the round's last card at once)."""
         self.service.submit_if(event, SOURCE, self._unchanged(game, count), words=words)
         return True
 

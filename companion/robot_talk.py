@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from companion.robot_seats import (
@@ -57,14 +57,6 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
             elif setup.practice != "virtual":
                 parts.append(Part("robot.hand_known", {"player": effect.player, "size": effect.size}))
     return parts
-
-
-def practice_step(parts: tuple[Part, ...], keys: Mapping[str, str]) -> tuple[Part, ...]:
-    """A practice without cards where everyone chooses face down: a step's start says so in the game's
-    `keys` wording ("Nouvelle étape : choisissez votre carte, face cachée.") and no "À Bop." between the cards
-    the table turns over (the order is the table's business, not the player's)."""
-    return tuple(Part(keys[part.key], dict(part.fields)) if part.key in keys else part
-                 for part in parts if part.key != "turn")
 
 
 def practice_turns(parts: tuple[Part, ...], ledger: RobotLedger) -> tuple[Part, ...]:

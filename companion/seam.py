@@ -191,10 +191,11 @@ class TableSeats(Protocol):
     """A game's robot seats at a table (`companion/robot_table.py`): what each seat holds and owes, the
     hands a practice table deals, and what the table says of a robot's card from public facts only."""
 
-    @property
-    def choose_step_keys(self) -> Mapping[str, str]:
-        """At a practice table without cards where everyone chooses face down: the part keys that start a
-        step, each with the key of its "choose your card" wording (none for a game without such steps)."""
+    def practice_words(self, parts: tuple[Part, ...], robots: Iterable[str],
+                       held: tuple[Part, ...]) -> tuple[tuple[Part, ...], tuple[Part, ...]]:
+        """At a practice table without cards: what an announcement of the table's own moves says now, and the
+        parts it holds back for a later one (`held`: those held so far). A game whose steps are chosen face
+        down calls the people to choose first; any other says the parts as they are and holds none."""
         ...
 
     def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:

@@ -24,7 +24,8 @@ from web_ui.page_common import common_context
 PageTable = Mapping[str, "GamePages"]
 """Every hosted game's pages, by the game's name (its `new_game` `game` key)."""
 
-SPEECH_ROLES = ("always", "if_named", "turn", "brief_drops")
+SPEECH_ROLES = ("always", "if_named", "turn", "brief_drops", "round_opens", "step_opens")
+"""`round_opens` and `step_opens`: the parts that start a round or a step, for the log's headings."""
 
 
 def speech_keys(pages: PageTable) -> dict[str, list[str]]:

@@ -27,11 +27,16 @@ class Words:
     def signed(self, value: int) -> str:
         return f"−{-value}" if value < 0 else str(value)
 
-    def plate(self, code: str) -> str:
+    def spoken(self, value: int) -> str:
+        """A signed number as said aloud: its sign in words ("moins 2"), the digits kept."""
+        return SAID.format("minus", self.language, value=-value) if value < 0 else str(value)
+
+    def plate(self, code: str, *, aloud: bool = False) -> str:
         shown = PLATES.get(code)
         if shown is None:
             return code
-        return SAID.format("plate", self.language, food=self.food(shown.food), value=self.signed(shown.value))
+        value = self.spoken(shown.value) if aloud else self.signed(shown.value)
+        return SAID.format("plate", self.language, food=self.food(shown.food), value=value)
 
     def food(self, food: str) -> str:
         return SAID.template(f"food.{food}", self.language) if f"food.{food}" in SAID else food
@@ -91,6 +96,10 @@ def render_part(part: Part, words: Words) -> str:
         f["food"] = words.food(f["food"])
     if "scores" in f:
         f["scores"] = words.phrase("list_sep").join(f"{name} {words.points(points)}" for name, points in f["scores"])
+    if "spread" in f:  # the buffet in one spoken line: signs as words
+        f["spread"] = ", ".join(words.plate(code, aloud=True) for code in f["spread"]) or words.phrase("empty")
+    if "tally" in f:  # the round's scores, said short: "Ana 4, Bip moins 1"
+        f["tally"] = ", ".join(f"{name} {words.spoken(points)}" for name, points in f["tally"])
     if "positions" in f:
         f["positions"] = words.phrase("list_sep").join(
             SAID.format("position", words.language, player=name, square=square) for name, square in f["positions"])
@@ -116,13 +125,15 @@ def describe_effects(state: State, effects: list[Any]) -> list[Part]:
                 parts.append(Part("plate_laid", {"plate": code}))
                 if missing:
                     parts.append(Part("missing", {"count": missing}))
-            case fx.StepBegins(_, part, first, buffet):
+            case fx.StepBegins(number, part, first, buffet):
                 record = state.current_round
+                in_round = [names[seat] for seat in state.in_round]  # who chooses, at a practice without cards
                 if record is not None and len(record.steps) == 1:
                     label = Part("part_label", {"part": part}) if part is not None else None
-                    parts.append(Part("buffet_ready", {"part": label, "buffet": list(buffet), "player": names[first]}))
+                    parts.append(Part("buffet_ready", {"part": label, "buffet": list(buffet), "player": names[first],
+                                                       "round": number, "in_round": in_round}))
                 else:
-                    parts.append(Part("new_step", {"player": names[first]}))
+                    parts.append(Part("new_step", {"player": names[first], "in_round": in_round}))
             case fx.MouseMoved(seat, value, position, place, shared):
                 parts.append(Part("moved", {"player": names[seat], "value": value, "square": position % 40,
                                             "place": (place, shared)}))
@@ -142,7 +153,7 @@ def describe_effects(state: State, effects: list[Any]) -> list[Part]:
             case fx.PartTwo():
                 parts.append(Part("part_two"))
             case fx.RoundEnded(number, scores, _):
-                parts.append(Part("round_ended", {"round": number, "scores": list(zip(names, scores, strict=True))}))
+                parts.append(Part("round_ended", {"round": number, "tally": list(zip(names, scores, strict=True))}))
             case fx.GameOver(winners, tie_break):
                 parts.append(Part("game_over", {"winners": _winners(state, winners, tie_break)}))
             case Undone(event):

@@ -4,11 +4,11 @@ nine mouse cards each, drawn from the 110 (ten copies of each value), a face-dow
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from types import MappingProxyType
+from collections.abc import Iterable
 from typing import Any
 
 from companion.buffet.plates import COPIES, MOUSE_CARDS
+from companion.buffet.practice_words import practice_words
 from companion.robot_seats import RobotLedger
 from companion.seam import Due, Event, Part, State
 
@@ -18,9 +18,10 @@ BUFFET_HAND = 9
 class BuffetSeats:
     """What the robot driver asks of a Sus au buffet ! table."""
 
-    choose_step_keys: Mapping[str, str] = MappingProxyType(
-        {"buffet_ready": "buffet_ready_choose", "new_step": "new_step_choose"})
-    """At a practice without cards, each step starts with everyone choosing: the step's start says so."""
+    def practice_words(self, parts: tuple[Part, ...], robots: Iterable[str],
+                       held: tuple[Part, ...]) -> tuple[tuple[Part, ...], tuple[Part, ...]]:
+        """At a practice without cards each step's opening calls the people to choose first (`practice_words`)."""
+        return practice_words(parts, robots, held)
 
     def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
         """A seat's hand from its `robot` hands."""

@@ -106,6 +106,24 @@ def test_a_robot_led_tricks_first_line_is_under_its_own_heading(page: Any, serve
     assert "Marmiton joue" not in page.locator("#log section[data-group='1-1']").inner_text()
 
 
+def test_a_buffet_practice_without_cards_has_a_heading_per_round_and_step(page: Any, server: Server) -> None:
+    """Without cards no plate is said: a round opens with its call and buffet line, and a step with its call
+    (or, once the person is out, "Nouvelle étape."): each still opens its heading in the log."""
+    page.goto(server.url + "/")
+    wait_stream(page)
+    said = [message("new_game", ["game_started"], "Sus au buffet !"),
+            message("plate", ["buffet_ready_choose", "round_buffet"], "Ana, à vous de choisir. Manche 1 — buffet."),
+            message("card", ["moved"], "Ana : un — case 1."),
+            message("card", ["robot.played_named", "new_step_choose", "departure"], "Bip : deux. Ana, à vous…"),
+            message("card", ["moved", "departure", "new_step_robots"], "Ana : zéro. Ana part. Nouvelle étape."),
+            message("card", ["robot.played_named"], "Bop : six — case 16."),
+            message("plate", ["buffet_ready_choose", "round_ended", "round_buffet"], "Ana, à vous… Manche 2 — …")]
+    page.evaluate("ms => ms.forEach(m => window.MarmiteA11y.addToLog(m))", said)
+    groups = page.eval_on_selector_all("#log section[data-group]", "ss => ss.map(s => s.dataset.group)")
+    assert {"1-1", "1-2", "1-3", "2-1"} <= set(groups), groups
+    assert "Bop : six" in page.locator("#log section[data-group='1-3']").inner_text()
+
+
 def test_after_a_change_of_language_the_logs_headings_speak_it(page: Any, server: Server) -> None:
     events = simulate(random.Random(2), players=3, known_hands={0, 1, 2}).events
     first_card = next(i for i, e in enumerate(events) if e["type"] == "card")

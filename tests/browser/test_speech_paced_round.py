@@ -5,6 +5,7 @@ tells the person to choose, one announcement per robot card, one voice per perso
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
@@ -171,9 +172,17 @@ def test_a_buffet_practice_round_by_keyboard_every_step_asks_the_person_to_choos
         assert tablet["queued"] == tablet["heard"]  # 0 lines dropped by the keys
         assert tablet["overlaps"] == 0 and mine["overlaps"] == 0
         log = [m for m in log if m["kind"] not in ("where", "repeat")]  # the answers to her questions aside
-        steps = [m for m in log if "buffet_ready_choose" in m["keys"] or "new_step_choose" in m["keys"]]
-        assert steps and not [m for m in log if "buffet_ready" in m["keys"] or "new_step" in m["keys"]]
-        assert said.lower().count("choisissez votre carte") >= len(steps)  # every step said ("Choisissez" opens one)
+        assert not [m for m in log if "buffet_ready" in m["keys"] or "new_step" in m["keys"]]  # the words with cards
+        steps, out = [], False  # every step opening while she is in the round calls her, none once she is out
+        for m in log:
+            out = out or bool(re.search(r"Ana (part avec|repart sans rien)", m["text"]))  # said before the step
+            if "round_buffet" in m["keys"]:  # a new round (the last one's end said first, in the same line)
+                out = False
+            if {"round_buffet", "new_step_choose", "new_step_robots"} & set(m["keys"]):
+                called = "buffet_ready_choose" in m["keys"] or "new_step_choose" in m["keys"]
+                assert called != out and (not called or "Ana, à vous de choisir." in m["text"]), m
+                steps.append(called)
+        assert steps and said.count("Ana, à vous de choisir.") >= steps.count(True)  # each call said aloud
         assert mine["yourMove"] >= chose  # and her phone showed "your move" for each choice she made
         robot_lines = [m for m in log if m["kind"] == "card" and m["keys"][0] in ("robot.played_named", "moved")
                        and not m["text"].startswith("Ana ")]

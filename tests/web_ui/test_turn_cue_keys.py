@@ -17,8 +17,9 @@ def test_every_turn_key_reaches_a_phone_and_a_call_to_choose_survives_the_brief_
     heard = set(keys["always"]) | set(keys["if_named"])
     assert keys["turn"] and set(keys["turn"]) <= heard  # "ce qui me concerne" keeps each cue
     for key in keys["turn"]:
-        if key.endswith("_choose"):  # names nobody: everyone's cue, so every phone and every profile says it
-            assert key in keys["always"] and key not in keys["brief_drops"], key
+        if key.endswith("_choose"):  # names the people it calls: said on their phones, in every profile (and
+            assert key in keys["if_named"] and key not in keys["always"], key  # never to one already out)
+            assert key not in keys["brief_drops"], key
 
 
 def test_a_face_down_step_calls_everyone_to_choose() -> None:

@@ -60,14 +60,19 @@ window.MarmiteA11y = (function () {
   let trick = 1;
   let trickClosed = false;
 
+  // The parts that open a round or a step (the games' own, data-speech-keys): the log's headings.
+  const SPEECH_KEYS = (window.MarmiteSpeech && window.MarmiteSpeech.keys) || {};
+  const ROUND_OPENS = SPEECH_KEYS.round_opens || ["round_opened"];
+  const STEP_OPENS = SPEECH_KEYS.step_opens || [];
+
   function keys(data) { return (data.parts || []).map(function (part) { return part.key; }); }
 
   // The round and trick (or step) a message belongs to, counted from the game's first message.
   function place(data) {
     const said = keys(data);
     if (said.indexOf("game_started") >= 0) { round = 0; trick = 1; trickClosed = false; }
-    if (said.indexOf("round_opened") >= 0) { round += 1; trick = 1; trickClosed = false; }
-    else if (said.indexOf("new_step") >= 0 || said.indexOf("new_step_choose") >= 0) { trick += 1; trickClosed = false; }
+    if (said.some(function (key) { return ROUND_OPENS.indexOf(key) >= 0; })) { round += 1; trick = 1; trickClosed = false; }
+    else if (said.some(function (key) { return STEP_OPENS.indexOf(key) >= 0; })) { trick += 1; trickClosed = false; }
     else if (trickClosed && (data.kind === "card" || data.kind === "robot")) { trick += 1; trickClosed = false; }
     const at = { round: round, trick: trick };
     if (said.indexOf("trick_won") >= 0) trickClosed = true;

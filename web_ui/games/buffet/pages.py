@@ -21,7 +21,7 @@ from companion.robot_seats import turn_of
 from companion.seam import Event, State
 from web_ui.fact_keys import FactKey
 from web_ui.game_pages import GamePages
-from web_ui.games.buffet.practice import own_cards, practice_seat
+from web_ui.games.buffet.practice import choosing, own_cards, practice_seat
 from web_ui.games.buffet.robots import robot_hands
 
 RING_RADIUS, MOUSE_STEP, MOUSE_SIZE, MOST_MICE = 150, 22, 10, 6
@@ -39,6 +39,8 @@ LABELS = Phrasebook(
     said("buffet_page.part", "part {n}"),
     said("buffet_page.laying", "Laying out the buffet: {k} of {n}"),
     said("buffet_page.reveals", "{player} reveals"),
+    said_plural("buffet_page.choosing", "{players} chooses", "{players} choose", "n"),
+    said("buffet_page.you_choose", "Your turn to choose"),
     said("buffet_page.over", "Game over"),
     said("buffet_page.ring", "The track, squares 0 to 39"),
     said("buffet_page.mice", "The mice"),
@@ -116,6 +118,16 @@ def helpers(language: str) -> dict[str, Any]:
     def t(key: str, **fields: Any) -> str:
         return LABELS.format(key, language, **fields)
 
+    def step_turn(turn: str | None, player: str | None = None) -> str:
+        """Whose move in a step: at a practice without cards, who still chooses face down ("À vous de
+        choisir" on `player`'s own page); else, and once all have chosen, who reveals."""
+        waiting = choosing()
+        if waiting:
+            if player is not None and player in waiting:
+                return t("you_choose")
+            return t("choosing", players=words.names(waiting), n=len(waiting))
+        return t("reveals", player=turn) if turn else ""
+
     french = language == "fr"  # French puts a space before : and ; (as the catalogs do), English and Dutch do not
     return {
         "colon": " :" if french else ":", "sep": " ; " if french else "; ",
@@ -125,7 +137,7 @@ def helpers(language: str) -> dict[str, Any]:
         "shape_name": {shape: LABELS.template(f"shape.{shape}", language) for shape in SHAPE_SYMBOLS},
         "plate_codes": sorted(PLATES, key=lambda code: (FOODS.index(PLATES[code].food), -PLATES[code].value)),
         "mouse_codes": list(MOUSE_CARDS),
-        "practice_seat": practice_seat, "own_cards": own_cards,
+        "practice_seat": practice_seat, "own_cards": own_cards, "step_turn": step_turn,
     }
 
 
@@ -198,12 +210,17 @@ class BuffetPages(GamePages):
     seat_speaks_mine = True  # a phone said everything the tablet said (a seat's own parts name its player)
     speech_keys: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "always": ("game_over", "game_started", "round_opened", "round_ended", "winner", "tie_break", "part_two",
-                   "buffet_ready_choose", "new_step_choose"),
+                   "round_buffet"),
+        # without cards a step's call to choose names the people still in the round: said on their phones only
         "if_named": ("turn", "refused", "undone", "where_turn", "moved", "duel_won", "duel_lost", "duel_tied", "swap",
-                     "rear_tied", "undone_card", "undone_plate", "new_step", "buffet_ready"),
+                     "rear_tied", "undone_card", "undone_plate", "new_step", "buffet_ready", "buffet_ready_choose",
+                     "new_step_choose", "swap_call"),
         # with cards, a step's or round's opening line names who reveals first: her cue, kept even in brief
-        "turn": ("turn", "swap", "buffet_ready_choose", "new_step_choose", "new_step", "buffet_ready"),
-        "brief_drops": ("turn", "buffet_ready", "new_step", "part_label", "plate_laid", "swap"),
+        "turn": ("turn", "swap", "buffet_ready_choose", "new_step_choose", "new_step", "buffet_ready", "swap_call"),
+        "brief_drops": ("turn", "buffet_ready", "new_step", "part_label", "plate_laid", "swap", "new_step_robots"),
+        # the log's headings; without cards no plate is said: a round opens with its buffet in one line
+        "round_opens": ("round_opened", "round_buffet"),
+        "step_opens": ("new_step", "new_step_choose", "new_step_robots"),
     }
     advice_key = "robot.suggest_mouse"
     trick_word_key = "step_heading"  # the log's headings: "Manche 1 · étape 3", never "pli"

@@ -8,6 +8,7 @@ from companion.buffet import KIND
 from companion.buffet.announcer import Words
 from companion.buffet.plates import MOUSE_CARDS
 from companion.buffet.table_seats import SEATS
+from companion.robot_talk import still_choosing
 from web_ui.context import service
 
 
@@ -47,3 +48,14 @@ def own_cards(name: str) -> list[str]:
         hand = SEATS.hand_of(state, ledger, name) or ()
     words = Words(table.language)
     return [words.number(MOUSE_CARDS[code]) for code in sorted(hand, key=lambda code: MOUSE_CARDS[code])]
+
+
+def choosing() -> list[str]:
+    """At a practice without cards, during a step: the players still to choose their card face down, in order
+    (the table turns none over until all have); empty anywhere else, and once the reveal is under way."""
+    table = service()
+    with table.lock:
+        state, ledger = table.game_state, table.robots
+        if state is None or ledger.setup.practice != "virtual" or table.game_name != KIND.name:
+            return []
+        return still_choosing(state, ledger, len(table.standing_actions()) - 1)
