@@ -39,7 +39,9 @@ LEVELS: tuple[str, ...] = ("debutant", "cuisinier", "chef")
 
 DEFAULT_THINK_MS = 300
 GUARD_MS = 30
-"""The search stops this long before `think_ms` at the latest (what follows it: the answer, its line)."""
+"""The search stops this long before `think_ms` at the latest (what follows it: the answer, its line), or a
+tenth of `think_ms` if that is less: the chef's search is sized to end by about 80 % of it (LEVEL_SETTINGS),
+so the guard must come later, or an idle machine's answer would be cut and depend on the clock."""
 
 
 class RobotRefusal(ValueError):
@@ -234,7 +236,7 @@ def decide(
 
 def stop_by(started: float, think_ms: int) -> float:
     """The search's deadline for a decision asked at `started` (monotonic seconds) with `think_ms`."""
-    return started + max(think_ms - min(GUARD_MS, think_ms / 4), 1) / 1000
+    return started + max(think_ms - min(GUARD_MS, think_ms / 10), 1) / 1000
 
 
 def choose(position: Position, level: Level, rng: random.Random, think_ms: int, deadline: float) -> int:

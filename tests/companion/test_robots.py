@@ -18,7 +18,7 @@ from companion.chaud_devant.cards import ALL_CODES
 from companion.chaud_devant.simulate import simulate
 from companion.chaud_devant.state import State as ChaudState
 from companion.referee import Referee
-from companion.robots import LEVELS, Decision, RobotAsk, RobotRefusal, decide
+from companion.robots import GUARD_MS, LEVELS, Decision, RobotAsk, RobotRefusal, decide, stop_by
 from marmite.games import GAMES
 from marmite.robot_command import parse_request
 
@@ -350,3 +350,12 @@ def test_sequential_halving_rounds_end_with_one_answer(count: int, rounds: int) 
     from companion.robots import halvings
 
     assert halvings(count) == rounds
+
+
+@pytest.mark.parametrize("think_ms", [20, 50, 100, 150, 300, 1000, 3000])
+def test_the_guard_leaves_the_search_more_than_the_80_percent_it_is_sized_for(think_ms: int) -> None:
+    """The chef's playouts are sized to end by about 80 % of think-ms on the calibration machine, so the
+    deadline (a guard for slower machines) must come after that, or idle answers would be cut by the clock."""
+    deadline_ms = stop_by(0.0, think_ms) * 1000
+    assert deadline_ms >= 0.9 * think_ms - 1e-9
+    assert think_ms - deadline_ms >= min(GUARD_MS, think_ms / 10) - 1e-9  # still a guard: the answer is written in time
