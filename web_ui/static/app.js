@@ -227,9 +227,9 @@
       toReader(myTurn.textContent, false, "announce-turn");
     }
     turnTold = false;
-    if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: the state after a play,
-      detailFor = false;  // when there is one and it changed (never "nothing to say", never the same twice)
-      const detail = a11y.fact("detail", true);
+    if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: what the play's line did not say
+      detailFor = false;  // of the state after it (never "nothing to say", never the same twice)
+      const detail = a11y.detailAfter(detailAfterLine);
       if (detail && detail !== lastDetail && scope !== "silent" && !deferred()) {
         lastDetail = detail;
         speak(detail);
@@ -299,6 +299,7 @@
   }
 
   let detailFor = false;
+  let detailAfterLine = "";  // the line the state after a play follows: what it said is not said again
   let lastDetail = "";
   // A stream the server refuses (too many at once from this address: 429) is closed for good by the
   // browser: the page opens a new one itself, later and later (1 s, 2 s, 4 s… at most 30 s), and says once
@@ -359,6 +360,7 @@
     }
     if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
     detailFor = data.accepted === true;
+    detailAfterLine = data.text || "";
     refresh();
   }
 
