@@ -111,7 +111,7 @@ SAID = Phrasebook(
     said("chaud_devant.robot_why_forced", "no other choice"),
     said("chaud_devant.coach_no_trick", "{named} leaves you without the trick {often}."),
     said("chaud_devant.coach_trick", "{named} makes you take the trick {often}."),
-    said("chaud_devant.robot_why_menu", "because your hand suits this menu best: {menu}"),
+    said("chaud_devant.robot_why_menu", "because this menu suits your hand best"),
     said("chaud_devant.robot_why_lead", "to open the trick low"),
     said_plural("chaud_devant.robot_why_take",
         "to win {points} point",
