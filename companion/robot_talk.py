@@ -76,14 +76,15 @@ def practice_turns(parts: tuple[Part, ...], ledger: RobotLedger) -> tuple[Part, 
     """At a practice table a robot's turn is said without what binds it ("À Cléo.", not "À Cléo, couleur
     demandée Pois."): the robot needs no reminder, and the person hears the suit when it is their turn; a
     robot that has just won the trick is not told it leads ("Cléo gagne le pli avec 13.", not "… À Cléo.");
-    a robot's call to exchange is not said (its own line says "Bip échange 2 cartes." right after); and a
-    table without cards does not say the hands it deals."""
+    a robot's call to exchange is not said (its own line says "Bip échange 2 cartes." right after), nor that
+    it has chosen its menu (it does so at once; "Menus : …" follows); and a table without cards does not say
+    the hands it deals."""
     if not ledger.setup.practice:
         return parts
     said: list[Part] = []
     for part in parts:
         robot = ledger.is_robot(str(part.fields.get("player", "")))
-        if part.key == "swap" and robot:
+        if part.key in ("swap", "menu_chosen") and robot:  # a robot chooses its menu at once: the reveal says it
             continue
         if ledger.setup.practice == "virtual" and part.key in SILENT_WITHOUT_CARDS:
             continue

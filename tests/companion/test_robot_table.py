@@ -499,8 +499,8 @@ def test_a_practice_tables_turn_words_spare_the_robots_what_their_own_line_says(
 
 
 def test_a_practice_table_without_cards_says_neither_its_deal_nor_a_robots_lead_after_its_trick() -> None:
-    """Issue 30: four "Main de Bop enregistrée, 13 cartes." a deal, and "Cléo gagne le pli avec 13. À Cléo.",
-    slowed a round by ear; a person's lead after their trick stays (it is their cue)."""
+    """Issue 30: four "Main de Bop enregistrée, 13 cartes." a deal, "Cléo a choisi son menu." and "Cléo gagne le
+    pli avec 13. À Cléo." slowed a round by ear; a person's lead after their trick stays (it is their cue)."""
     practice = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}, practice="virtual"))
     deal = (Part("round_opened", {"round": 2, "dealer": "Ana"}), Part("hand_recorded", {"player": "Ana", "size": 13}),
             Part("hand_recorded", {"player": "Cléo", "size": 13}))
@@ -509,6 +509,8 @@ def test_a_practice_table_without_cards_says_neither_its_deal_nor_a_robots_lead_
     assert practice_turns(won, practice) == won[:1]
     ana = (Part("trick_won", {"player": "Ana", "sum": 13}), Part("turn", {"player": "Ana", "bound": None}))
     assert practice_turns(ana, practice) == ana
+    menus = (Part("menu_chosen", {"player": "Ana"}), Part("menu_chosen", {"player": "Cléo"}))
+    assert practice_turns(menus, practice) == menus[:1]  # a person's choice is confirmed, a robot's goes unsaid
     with_cards = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}, practice="cards"))
     assert practice_turns(deal, with_cards) == deal  # the host deals those hands by tag: each is news
     real = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}))
