@@ -128,7 +128,9 @@
 
   // Parts that tell a person to act; when this device said one for its player, "your move" is not said twice.
   const TURN_KEYS = window.MarmiteSpeech.keys.turn || [];  // the games' own (data-speech-keys)
-  let turnTold = false;
+  // The refresh asked right after the line that told this player their turn (0: none): a refresh asked
+  // before that line (answered late, applied after it) neither says the cue nor forgets that it was told.
+  let turnToldAt = 0;
   function tellsMyTurn(data, said) {
     const seat = body.dataset.seat;
     return !!seat && !!said && (data.parts || []).some(function (part) {
@@ -140,7 +142,7 @@
   function announce(data, urgent, asked) {
     window.marmiteLog.push(data);
     const said = asked ? data.text : spoken(data);
-    if (!asked && voiceOn && tellsMyTurn(data, said)) turnTold = true;
+    if (!asked && voiceOn && tellsMyTurn(data, said)) turnToldAt = refreshAsked + 1;
     if (said) toReader(said, urgent);  // a refusal too only within this device's scope (a phone: its player's)
     if (data.kind !== "repeat" && data.kind !== "where") a11y.addToLog(data);
     if (!asked) a11y.cueFor(data);
@@ -223,10 +225,10 @@
     if (myTurn && !wasMyTurn) {  // the seat's turn (play, choose, exchange): a cue when chosen, and words
       a11y.cue("turn");  // in this device's one voice, unless a line it just said told the player already
       window.marmiteYourMove = (window.marmiteYourMove || 0) + 1;
-      if (voiceOn && !turnTold && !deferred()) speak(myTurn.textContent);
+      if (voiceOn && !turnToldAt && !deferred()) speak(myTurn.textContent);
       toReader(myTurn.textContent, false, "announce-turn");
     }
-    turnTold = false;
+    if (turnToldAt && mine >= turnToldAt) turnToldAt = 0;
     if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: what the play's line did not say
       detailFor = false;  // of the state after it (never "nothing to say", never the same twice)
       const detail = a11y.detailAfter(detailAfterLine);
