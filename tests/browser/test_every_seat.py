@@ -374,6 +374,33 @@ def test_buffet_keys_on_the_tablet(page: Any, server: Server) -> None:
     assert page.locator("#fact-keys [data-fact=led]").count() == 0  # no led suit in this game
 
 
+HOLD_FRAGMENTS = """
+(function () {
+  const real = window.fetch.bind(window);
+  window.__releasedFragments = 0;
+  window.fetch = function (url, options) {
+    if (typeof url !== "string" || url.indexOf("/fragment/") !== 0) return real(url, options);
+    const older = window.__heldFragment;
+    if (older) { window.__heldFragment = null; older(); }  // the older answer arrives only now, late
+    return real(url, options).then(function (response) {
+      return new Promise(function (resolve) {
+        let done = false;
+        const release = function () {
+          if (!done) { done = true; window.__releasedFragments += 1; resolve(response); }
+        };
+        window.__heldFragment = release;
+        setTimeout(function () {
+          if (window.__heldFragment === release) window.__heldFragment = null;
+          release();
+        }, 2000);
+      });
+    });
+  };
+})();
+"""
+"""From now on, each fragment's answer is held until the next fragment is asked (at most 2 s)."""
+
+
 def test_the_detailed_profile_adds_the_state_after_a_play_but_not_what_the_plays_line_said(page: Any,
                                                                                           server: Server) -> None:
     """Issue 30: "Marmite : 9, Oignon. À Cléo de jouer." right after "Oignon 4 — 9. À Cléo, couleur demandée
@@ -403,7 +430,17 @@ def test_the_detailed_profile_adds_the_state_after_a_play_but_not_what_the_plays
     assert whole.endswith(f"À {state['turn']} de jouer."), whole
     assert page.evaluate("l => window.MarmiteA11y.detailAfter(l)", line) == ""
     assert page.evaluate("window.MarmiteA11y.detailAfter('Un pli sans rapport.')") == whole
-    rest = events[cards[1] + 1:cards[1] + 80]  # more of the game: cards, trick and round ends, new hands, menus
+    # a refresh answered late (held until the next is asked) shows the state before the next line: never said
+    page.evaluate(HOLD_FRAGMENTS)
+    spoken_before = len(page.evaluate("window.__spoken"))
+    server.post("/api/events", events[cards[1] + 1])
+    page.wait_for_function("() => window.__heldFragment")  # the state after that card, held in the page
+    server.post("/api/events", events[cards[1] + 2])
+    page.wait_for_function("() => window.__releasedFragments >= 2", timeout=10000)
+    page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()")
+    stale = [t for t in page.evaluate("window.__spoken")[spoken_before:] if t.startswith("Marmite")]
+    assert not stale, page.evaluate("window.__spoken")[spoken_before:]
+    rest = events[cards[1] + 3:cards[1] + 80]  # more of the game: cards, trick and round ends, new hands, menus
     last = 0
     for event in rest:
         last = server.post("/api/events", event)["seq"]

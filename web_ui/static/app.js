@@ -229,8 +229,8 @@
       toReader(myTurn.textContent, false, "announce-turn");
     }
     if (turnToldAt && mine >= turnToldAt) turnToldAt = 0;
-    if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: what the play's line did not say
-      detailFor = false;  // of the state after it (never "nothing to say", never the same twice)
+    if (detailFor && mine >= detailFor && a11y.profile() === "detailed") {  // the detailed profile: what the
+      detailFor = 0;  // play's line did not say of the state after it (never "nothing to say", never twice)
       const detail = a11y.detailAfter(detailAfterLine);
       if (detail && detail !== lastDetail && scope !== "silent" && !deferred()) {
         lastDetail = detail;
@@ -300,7 +300,9 @@
     speak(line, last.lang);
   }
 
-  let detailFor = false;
+  // The refresh asked right after an accepted play's line (0: none): the state after that play. A refresh
+  // asked earlier and answered late shows an older state, which is not said against this line.
+  let detailFor = 0;
   let detailAfterLine = "";  // the line the state after a play follows: what it said is not said again
   let lastDetail = "";
   // A stream the server refuses (too many at once from this address: 429) is closed for good by the
@@ -361,7 +363,7 @@
       return;
     }
     if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
-    detailFor = data.accepted === true;
+    detailFor = data.accepted === true ? refreshAsked + 1 : 0;
     detailAfterLine = data.text || "";
     refresh();
   }
