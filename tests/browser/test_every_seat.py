@@ -440,7 +440,20 @@ def test_the_detailed_profile_adds_the_state_after_a_play_but_not_what_the_plays
     page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()")
     stale = [t for t in page.evaluate("window.__spoken")[spoken_before:] if t.startswith("Marmite")]
     assert not stale, page.evaluate("window.__spoken")[spoken_before:]
-    rest = events[cards[1] + 3:cards[1] + 80]  # more of the game: cards, trick and round ends, new hands, menus
+    # a silent message between a play's line and its refresh (at a practice table: the next robot's choice,
+    # noted without a word) leaves the line the state is said against: "Marmite : 9. … À Marmiton de jouer."
+    # came whole after "Pois 1 — 9. À Marmiton."
+    spoken_before = len(page.evaluate("window.__spoken"))
+    released = page.evaluate("window.__releasedFragments")
+    server.post("/api/events", events[cards[1] + 3])
+    page.wait_for_function("() => window.__heldFragment")
+    page.evaluate("""() => window.marmiteSource.onmessage({data: JSON.stringify(
+        {kind: "robot", accepted: true, text: "", parts: []}), lastEventId: ""})""")
+    page.wait_for_function("r => window.__releasedFragments >= r + 2", arg=released, timeout=10000)
+    page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()")
+    whole = [t for t in page.evaluate("window.__spoken")[spoken_before:] if t.startswith("Marmite")]
+    assert not whole, page.evaluate("window.__spoken")[spoken_before:]
+    rest = events[cards[1] + 4:cards[1] + 80]  # more of the game: cards, trick and round ends, new hands, menus
     last = 0
     for event in rest:
         last = server.post("/api/events", event)["seq"]

@@ -363,8 +363,10 @@
       return;
     }
     if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
-    detailFor = data.accepted === true ? refreshAsked + 1 : 0;
-    detailAfterLine = data.text || "";
+    if (data.text) {  // a silent message (a robot's choice noted) leaves the state after the last line said
+      detailFor = data.accepted === true ? refreshAsked + 1 : 0;
+      detailAfterLine = data.text;
+    }
     refresh();
   }
 
