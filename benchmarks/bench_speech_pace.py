@@ -106,7 +106,7 @@ def your_moves(log: list[dict[str, Any]], tablet: dict[str, Any], phone: dict[st
             continue
         first = parts[0]
         if message.get("kind") == "card":  # a robot's card (its reason, or its plain words), or hers
-            robot = first["key"] in ROBOT_CARD_KEYS or (first["key"] not in ("card", "card_overflow")
+            robot = first["key"] in ROBOT_CARD_KEYS or (first["key"] not in ("card", "card_alone", "card_overflow")
                                                         and not first["text"].startswith("Ana"))
             card = (message, first) if robot else None
         turn = [p for p in parts if p["key"] in turn_keys

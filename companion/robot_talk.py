@@ -59,16 +59,29 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
     return parts
 
 
+SILENT_WITHOUT_CARDS = ("hand_recorded",)
+"""Parts a practice table without cards does not say: the hands it deals itself ("Main de Bop enregistrée,
+13 cartes." four times a round told nobody anything: each person's cards are on their phone)."""
+
+
 def practice_turns(parts: tuple[Part, ...], ledger: RobotLedger) -> tuple[Part, ...]:
     """At a practice table a robot's turn is said without what binds it ("À Cléo.", not "À Cléo, couleur
-    demandée Pois."): the robot needs no reminder, and the person hears the suit when it is their turn; and
-    a robot's call to exchange is not said (its own line says "Bip échange 2 cartes." right after)."""
+    demandée Pois."): the robot needs no reminder, and the person hears the suit when it is their turn; a
+    robot that has just won the trick is not told it leads ("Cléo gagne le pli avec 13.", not "… À Cléo.");
+    a robot's call to exchange is not said (its own line says "Bip échange 2 cartes." right after), nor that
+    it has chosen its menu (it does so at once; "Menus : …" follows); and a table without cards does not say
+    the hands it deals."""
     if not ledger.setup.practice:
         return parts
-    said = []
+    said: list[Part] = []
     for part in parts:
         robot = ledger.is_robot(str(part.fields.get("player", "")))
-        if part.key == "swap" and robot:
+        if part.key in ("swap", "menu_chosen") and robot:  # a robot chooses its menu at once: the reveal says it
+            continue
+        if ledger.setup.practice == "virtual" and part.key in SILENT_WITHOUT_CARDS:
+            continue
+        if part.key == "turn" and robot and said and said[-1].key == "trick_won" \
+                and said[-1].fields.get("player") == part.fields.get("player"):
             continue
         if part.key == "turn" and robot and part.fields.get("bound") is not None:
             part = Part(part.key, {**part.fields, "bound": None})

@@ -153,12 +153,7 @@ def describe_effects(state: State | None, effects: list[Any]) -> list[Part]:
             case fx.PlayBegins(_, first):
                 parts.append(Part("play_begins", {"player": names[first]}))
             case fx.CardPlayed(_, code, total, _, _, spoils):
-                played = DECK[code]
-                fields: dict[str, Any] = {"card": code, "sum": total, "spoils": Part("spoils") if spoils else None}
-                if played.is_overflow:
-                    parts.append(Part("card_overflow", {**fields, "suit": str(played.suit)}))
-                else:
-                    parts.append(Part("card", fields))
+                parts.append(_card_part(code, total, spoils, won=any(isinstance(e, fx.TrickWon) for e in effects)))
             case fx.LastCard(seat):
                 parts.append(Part("last_card", {"player": names[seat]}))
             case fx.TrickWon(seat, _, _, total):
@@ -182,6 +177,17 @@ def describe_effects(state: State | None, effects: list[Any]) -> list[Part]:
                 parts.append(Part("undone", {"what": _undone_part(event, before)}))
                 parts.extend(_standing(state))
     return parts
+
+
+def _card_part(code: str, total: int, spoils: bool, *, won: bool) -> Part:
+    """A card and the pot's sum after it ("Pois 4 — 9."), the sum said once: not when it is the card's own
+    value ("Pois 3.", a trick's first card) nor when the trick's winner line says it right after; an
+    overflow card is named as a noun like any card ("Débordement de Pois — 0.")."""
+    played = DECK[code]
+    fields: dict[str, Any] = {"card": code, "sum": total, "spoils": Part("spoils") if spoils else None}
+    if not played.is_overflow and (won or total == played.value):
+        return Part("card_alone", {"card": code, "spoils": fields["spoils"]})
+    return Part("card", fields)
 
 
 def _binding(state: State) -> Part | None:

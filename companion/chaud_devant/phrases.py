@@ -25,7 +25,7 @@ SAID = Phrasebook(
     said("chaud_devant.menus_revealed", "Menus: {menus}."),
     said("chaud_devant.play_begins", "{player} leads."),
     said("chaud_devant.card", "{card} — {sum}{spoils}."),
-    said("chaud_devant.card_overflow", "{suit}: the pot overflows — {sum}{spoils}."),
+    said("chaud_devant.card_alone", "{card}{spoils}."),
     said("chaud_devant.spoils", ", soup spoiled"),
     said("chaud_devant.last_card", "Last card for {player}."),
     said("chaud_devant.trick_won", "{player} wins the trick with {sum}."),
@@ -111,19 +111,19 @@ SAID = Phrasebook(
     said("chaud_devant.robot_why_forced", "no other choice"),
     said("chaud_devant.coach_no_trick", "{named} leaves you without the trick {often}."),
     said("chaud_devant.coach_trick", "{named} makes you take the trick {often}."),
-    said("chaud_devant.robot_why_menu", "because your hand suits this menu best: {menu}"),
+    said("chaud_devant.robot_why_menu", "because this menu suits your hand best"),
     said("chaud_devant.robot_why_lead", "to open the trick low"),
     said_plural("chaud_devant.robot_why_take",
-        "to take this trick and its {points} point",
-        "to take this trick and its {points} points",
+        "to win {points} point",
+        "to win {points} points",
         "points"),
     said("chaud_devant.robot_why_least_bad", "to take the trick that costs you least"),
     said("chaud_devant.robot_why_dodge", "so as not to take the trick at {sum}"),
     said("chaud_devant.robot_why_dump", "to get rid of a card you do not need"),
     # the reasons said to the whole table after a robot's play: from public facts only (robot_public.py)
     said("chaud_devant.robot_why_open", "to open the trick"),
-    said("chaud_devant.robot_why_under", "so as not to take the trick"),
-    said("chaud_devant.robot_why_take_now", "to take the trick now"),
+    said("chaud_devant.robot_why_under", "to duck"),
+    said("chaud_devant.robot_why_take_now", "to take the trick"),
 )
 
 

@@ -132,7 +132,7 @@ def test_a_chaud_devant_practice_round_by_keyboard_paced_by_speech(browser: Any,
         robot_cards = [m for m in log if m["kind"] == "card"  # with its public reason, or plain when it has none
                        and m["keys"][0] in ("robot.played", "robot.played_plain")]
         played = sum(len(trick["cards"]) for trick in server.get("/api/state")["rounds"][0]["tricks"])
-        hers = [m for m in log if m["kind"] == "card" and m["keys"][0] == "card"]
+        hers = [m for m in log if m["kind"] == "card" and m["keys"][0] in ("card", "card_alone")]  # sum said or not
         assert hers  # (the round ends with the first hand played out: not always 13 cards each)
         assert len(robot_cards) == played - len(hers), [m["text"] for m in log if m["kind"] == "card"]  # one each
         assert not [m for m in log if m["kind"] == "robot" and m["text"]]  # and no second line for it
@@ -291,3 +291,54 @@ def test_a_reloaded_tablet_that_leaves_the_table_page_no_longer_holds_the_robots
     while "table" in voices():
         assert time.monotonic() < deadline, "the tablet left, but the table still waits for its voice"
         time.sleep(0.1)
+
+
+LATE_FRAGMENTS = """
+(function () {
+  const real = window.fetch.bind(window);
+  let held = null;
+  window.fetch = function (url, options) {
+    if (typeof url !== "string" || url.indexOf("/fragment/") !== 0) return real(url, options);
+    if (held) { held(); held = null; }  // a newer fragment is asked: the older answer arrives only now
+    return real(url, options).then(function (response) {
+      return new Promise(function (resolve) {
+        let done = false;
+        const release = function () { if (!done) { done = true; resolve(response); } };
+        held = release;
+        setTimeout(release, 1500);
+      });
+    });
+  };
+})();
+"""
+"""Each fragment's answer held until the next fragment is asked (at most 1.5 s): a refresh asked before a
+line arrives is applied after it, as on a slow phone."""
+
+
+def test_a_phone_reading_everything_says_one_cue_even_when_a_late_refresh_lands_after_the_turn_line(
+        browser: Any, page: Any, server: Server) -> None:
+    """Issue 30: "À Ana, couleur demandée Oignon." then "À vous de jouer !" on a practice phone reading
+    everything: the refresh asked before the line, applied after it, forgot that the line told her."""
+    robots = {"seats": {"Marmiton": "debutant", "Cléo": "debutant"}, "practice": "virtual", "aids": True}
+    assert server.post("/api/events", {"type": "new_game", "players": ["Ana", "Marmiton", "Cléo"],
+                                       "dealer": "Ana", "robots": robots})["accepted"]
+    unlock(page, server, "/setup")
+    link = page.get_attribute(".seat-links a:text-is('Ana')", "href")
+    assert link is not None
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    phone.add_init_script(engine_script(FACTOR, speak="all") + LATE_FRAGMENTS)
+    try:
+        ana = phone.new_page()
+        ana.goto(link)
+        wait_stream(ana)
+        ana.wait_for_selector(".seat-menu-btn", timeout=30000)
+        press_on(ana, ".seat-menu-btn")
+        ana.wait_for_selector("#my-turn", timeout=60000)
+        ana.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=30000)
+        time.sleep(2)  # any late fragment held by the script has landed
+        ana.wait_for_function("() => !window.MarmiteSpeech.voice.busy()", timeout=30000)
+        said = ana.evaluate("window.__engine.said")
+        assert [line for line in said if "À Ana" in line], said  # her cue, in the robot card's line
+        assert not [line for line in said if "À vous de jouer" in line], said  # and not a second time
+    finally:
+        phone.close()

@@ -220,8 +220,8 @@ def test_a_virtual_practice_round_deals_the_hands_and_robots_play_themselves(ope
     assert all(f", {why}." in text for text, why in lines if why)  # the reason in the card's own line
     said_why = {why + "." for _, why in lines if why}
     assert said_why
-    public = {"so as not to take the trick.", "to take the trick now."}  # opening says nothing (issue 30)
-    assert all(why in public or why.startswith("to take this trick and its ") for why in said_why), said_why
+    public = {"to duck.", "to take the trick."}  # opening says nothing (issue 30)
+    assert all(why in public or why.startswith("to win ") for why in said_why), said_why
     assert replay(list(enumerate(log, 1)), GAMES)["rounds"][0]["points"] == table.state()["rounds"][0]["points"]
 
 
@@ -379,10 +379,10 @@ def test_a_practice_game_started_after_an_undo_deals_at_once(opened: Any) -> Non
     assert table.submit({"type": "card", "card": first_legal(table)}).accepted
     assert table.undo().accepted  # the last thing the table did: an undo
     robots = {"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0}
-    before = len(texts(table))
+    game = table.current_game
     assert table.submit(new_game(robots)).accepted
-    # any line since the new game (the robots go on talking after the deal: never only the last few)
-    wait_for(lambda: any("hand_recorded" in line or "enregistrée" in line for line in texts(table)[before:]))
+    # the new game's hands, dealt by the table (a practice without cards no longer says them: issue 30)
+    wait_for(lambda: table.current_game != game and len(known_hands(table)) == len(PLAYERS))
 
 
 def test_a_robot_game_exports_and_replays_to_the_tables_state(opened: Any, tmp_path: Path) -> None:
@@ -496,3 +496,22 @@ def test_a_practice_tables_turn_words_spare_the_robots_what_their_own_line_says(
     assert practice_turns(parts, practice) == (parts[0], parts[2], Part("turn", {"player": "Bip", "bound": None}))
     real = RobotLedger(RobotSetup(seats={"Bip": "debutant"}))
     assert practice_turns(parts, real) == parts  # at a real table the host reads the robot's exchange
+
+
+def test_a_practice_table_without_cards_says_neither_its_deal_nor_a_robots_lead_after_its_trick() -> None:
+    """Issue 30: four "Main de Bop enregistrée, 13 cartes." a deal, "Cléo a choisi son menu." and "Cléo gagne le
+    pli avec 13. À Cléo." slowed a round by ear; a person's lead after their trick stays (it is their cue)."""
+    practice = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}, practice="virtual"))
+    deal = (Part("round_opened", {"round": 2, "dealer": "Ana"}), Part("hand_recorded", {"player": "Ana", "size": 13}),
+            Part("hand_recorded", {"player": "Cléo", "size": 13}))
+    assert practice_turns(deal, practice) == deal[:1]
+    won = (Part("trick_won", {"player": "Cléo", "sum": 13}), Part("turn", {"player": "Cléo", "bound": None}))
+    assert practice_turns(won, practice) == won[:1]
+    ana = (Part("trick_won", {"player": "Ana", "sum": 13}), Part("turn", {"player": "Ana", "bound": None}))
+    assert practice_turns(ana, practice) == ana
+    menus = (Part("menu_chosen", {"player": "Ana"}), Part("menu_chosen", {"player": "Cléo"}))
+    assert practice_turns(menus, practice) == menus[:1]  # a person's choice is confirmed, a robot's goes unsaid
+    with_cards = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}, practice="cards"))
+    assert practice_turns(deal, with_cards) == deal  # the host deals those hands by tag: each is news
+    real = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}))
+    assert practice_turns(won, real) == won

@@ -7,9 +7,11 @@ import pytest
 
 from companion.buffet.announcer import BuffetVoice
 from companion.chaud_devant.announcer import EditionVoice, Theme
+from companion.chaud_devant.phrases import menu_name
 from companion.deck_phrases import DeckVoice
 from companion.robot_seats import RobotHandKnown, RobotSetup
 from companion.robot_talk import describe_robot
+from companion.robot_words import RobotVoice
 from companion.seam import Part
 from companion.tag_deal import DealPlan, TagDeal
 
@@ -46,8 +48,17 @@ def test_the_chefs_reason_speaks_to_the_player_who_asked(language: str, game: st
 def test_a_trick_taken_is_worded_for_the_robot_and_for_the_player_alike(language: str) -> None:
     """"worth 5 points to it" (and "qui lui rapporte") fit neither the hint nor the table's ear."""
     said = EditionVoice("2005").render([Part("robot_why_take", {"points": 5})], language)
-    assert said == {"fr": "pour prendre ce pli et ses 5 points", "en": "to take this trick and its 5 points",
-                    "nl": "om deze slag en zijn 5 punten te nemen"}[language]
+    assert said == {"fr": "pour gagner 5 points", "en": "to win 5 points", "nl": "om 5 punten te winnen"}[language]
+
+
+@pytest.mark.parametrize("language", ["fr", "en", "nl"])
+def test_a_robots_public_reasons_are_a_few_words(language: str) -> None:
+    """Issue 30: the reason took about 3.4 s of each robot's line ("pour prendre ce pli et ses 3 points");
+    a few words keep the table's pace (one robot card a line, no slower)."""
+    voice = EditionVoice("2005")
+    said = [voice.render([Part(key, fields)], language) for key, fields in (
+        ("robot_why_under", {}), ("robot_why_take_now", {}), ("robot_why_take", {"points": 12}))]
+    assert all(len(reason) <= 28 for reason in said), said
 
 
 @pytest.mark.parametrize("language", ["fr", "en", "nl"])
@@ -88,3 +99,15 @@ def test_a_practice_without_cards_announces_no_known_hand() -> None:
     assert describe_robot(effects, virtual, {"type": "robot"}) == []
     real = RobotSetup({"Bip": "chef"}, "", False, 0)  # at a real table the host is told the robot's hand is in
     assert [part.key for part in describe_robot(effects[1:2], real, {"type": "robot"})] == ["robot.hand_known"]
+
+
+@pytest.mark.parametrize("language", ["fr", "en", "nl"])
+@pytest.mark.parametrize("menu", ["pea", "pepper", "none"])
+def test_the_chefs_menu_advice_names_the_menu_once_and_reads_for_no_soup(language: str, menu: str) -> None:
+    """Issue 30: "The chef would choose the no soup menu. Why: because your hand suits this menu best: no soup."
+    said the menu twice and read "the no soup menu"."""
+    voice = RobotVoice(EditionVoice("2005"), EditionVoice("2005"))
+    said = voice.render([Part("robot.suggest_menu", {"menu": menu}),
+                         Part("robot.why", {"why": Part("robot_why_menu", {"menu": menu})})], language)
+    assert said.count(menu_name(menu, language)) == 1, said
+    assert "no soup menu" not in said and "menu pas de soupe" not in said and "menu geen soep" not in said, said

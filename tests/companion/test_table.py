@@ -108,7 +108,7 @@ def test_repeat_says_the_last_announcement_again(table: TableService) -> None:
     for event in [*started(), card("pea-3a")]:
         table.submit(event)
     repeat = table.repeat_last()
-    assert table.render(repeat)["text"] == "Pois 3 — 3. À Bruno, couleur demandée Pois."
+    assert table.render(repeat)["text"] == "Pois 3. À Bruno, couleur demandée Pois."
     assert repeat.stream_id is None
 
 

@@ -66,6 +66,27 @@ def test_a_pepper_lead_is_not_an_empty_pot(client: FlaskClient) -> None:
     assert "Pas encore de couleur demandée" in page
 
 
+def _pot_fact(client: FlaskClient, language: str) -> str:
+    client.post("/api/settings", json={"language": language}, headers=HEADERS)
+    page = client.get("/fragment/table").get_data(as_text=True)
+    found = re.search(r'<p data-fact="pot">(.*?)</p>', page)
+    assert found is not None
+    return html.unescape(found.group(1))
+
+
+def test_the_pot_key_says_an_empty_pot_once_and_a_spoiled_soup_mid_sentence_in_lower_case(
+        client: FlaskClient) -> None:
+    """Issue 30: P said "Marmite : 0, Marmite vide" and "Pot: 2, Spoiled soup" (a capital mid-sentence)."""
+    events = _until_a_pepper_lead()
+    for event in events[:-1]:
+        client.post("/api/events", json=event, headers=HEADERS)
+    assert _pot_fact(client, "fr") == "Marmite vide"
+    client.post("/api/events", json=events[-1], headers=HEADERS)
+    assert re.fullmatch(r"Marmite : \d+, soupe gâchée", _pot_fact(client, "fr"))
+    assert re.fullmatch(r"Pot: \d+, spoiled soup", _pot_fact(client, "en"))
+    assert re.fullmatch(r"Pot: \d+, soep bedorven", _pot_fact(client, "nl"))
+
+
 def test_a_refused_setup_is_explained_in_the_page_language(client: FlaskClient) -> None:
     page = html.unescape(client.get("/setup").get_data(as_text=True))
     assert "La partie n'a pas été lancée : il faut 3 à 5 joueurs" in page

@@ -54,3 +54,29 @@ def test_the_tablet_offers_no_private_menu_choice_for_a_robot_seat(client: Flask
     table = html.unescape(client.get("/fragment/table").get_data(as_text=True))
     assert "Choisir en privé : Ana" in table and "Choisir en privé : Cléo" in table
     assert "Choisir en privé : Marmiton" not in table
+
+
+def test_a_robot_seats_page_never_says_your_turn(client: FlaskClient, service: TableService) -> None:
+    """Issue 30: a robot's seat page opened on the tablet said "À vous de jouer !" as if a person played it."""
+    assert client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "players": PLAYERS, "dealer": "Ana",
+        "robots": {"seats": {"Marmiton": "chef"}}}).get_json()["accepted"]
+    for name in PLAYERS:
+        assert service.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    for name in PLAYERS:
+        if name == "Marmiton":
+            assert service.submit({"type": "robot", "player": name, "menu": "none"}, "robot").accepted
+        assert service.submit({"type": "menu", "player": name, "menu": "none"}).accepted
+    while service.state()["turn"] != "Marmiton":
+        state = service.game_state
+        assert state is not None
+        assert service.submit(state.legal_actions()[0]).accepted
+    robot = html.unescape(client.get("/fragment/seat/Marmiton").get_data(as_text=True))
+    assert 'id="my-turn"' not in robot and "À vous de jouer" not in robot
+    state = service.game_state
+    assert state is not None
+    assert service.submit({"type": "robot", "player": "Marmiton", "card": str(state.legal_actions()[0]["card"])},
+                          source="robot").accepted
+    assert service.submit({"type": "card", "card": str(state.legal_actions()[0]["card"])}).accepted
+    person = html.unescape(client.get("/fragment/seat/" + service.state()["turn"]).get_data(as_text=True))
+    assert 'id="my-turn"' in person  # a person's seat keeps its cue

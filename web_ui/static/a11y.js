@@ -197,6 +197,24 @@ window.MarmiteA11y = (function () {
     return text || (bare || !none ? "" : none.dataset.none);
   }
 
+  // The state after a play for the detailed profile: the pieces of the page's detail fact that the play's own
+  // line (`said`) did not say already (each piece names, in data-heard, words that line holds when it did:
+  // "Marmite : 9. À Cléo de jouer." after "Oignon 4 — 9. À Cléo." said nothing new); a game whose detail has no
+  // pieces says it whole.
+  function detailAfter(said) {
+    const source = document.querySelector('#facts [data-fact="detail"]');
+    if (!source) return "";
+    const pieces = Array.prototype.slice.call(source.querySelectorAll("[data-heard]"));
+    if (!pieces.length) return source.textContent.trim();
+    const heard = (said || "").toLowerCase();
+    const kept = pieces.filter(function (piece) {
+      return !piece.dataset.heard.split("|").some(function (words) {
+        return !!words && heard.indexOf(words.toLowerCase()) >= 0;
+      });
+    }).map(function (piece) { return piece.textContent.trim(); }).filter(Boolean);
+    return kept.length ? kept.join(". ") + "." : "";
+  }
+
   // ------------------------------------------------------------------ sounds and vibration
   // Generated in the page (Web Audio), never downloaded; each cue goes with its announcement.
   const CUES = {
@@ -374,5 +392,5 @@ window.MarmiteA11y = (function () {
 
   return { addToLog: addToLog, lastTexts: lastTexts, profile: profile, profiled: profiled, cue: cue,
     setPracticeRobots: setPracticeRobots,
-    cueFor: cueFor, update: update, wire: wire, key: key, fact: fact };
+    cueFor: cueFor, update: update, wire: wire, key: key, fact: fact, detailAfter: detailAfter };
 })();

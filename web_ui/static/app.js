@@ -128,7 +128,9 @@
 
   // Parts that tell a person to act; when this device said one for its player, "your move" is not said twice.
   const TURN_KEYS = window.MarmiteSpeech.keys.turn || [];  // the games' own (data-speech-keys)
-  let turnTold = false;
+  // The refresh asked right after the line that told this player their turn (0: none): a refresh asked
+  // before that line (answered late, applied after it) neither says the cue nor forgets that it was told.
+  let turnToldAt = 0;
   function tellsMyTurn(data, said) {
     const seat = body.dataset.seat;
     return !!seat && !!said && (data.parts || []).some(function (part) {
@@ -140,7 +142,7 @@
   function announce(data, urgent, asked) {
     window.marmiteLog.push(data);
     const said = asked ? data.text : spoken(data);
-    if (!asked && voiceOn && tellsMyTurn(data, said)) turnTold = true;
+    if (!asked && voiceOn && tellsMyTurn(data, said)) turnToldAt = refreshAsked + 1;
     if (said) toReader(said, urgent);  // a refusal too only within this device's scope (a phone: its player's)
     if (data.kind !== "repeat" && data.kind !== "where") a11y.addToLog(data);
     if (!asked) a11y.cueFor(data);
@@ -223,13 +225,13 @@
     if (myTurn && !wasMyTurn) {  // the seat's turn (play, choose, exchange): a cue when chosen, and words
       a11y.cue("turn");  // in this device's one voice, unless a line it just said told the player already
       window.marmiteYourMove = (window.marmiteYourMove || 0) + 1;
-      if (voiceOn && !turnTold && !deferred()) speak(myTurn.textContent);
+      if (voiceOn && !turnToldAt && !deferred()) speak(myTurn.textContent);
       toReader(myTurn.textContent, false, "announce-turn");
     }
-    turnTold = false;
-    if (detailFor && a11y.profile() === "detailed") {  // the detailed profile: the state after a play,
-      detailFor = false;  // when there is one and it changed (never "nothing to say", never the same twice)
-      const detail = a11y.fact("detail", true);
+    if (turnToldAt && mine >= turnToldAt) turnToldAt = 0;
+    if (detailFor && mine >= detailFor && a11y.profile() === "detailed") {  // the detailed profile: what the
+      detailFor = 0;  // play's line did not say of the state after it (never "nothing to say", never twice)
+      const detail = a11y.detailAfter(detailAfterLine);
       if (detail && detail !== lastDetail && scope !== "silent" && !deferred()) {
         lastDetail = detail;
         speak(detail);
@@ -298,7 +300,10 @@
     speak(line, last.lang);
   }
 
-  let detailFor = false;
+  // The refresh asked right after an accepted play's line (0: none): the state after that play. A refresh
+  // asked earlier and answered late shows an older state, which is not said against this line.
+  let detailFor = 0;
+  let detailAfterLine = "";  // the line the state after a play follows: what it said is not said again
   let lastDetail = "";
   // A stream the server refuses (too many at once from this address: 429) is closed for good by the
   // browser: the page opens a new one itself, later and later (1 s, 2 s, 4 s… at most 30 s), and says once
@@ -358,7 +363,10 @@
       return;
     }
     if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
-    detailFor = data.accepted === true;
+    if (data.text) {  // a silent message (a robot's choice noted) leaves the state after the last line said
+      detailFor = data.accepted === true ? refreshAsked + 1 : 0;
+      detailAfterLine = data.text;
+    }
     refresh();
   }
 

@@ -44,12 +44,22 @@ def test_undoing_a_menu_says_who_still_chooses(table: TableService) -> None:
                       "Doivent encore choisir : Bruno, Valentine et Nicolas.")
 
 
-def test_bouillons_are_called_bouillon_and_the_overflow_card_overflows(table: TableService) -> None:
-    assert said(table, *started(), card("onion-0a")).startswith("Bouillon d'Oignon — 0.")
-    assert said(table, card("pea-0b")).startswith("Bouillon de Pois — 0.")
-    assert said(table, card("onion-x")).startswith("Oignon : la marmite déborde — 0.")
+def test_bouillons_are_called_bouillon_and_the_overflow_card_is_named_like_any_card(table: TableService) -> None:
+    """"Bop : Champignons : la marmite déborde — 0" read unlike every other card line (issue 30)."""
+    assert said(table, *started(), card("onion-0a")).startswith("Bouillon d'Oignon.")
+    assert said(table, card("pea-0b")).startswith("Bouillon de Pois.")
+    assert said(table, card("onion-x")).startswith("Débordement d'Oignon — 0.")
     table.language = "en"
-    assert table.render(table.messages_after(0)[-3])["text"].startswith("Onion bouillon — 0.")
+    assert table.render(table.messages_after(0)[-3])["text"].startswith("Onion bouillon.")
+    assert table.render(table.messages_after(0)[-1])["text"].startswith("Onion overflow card — 0.")
+
+
+def test_the_pots_sum_is_said_once(table: TableService) -> None:
+    """"Pois 3 — 3" (a trick's first card) and "Pois 4 — 10. Ana gagne le pli avec 10." said the sum twice."""
+    assert said(table, *started(), card("pea-3a")).startswith("Pois 3. À Bruno")
+    assert said(table, card("pea-4a")).startswith("Pois 4 — 7. À Valentine")
+    won = said(table, card("pea-5a"))
+    assert won.startswith("Pois 5. ") and "gagne le pli avec 12." in won, won
 
 
 def test_the_led_suit_and_the_spoiled_soup_bind_the_next_player(table: TableService) -> None:
