@@ -59,3 +59,16 @@ def choosing() -> list[str]:
         if state is None or ledger.setup.practice != "virtual" or table.game_name != KIND.name:
             return []
         return still_choosing(state, ledger, table.action_count)
+
+
+def exchanging() -> str | None:
+    """At a practice without cards: the person who left first and may still exchange cards (the table turns no
+    card over until they have); None anywhere else."""
+    table = service()
+    with table.view_lock:
+        state, ledger = table.game_state, table.robots
+        if state is None or ledger.setup.practice != "virtual" or table.game_name != KIND.name:
+            return None
+        count = table.action_count
+        return next((player for player in state.players
+                     if not ledger.is_robot(player) and SEATS.swap_due(state, ledger, player, count)), None)
