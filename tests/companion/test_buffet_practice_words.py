@@ -6,14 +6,19 @@ a robot's reason that the board it leaves does not contradict."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from companion.buffet.announcer import BuffetVoice
 from companion.buffet.practice_words import practice_words
 from companion.buffet.robot_public import public_why
+from companion.buffet.table_seats import SEATS
 from companion.hub import Message
+from companion.robot_table import RobotDriver
 from companion.seam import Part
 from companion.table import TableService
+from marmite.games import GAMES
 from tests.companion.buffet.rulebook import mice, new_game, plates, state_after
 from tests.companion.test_robot_table import wait_for
 
@@ -152,3 +157,54 @@ def play_to_round_two(table: TableService) -> None:
             table.submit({"type": "robot", "player": "Ana", "hand": list(hand), "swap": []}, source="seat")
         time.sleep(0.01)
     wait_for(lambda: False, 0)
+
+
+def test_an_undone_plate_keeps_the_held_round_end(tmp_path: Path) -> None:
+    """An undo of one of the next round's plates (the round's last card still stands) keeps the round's end for
+    the next opening; only undoing the round's last card drops it (it is said again when the card is)."""
+    table = TableService.open(tmp_path, GAMES)
+    driver = RobotDriver(table, think_ms=5)  # never started: each look is taken here, one at a time
+    try:
+        start = {"type": "new_game", "game": "buffet", "players": PLAYERS, "first": "Ana",
+                 "robots": {"seats": dict.fromkeys(ROBOTS, "debutant"), "practice": "virtual", "pace_ms": 0}}
+        assert table.submit(start).accepted
+        until(table, driver, lambda: table.state()["phase"] == "buffet" and table.state()["round"] == 2)
+        while not table.state()["buffet"]:  # the next round's first plate
+            driver.step()
+        assert table.undo().accepted  # that plate taken back: the round's end still stands
+        assert not driver.step()  # the robots wait after an undo, until the host lets them go on
+        driver.resume()
+        until(table, driver, lambda: table.state()["round"] == 2 and table.state()["phase"] == "step")
+        opening = [m for m in table.messages_after(0) if "round_buffet" in keys(m)][-1]
+        assert "Manche 2" in opening.text("fr") and "round_ended" in keys(opening), opening.text("fr")
+        until(table, driver, lambda: table.state()["phase"] == "buffet" and table.state()["round"] == 3)
+        assert table.undo().accepted  # the round's last card taken back: played again, it ends the round again
+        assert not driver.step()
+        driver.resume()
+        until(table, driver, lambda: table.state()["round"] == 3 and table.state()["phase"] == "step")
+        opening = [m for m in table.messages_after(0) if "round_buffet" in keys(m)][-1]
+        assert [part.key for part in opening.parts].count("round_ended") == 1, opening.text("fr")
+    finally:
+        table.close()
+
+
+def until(table: TableService, driver: RobotDriver, done: Callable[[], bool]) -> None:
+    """The driver's looks, one at a time, Ana choosing her lowest card and keeping her hand, until `done`."""
+    for _ in range(2000):
+        if done():
+            return
+        state = table.state()
+        with table.lock:
+            count = len(table.standing_actions()) - 1
+            hand = table.robots.hand("Ana") or ()
+            due = (state["phase"] == "step" and "Ana" in state["in_round"]
+                   and table.robots.pending("Ana", count) is None
+                   and state["in_round"].index("Ana") >= state["in_round"].index(state["turn"]))
+            exchange = table.game_state is not None and SEATS.swap_due(table.game_state, table.robots, "Ana", count)
+        if exchange:
+            assert table.submit({"type": "robot", "player": "Ana", "hand": list(hand), "swap": []}, "seat").accepted
+        elif due and hand:
+            assert table.submit({"type": "robot", "player": "Ana", "card": min(hand)}, "seat").accepted
+        else:
+            driver.step()
+    raise AssertionError(f"never done: {table.state()}")
