@@ -42,7 +42,7 @@ def test_the_call_follows_the_card_and_the_outcome_follows_the_call() -> None:
     assert said(now, "nl").startswith("Bup: nul — vak 3, derde. Ana, kies je kaart. ")
     two = practice_words(parts, ("Bip", "Bup"))[0]  # two people: the plural, in each language
     assert "Ana et Bop, à vous de choisir." in said(two) and "Ana and Bop, choose your cards." in said(two, "en")
-    assert "Ana en Bop, kies jullie kaart." in said(two, "nl")
+    assert "Ana en Bop, kies jullie kaarten." in said(two, "nl")
 
 
 def test_a_person_out_of_the_round_is_not_called_to_choose() -> None:
@@ -60,7 +60,7 @@ def test_a_persons_call_to_exchange_comes_right_after_the_card_before_her_depart
              Part("new_step", {"player": "Bip", "in_round": ["Bip", "Bop", "Bup"]}))
     now, _ = practice_words(parts, ROBOTS)
     assert said(now) == ("Bup : cinq — case 11, deuxième. Ana, vous pouvez échanger des cartes. Ana part avec "
-                         "pizza à −1. Nouvelle étape.")
+                         "pizza à moins 1. Nouvelle étape.")
     assert "Ana, you may exchange cards. Ana leaves with" in said(now, "en")
     assert "Ana, je mag kaarten ruilen. Ana vertrekt met" in said(now, "nl")
     robot = practice_words((*parts[:2], Part("swap", {"player": "Bip"}), parts[3]), ROBOTS)[0]
@@ -89,6 +89,12 @@ def test_a_round_end_is_said_after_the_next_call_with_the_buffet_in_one_line() -
                                     "salad 5, tomato salad 4, cheese 2.")
     assert said(now, "nl").endswith("Einde van ronde 1: Ana 0, Bip 2, Bop min 1, Bup 4. Ronde 2, buffet: "
                                     "tomatensalade 5, tomatensalade 4, kaas 2.")
+    three = (Part("buffet_ready", {"part": Part("part_label", {"part": 1}), "buffet": ["plate-pizza-n1"],
+                                   "player": "Ana", "round": 2, "in_round": ["Ana", "Bip", "Bop"]}),)
+    opening = practice_words(three, ("Bip", "Bop"))[0]  # a game of three: each round in two parts
+    assert said(opening) == "Ana, à vous de choisir. Manche 2, partie 1 — buffet : pizza à moins 1."
+    assert said(opening, "en").endswith("Round 2, part 1, buffet: pizza minus 1.")
+    assert said(opening, "nl").endswith("Ronde 2, deel 1, buffet: pizza min 1.")
     last = (*end, Part("game_over", {"winners": Part("winner", {"players": ["Bup"], "points": 4, "tie": None})}))
     assert practice_words(last, ROBOTS)[1] == ()  # the game's end is said at once
 
