@@ -50,7 +50,10 @@ class RobotDriver:
         self._paused_at: int | None = None  # action count when an undo paused the practice robots
         self._paused_game = 0  # the game that undo belonged to
         self._undo_seq: int | None = None  # the journal seq of the latest undo the driver has paused for
-        self._held: tuple[int, tuple[Part, ...]] = (0, ())  # a game's parts held for its next announcement
+        self._held: tuple[int, tuple[Part, ...], int] = (0, (), 0)
+        """A game's parts held for its next announcement (a buffet round's end), and the count of standing
+        actions when they were held (with the card that ended the round). Kept in memory only: a restart between
+        a round's last card and the next round's opening loses them (that opening then says only its buffet)."""
         service.add_listener(self._heard)
 
     # ------------------------------------------------------------------ life
@@ -73,7 +76,8 @@ class RobotDriver:
             self.pace.heard(message.serial)
         if message.kind == "undo" and message.accepted:
             self._paused_at = -1  # set on the driver's thread at its next look
-            self._held = (0, ())  # what was held belonged to what is undone
+            if self.service.action_count < self._held[2]:  # the card that ended the round is undone: its
+                self._held = (0, (), 0)  # end is held again when a card ends it (an undone plate keeps it)
         self._wake.set()
 
     def practice_voices(self) -> list[str] | None:
@@ -332,7 +336,7 @@ class RobotDriver:
         def words(parts: tuple[Part, ...]) -> tuple[Part, ...]:
             held = self._held[1] if self._held[0] == game else ()
             said, kept = seats.practice_words(parts, robots, held)
-            self._held = (game, kept)
+            self._held = (game, kept, self._held[2] if held else self.service.action_count)
             return said
 
         return words

@@ -558,6 +558,17 @@ class TableService:
         """The table's lock: hold it to read the state, the actions and the robots together."""
         return self._lock
 
+    @property
+    def view_lock(self) -> threading.RLock:
+        """The readers' lock: hold it to read the state, the robots and `action_count` together without
+        waiting behind a write stuck on the disk (never take `lock` while holding it)."""
+        return self._view
+
+    @property
+    def action_count(self) -> int:
+        """How many accepted actions of the current game still stand (read under `view_lock`)."""
+        return len(self._referee.actions)
+
     def standing_actions(self) -> list[dict[str, Any]]:
         """The current game's accepted actions still standing (its new_game first), for a robot's request."""
         with self._lock:

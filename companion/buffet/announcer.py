@@ -49,7 +49,7 @@ class Words:
 
     def points(self, value: int) -> str:
         return phrase_format(SAID.template("points", self.language, value), self.language,
-                             {"value": self.signed(value)})
+                             {"value": self.spoken(value)})
 
     def names(self, items: list[str]) -> str:
         if len(items) <= 1:
@@ -81,9 +81,10 @@ def render_part(part: Part, words: Words) -> str:
     message = SAID.messages[key]
     count = count_of(f[message.count]) if message.count is not None else None
     if "plate" in f:
-        f["plate"] = words.plate(f["plate"])
+        f["plate"] = words.plate(f["plate"], aloud=True)  # what is said: signs as words ("pizza à moins 1")
     if "buffet" in f:
-        f["buffet"] = words.phrase("list_sep").join(map(words.plate, f["buffet"])) or words.phrase("empty")
+        f["buffet"] = words.phrase("list_sep").join(words.plate(code, aloud=True) for code in f["buffet"]) \
+            or words.phrase("empty")
     if "value" in f:
         f["value"] = words.number(f["value"])
     if "place" in f:

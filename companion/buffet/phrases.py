@@ -26,7 +26,8 @@ SAID = Phrasebook(
     # the round's buffet in one line (the table lays its virtual plates without a word)
     said_plural("buffet.buffet_ready_choose", "{players}, choose your card.", "{players}, choose your cards.",
         "players"),
-    said("buffet.round_buffet", "Round {round}, buffet: {spread}."),
+    said("buffet.round_buffet", "Round {round}{part}, buffet: {spread}."),
+    said("buffet.round_part", ", part {part}"),
     said_plural("buffet.new_step_choose", "{players}, choose your card.", "{players}, choose your cards.",
         "players"),
     said("buffet.new_step_robots", "New step."),

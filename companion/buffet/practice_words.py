@@ -39,8 +39,10 @@ def practice_words(parts: tuple[Part, ...], robots: Iterable[str],
         people = [name for name in part.fields.get("in_round", ()) if name not in people_out]
         call = [Part(STEP_OPENINGS[part.key], {"players": people})] if people else []
         if part.key == "buffet_ready":  # the round's number and its buffet in one line, after what was held
+            label = part.fields.get("part")  # a game of three: the round's part ("Manche 2, partie 1")
             fields: dict[str, Any] = {"round": part.fields.get("round", 0),
-                                      "spread": list(part.fields.get("buffet", ()))}
+                                      "part": Part("round_part", dict(label.fields)) if isinstance(label, Part)
+                                      else None, "spread": list(part.fields.get("buffet", ()))}
             return (*rest, *call, *held, Part("round_buffet", fields)), ()
         if not people:  # nobody here to call (the person left the round): the step is only marked
             return (*rest, Part("new_step_robots", {})), held

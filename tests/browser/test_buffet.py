@@ -72,7 +72,7 @@ def test_a_six_player_round_with_a_tie_at_the_rear_and_a_replayed_duel(page: Any
     assert "Ben : quatre — case 4, deuxième. À Cléo." in spoken
     said = " ".join(spoken)  # long announcements are spoken as several short utterances
     assert "Égalité en queue entre Éloïse et Farid : personne ne part." in said
-    assert "Farid part avec salade de tomates à −1. Farid peut échanger des cartes." in said
+    assert "Farid part avec salade de tomates à moins 1. Farid peut échanger des cartes." in said
     assert "Ana et Ben sont sur la même case : ils rejouent." in said
     assert "Ana gagne le duel et emporte fromage à 3. Ben repart sans rien." in said
     assert audit(page, "buffet-table-summary") == []

@@ -5,6 +5,7 @@ line sits under its own heading, and the log's headings follow a change of langu
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -122,6 +123,25 @@ def test_a_buffet_practice_without_cards_has_a_heading_per_round_and_step(page: 
     groups = page.eval_on_selector_all("#log section[data-group]", "ss => ss.map(s => s.dataset.group)")
     assert {"1-1", "1-2", "1-3", "2-1"} <= set(groups), groups
     assert "Bop : six" in page.locator("#log section[data-group='1-3']").inner_text()
+
+
+def test_a_page_whose_games_declare_no_round_opening_still_heads_each_round(page: Any, server: Server) -> None:
+    """The log falls back on "round_opened" when the page's games declare no round opening (an empty list
+    counted as declared: every round went under a heading of round 0)."""
+    def without_round_opens(route: Any) -> None:
+        body = route.fetch().text()
+        body = re.sub(r"(&#34;round_opens&#34;: )\[[^\]]*\]", r"\1[]", body)
+        route.fulfill(body=body, content_type="text/html; charset=utf-8")
+
+    page.route(server.url + "/", without_round_opens)
+    page.goto(server.url + "/")
+    wait_stream(page)
+    assert page.evaluate("window.MarmiteSpeech.keys.round_opens") == []
+    said = [message("new_game", ["game_started"], "Nouvelle partie."), message("round", ["round_opened"], "Manche 1."),
+            message("card", ["card"], "Ana : Pois 3."), message("round", ["round_opened"], "Manche 2.")]
+    page.evaluate("ms => ms.forEach(m => window.MarmiteA11y.addToLog(m))", said)
+    groups = page.eval_on_selector_all("#log section[data-group]", "ss => ss.map(s => s.dataset.group)")
+    assert {"1-1", "2-1"} <= set(groups), groups
 
 
 def test_after_a_change_of_language_the_logs_headings_speak_it(page: Any, server: Server) -> None:

@@ -6,14 +6,19 @@ a robot's reason that the board it leaves does not contradict."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from companion.buffet.announcer import BuffetVoice
 from companion.buffet.practice_words import practice_words
 from companion.buffet.robot_public import public_why
+from companion.buffet.table_seats import SEATS
 from companion.hub import Message
+from companion.robot_table import RobotDriver
 from companion.seam import Part
 from companion.table import TableService
+from marmite.games import GAMES
 from tests.companion.buffet.rulebook import mice, new_game, plates, state_after
 from tests.companion.test_robot_table import wait_for
 
@@ -37,7 +42,7 @@ def test_the_call_follows_the_card_and_the_outcome_follows_the_call() -> None:
     assert said(now, "nl").startswith("Bup: nul — vak 3, derde. Ana, kies je kaart. ")
     two = practice_words(parts, ("Bip", "Bup"))[0]  # two people: the plural, in each language
     assert "Ana et Bop, à vous de choisir." in said(two) and "Ana and Bop, choose your cards." in said(two, "en")
-    assert "Ana en Bop, kies jullie kaart." in said(two, "nl")
+    assert "Ana en Bop, kies jullie kaarten." in said(two, "nl")
 
 
 def test_a_person_out_of_the_round_is_not_called_to_choose() -> None:
@@ -55,7 +60,7 @@ def test_a_persons_call_to_exchange_comes_right_after_the_card_before_her_depart
              Part("new_step", {"player": "Bip", "in_round": ["Bip", "Bop", "Bup"]}))
     now, _ = practice_words(parts, ROBOTS)
     assert said(now) == ("Bup : cinq — case 11, deuxième. Ana, vous pouvez échanger des cartes. Ana part avec "
-                         "pizza à −1. Nouvelle étape.")
+                         "pizza à moins 1. Nouvelle étape.")
     assert "Ana, you may exchange cards. Ana leaves with" in said(now, "en")
     assert "Ana, je mag kaarten ruilen. Ana vertrekt met" in said(now, "nl")
     robot = practice_words((*parts[:2], Part("swap", {"player": "Bip"}), parts[3]), ROBOTS)[0]
@@ -84,6 +89,12 @@ def test_a_round_end_is_said_after_the_next_call_with_the_buffet_in_one_line() -
                                     "salad 5, tomato salad 4, cheese 2.")
     assert said(now, "nl").endswith("Einde van ronde 1: Ana 0, Bip 2, Bop min 1, Bup 4. Ronde 2, buffet: "
                                     "tomatensalade 5, tomatensalade 4, kaas 2.")
+    three = (Part("buffet_ready", {"part": Part("part_label", {"part": 1}), "buffet": ["plate-pizza-n1"],
+                                   "player": "Ana", "round": 2, "in_round": ["Ana", "Bip", "Bop"]}),)
+    opening = practice_words(three, ("Bip", "Bop"))[0]  # a game of three: each round in two parts
+    assert said(opening) == "Ana, à vous de choisir. Manche 2, partie 1 — buffet : pizza à moins 1."
+    assert said(opening, "en").endswith("Round 2, part 1, buffet: pizza minus 1.")
+    assert said(opening, "nl").endswith("Ronde 2, deel 1, buffet: pizza min 1.")
     last = (*end, Part("game_over", {"winners": Part("winner", {"players": ["Bup"], "points": 4, "tie": None})}))
     assert practice_words(last, ROBOTS)[1] == ()  # the game's end is said at once
 
@@ -152,3 +163,54 @@ def play_to_round_two(table: TableService) -> None:
             table.submit({"type": "robot", "player": "Ana", "hand": list(hand), "swap": []}, source="seat")
         time.sleep(0.01)
     wait_for(lambda: False, 0)
+
+
+def test_an_undone_plate_keeps_the_held_round_end(tmp_path: Path) -> None:
+    """An undo of one of the next round's plates (the round's last card still stands) keeps the round's end for
+    the next opening; only undoing the round's last card drops it (it is said again when the card is)."""
+    table = TableService.open(tmp_path, GAMES)
+    driver = RobotDriver(table, think_ms=5)  # never started: each look is taken here, one at a time
+    try:
+        start = {"type": "new_game", "game": "buffet", "players": PLAYERS, "first": "Ana",
+                 "robots": {"seats": dict.fromkeys(ROBOTS, "debutant"), "practice": "virtual", "pace_ms": 0}}
+        assert table.submit(start).accepted
+        until(table, driver, lambda: table.state()["phase"] == "buffet" and table.state()["round"] == 2)
+        while not table.state()["buffet"]:  # the next round's first plate
+            driver.step()
+        assert table.undo().accepted  # that plate taken back: the round's end still stands
+        assert not driver.step()  # the robots wait after an undo, until the host lets them go on
+        driver.resume()
+        until(table, driver, lambda: table.state()["round"] == 2 and table.state()["phase"] == "step")
+        opening = [m for m in table.messages_after(0) if "round_buffet" in keys(m)][-1]
+        assert "Manche 2" in opening.text("fr") and "round_ended" in keys(opening), opening.text("fr")
+        until(table, driver, lambda: table.state()["phase"] == "buffet" and table.state()["round"] == 3)
+        assert table.undo().accepted  # the round's last card taken back: played again, it ends the round again
+        assert not driver.step()
+        driver.resume()
+        until(table, driver, lambda: table.state()["round"] == 3 and table.state()["phase"] == "step")
+        opening = [m for m in table.messages_after(0) if "round_buffet" in keys(m)][-1]
+        assert [part.key for part in opening.parts].count("round_ended") == 1, opening.text("fr")
+    finally:
+        table.close()
+
+
+def until(table: TableService, driver: RobotDriver, done: Callable[[], bool]) -> None:
+    """The driver's looks, one at a time, Ana choosing her lowest card and keeping her hand, until `done`."""
+    for _ in range(2000):
+        if done():
+            return
+        state = table.state()
+        with table.lock:
+            count = len(table.standing_actions()) - 1
+            hand = table.robots.hand("Ana") or ()
+            due = (state["phase"] == "step" and "Ana" in state["in_round"]
+                   and table.robots.pending("Ana", count) is None
+                   and state["in_round"].index("Ana") >= state["in_round"].index(state["turn"]))
+            exchange = table.game_state is not None and SEATS.swap_due(table.game_state, table.robots, "Ana", count)
+        if exchange:
+            assert table.submit({"type": "robot", "player": "Ana", "hand": list(hand), "swap": []}, "seat").accepted
+        elif due and hand:
+            assert table.submit({"type": "robot", "player": "Ana", "card": min(hand)}, "seat").accepted
+        else:
+            driver.step()
+    raise AssertionError(f"never done: {table.state()}")

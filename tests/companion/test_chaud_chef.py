@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.chaud_devant.cards import MENUS
-from companion.chaud_devant.robot import ChaudWorld, Position, playable
+from companion.chaud_devant.robot import CHEF_PLAYOUT_COST, ChaudWorld, Position, playable
 from companion.chaud_devant.robot_cards import SUIT_OF, VALUE_OF, WORTH
 from companion.chaud_devant.robot_policy import (
     CHEF_POLICY,
@@ -21,7 +22,7 @@ from companion.chaud_devant.robot_policy import (
     policy_card,
     score,
 )
-from companion.robots import SearchCost, flat_pimc, position_of
+from companion.robots import LEVEL_SETTINGS, SearchCost, choose, flat_pimc, position_of
 from marmite.games import GAMES
 from tests.companion.test_robots import chaud_asks
 
@@ -151,4 +152,24 @@ def test_worlds_are_played_out_by_the_chef_alone() -> None:
     position = position_of(GAMES, chaud_asks(9, 3, "sequential", "2005")[3])
     assert isinstance(position, Position)
     assert type(position.search_world(random.Random(2))) is type(position.sample(random.Random(2))) is ChaudWorld
-    assert isinstance(position, SearchCost) and position.search_cost > 0  # its budget counted in its own playouts
+    assert isinstance(position, SearchCost) and position.search_cost == CHEF_PLAYOUT_COST
+
+
+def test_the_chefs_budget_is_counted_in_its_own_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chef's playouts cost `CHEF_PLAYOUT_COST` rule-based ones: its budget, sized for those, is divided by it."""
+    import companion.robots as robots
+
+    position = position_of(GAMES, chaud_asks(9, 3, "sequential", "2005")[3])
+    assert isinstance(position, Position) and len(position.choices) > 1
+    budgets: list[int] = []
+
+    def halving(_position: object, _rng: object, budget: int, _deadline: float) -> int:
+        budgets.append(budget)
+        return 0
+
+    monkeypatch.setattr(robots, "sequential_halving", halving)
+    chef, think_ms = LEVEL_SETTINGS["chef"], 400
+    choose(position, chef, random.Random(0), think_ms, deadline=0.0)
+    count = len(position.choices)
+    sized = max(count, int(think_ms * chef.share * position.rollouts_per_ms))
+    assert budgets == [max(count, int(sized / CHEF_PLAYOUT_COST))]

@@ -136,3 +136,56 @@ def test_a_disk_stall_never_blocks_the_read_views(app: Flask, service: TableServ
     assert waiting == [], f"{waiting} waited behind the stuck write"
     assert answers == dict.fromkeys(paths, 200)
     assert service.state()["phase"] is not None and journal_rows(service.journal)[-1][1]["menu"] == "pea"
+
+
+BUFFET_PLAYERS = ["Ana", "Bip", "Bop"]
+MICE = ["mouse-1", "mouse-2", "mouse-3", "mouse-4", "mouse-5", "mouse-6", "mouse-7", "mouse-8", "mouse-9"]
+
+
+def test_a_disk_stall_never_blocks_a_buffet_practice_step(app: Flask, service: TableService,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """During a step at a buffet practice without cards, the pages that say who still chooses (T, the seat's
+    own hand and cards) read without the writers' lock: a card write stuck on the disk never holds them."""
+    import companion.journal
+
+    client = app.test_client()
+    robots = {"seats": {"Bip": "debutant", "Bop": "debutant"}, "practice": "virtual"}
+    assert client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "game": "buffet", "players": BUFFET_PLAYERS, "first": "Ana", "robots": robots}
+    ).get_json()["accepted"]
+    for name in BUFFET_PLAYERS:  # the hands the table deals without cards, and its plates (no robot driver runs)
+        assert service.submit({"type": "robot", "player": name, "hand": MICE}, "robot").accepted
+    for plate in ("plate-cheese-3", "plate-pizza-2", "plate-potato-1", "plate-chicken-0", "plate-salad-n1"):
+        assert service.submit({"type": "plate", "plate": plate}, "robot").accepted
+    assert service.state()["phase"] == "step"
+    key = claim(app.test_client(), "Ana")
+    stalled, release = threading.Event(), threading.Event()
+    real_sync = companion.journal._datasync
+
+    def stuck_sync(fd: int) -> None:  # the card stops answering in the middle of an fsync
+        stalled.set()
+        release.wait(30)
+        real_sync(fd)
+
+    monkeypatch.setattr(companion.journal, "_datasync", stuck_sync)
+    play = threading.Thread(target=lambda: service.submit({"type": "robot", "player": "Bip", "card": "mouse-5"},
+                                                          "robot"))
+    play.start()
+    assert stalled.wait(10)
+    answers: dict[str, int] = {}
+
+    def read(path: str) -> None:
+        answers[path] = app.test_client().get(path).status_code
+
+    paths = ["/api/state", "/", "/fragment/table", "/fragment/seat/Bip", f"/seat/Ana?k={key}",
+             f"/fragment/seat/Ana?k={key}"]
+    readers = [threading.Thread(target=read, args=(path,)) for path in paths]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join(5)
+    waiting = [path for path, reader in zip(paths, readers, strict=True) if reader.is_alive()]
+    release.set()
+    play.join(10)
+    assert waiting == [], f"{waiting} waited behind the stuck write"
+    assert answers == dict.fromkeys(paths, 200)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_ui.game_pages import GamePages
+from web_ui.game_pages import GamePages, speech_keys
 from web_ui.games.buffet.pages import BuffetPages
 from web_ui.games.chaud_devant.pages import ChaudDevantPages
 
@@ -40,3 +40,8 @@ def test_the_line_naming_who_reveals_first_is_her_cue_in_every_profile(key: str)
     fields = {"player": "Ana", "part": None, "buffet": []}
     for language in ("fr", "en", "nl"):
         assert "Ana" in BuffetVoice().render([Part(key, fields)], language)
+
+
+def test_a_chaud_devant_only_table_still_has_a_heading_per_round() -> None:
+    """Each game declares the parts that open its rounds (Chaud Devant's came only through the buffet's list)."""
+    assert speech_keys({"chaud_devant": ChaudDevantPages()})["round_opens"] == ["round_opened"]

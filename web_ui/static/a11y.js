@@ -62,7 +62,7 @@ window.MarmiteA11y = (function () {
 
   // The parts that open a round or a step (the games' own, data-speech-keys): the log's headings.
   const SPEECH_KEYS = (window.MarmiteSpeech && window.MarmiteSpeech.keys) || {};
-  const ROUND_OPENS = SPEECH_KEYS.round_opens || ["round_opened"];
+  const ROUND_OPENS = (SPEECH_KEYS.round_opens || []).length ? SPEECH_KEYS.round_opens : ["round_opened"];
   const STEP_OPENS = SPEECH_KEYS.step_opens || [];
 
   function keys(data) { return (data.parts || []).map(function (part) { return part.key; }); }

@@ -88,9 +88,9 @@ def test_who_leaves_with_what_and_the_swap_are_spoken(table: TableService) -> No
     for event in [*plates("plate-cheese-3", "plate-salad-n1", "plate-pizza-2"), *mice(5, 3, 7)]:
         table.submit(event)
     text = table.submit(mice(6)[0]).message.as_json("fr")["text"]
-    assert "Ben part avec salade de tomates à −1. Ben peut échanger des cartes." in text
+    assert "Ben part avec salade de tomates à moins 1. Ben peut échanger des cartes." in text
     assert "Nouvelle étape. À Ana." in text
-    assert "Ben leaves with tomato salad −1. Ben may exchange cards." in table.last_announcement().as_json("en")[
+    assert "Ben leaves with tomato salad minus 1. Ben may exchange cards." in table.last_announcement().as_json("en")[
         "text"]  # type: ignore[union-attr]
 
 
@@ -101,7 +101,7 @@ def test_plurals_follow_each_language(table: TableService) -> None:
                                                "plate-salad-n1"), ("fr", "fr", "fr", "en"), strict=True)]
     assert texts[0] == "Manche 1. Au buffet : fromage à 3. Encore 4 assiettes."
     assert texts[2] == "Au buffet : pizza à 0. Encore 2 assiettes."
-    assert texts[3] == "On the buffet: tomato salad −1. 1 more plate."
+    assert texts[3] == "On the buffet: tomato salad minus 1. 1 more plate."
 
 
 def test_where_are_we_says_turn_squares_buffet_and_scores(table: TableService) -> None:
@@ -110,10 +110,10 @@ def test_where_are_we_says_turn_squares_buffet_and_scores(table: TableService) -
         table.submit(event)
     text = table.where_are_we().as_json("fr")["text"]
     assert text == ("Manche 1. À Cléo de dévoiler. Positions : Ana case 4 ; Cléo case 7 ; Dan case 6. "
-                    "Buffet : fromage à 3 ; pizza à 2. Scores : Ana 0 point ; Ben −1 point ; Cléo 0 point ; "
+                    "Buffet : fromage à 3 ; pizza à 2. Scores : Ana 0 point ; Ben moins 1 point ; Cléo 0 point ; "
                     "Dan 0 point.")
-    assert "Ben −1 punt" in table.where_are_we().as_json("nl")["text"]
-    assert "Ben −1 point;" in table.where_are_we().as_json("en")["text"]
+    assert "Ben min 1 punt" in table.where_are_we().as_json("nl")["text"]
+    assert "Ben minus 1 point;" in table.where_are_we().as_json("en")["text"]
     assert "Ana 0 points" in table.where_are_we().as_json("en")["text"]
     assert FOUR[0] == "Ana"
 

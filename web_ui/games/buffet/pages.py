@@ -21,7 +21,7 @@ from companion.robot_seats import turn_of
 from companion.seam import Event, State
 from web_ui.fact_keys import FactKey
 from web_ui.game_pages import GamePages
-from web_ui.games.buffet.practice import choosing, own_cards, practice_seat
+from web_ui.games.buffet.practice import choosing, exchanging, own_cards, practice_seat
 from web_ui.games.buffet.robots import robot_hands
 
 RING_RADIUS, MOUSE_STEP, MOUSE_SIZE, MOST_MICE = 150, 22, 10, 6
@@ -41,6 +41,8 @@ LABELS = Phrasebook(
     said("buffet_page.reveals", "{player} reveals"),
     said_plural("buffet_page.choosing", "{players} chooses", "{players} choose", "n"),
     said("buffet_page.you_choose", "Your turn to choose"),
+    said("buffet_page.you_swap", "Your turn to exchange"),
+    said("buffet_page.swapping", "{player} may exchange"),
     said("buffet_page.over", "Game over"),
     said("buffet_page.ring", "The track, squares 0 to 39"),
     said("buffet_page.mice", "The mice"),
@@ -119,8 +121,12 @@ def helpers(language: str) -> dict[str, Any]:
         return LABELS.format(key, language, **fields)
 
     def step_turn(turn: str | None, player: str | None = None) -> str:
-        """Whose move in a step: at a practice without cards, who still chooses face down ("À vous de
-        choisir" on `player`'s own page); else, and once all have chosen, who reveals."""
+        """Whose move in a step: at a practice without cards, the person who may exchange (the table waits for
+        them), else who still chooses face down ("À vous …" on `player`'s own page); else, and once all have
+        chosen, who reveals."""
+        swapping = exchanging()
+        if swapping is not None:
+            return t("you_swap") if player == swapping else t("swapping", player=swapping)
         waiting = choosing()
         if waiting:
             if player is not None and player in waiting:

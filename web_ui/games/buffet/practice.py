@@ -16,11 +16,11 @@ def practice_seat(name: str) -> dict[str, Any]:
     """A person's seat at a Sus au buffet ! practice without cards, for their own phone: their virtual hand
     (code and spoken name, one entry per value), the card they chose face down, and what they may do now."""
     table = service()
-    with table.lock:
+    with table.view_lock:  # never behind a write stuck on the disk
         state, ledger = table.game_state, table.robots
         if state is None or ledger.setup.practice != "virtual" or table.game_name != KIND.name:
             return {"hand": [], "chosen": None, "may_choose": False, "may_swap": False}
-        count = len(table.standing_actions()) - 1
+        count = table.action_count
         hand = ledger.hand(name) or ()
         choice = ledger.pending(name, count)
         may_choose = choice is None and bool(hand) and ledger.decide(
@@ -41,7 +41,7 @@ def own_cards(name: str) -> list[str]:
     """The cards the table knows `name` holds (a practice hand: virtual, or dealt and read), worded from the
     lowest; empty where the table knows none (at a real table a person's cards are theirs alone)."""
     table = service()
-    with table.lock:
+    with table.view_lock:
         state, ledger = table.game_state, table.robots
         if state is None or table.game_name != KIND.name or ledger.is_robot(name):
             return []
@@ -54,8 +54,21 @@ def choosing() -> list[str]:
     """At a practice without cards, during a step: the players still to choose their card face down, in order
     (the table turns none over until all have); empty anywhere else, and once the reveal is under way."""
     table = service()
-    with table.lock:
+    with table.view_lock:
         state, ledger = table.game_state, table.robots
         if state is None or ledger.setup.practice != "virtual" or table.game_name != KIND.name:
             return []
-        return still_choosing(state, ledger, len(table.standing_actions()) - 1)
+        return still_choosing(state, ledger, table.action_count)
+
+
+def exchanging() -> str | None:
+    """At a practice without cards: the person who left first and may still exchange cards (the table turns no
+    card over until they have); None anywhere else."""
+    table = service()
+    with table.view_lock:
+        state, ledger = table.game_state, table.robots
+        if state is None or ledger.setup.practice != "virtual" or table.game_name != KIND.name:
+            return None
+        count = table.action_count
+        return next((player for player in state.players
+                     if not ledger.is_robot(player) and SEATS.swap_due(state, ledger, player, count)), None)

@@ -38,6 +38,7 @@ class ChaudDevantPages(GamePages):
                      "menu_revealed", "undone_card"),
         "turn": ("turn", "play_begins", "last_card"),
         "brief_drops": ("turn", "play_begins", "pot_empty", "hand_recorded", "menu_chosen", "spoils"),
+        "round_opens": ("round_opened",),  # the log's headings, a round each
     }
     seat_host_links = False
 
