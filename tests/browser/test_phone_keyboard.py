@@ -122,7 +122,8 @@ def test_out_of_turn_the_practice_phone_says_why_in_the_tables_language_and_voic
         ana.wait_for_selector(".practice-play[data-playable]:not([aria-disabled=true])", timeout=30000)  # hers
         assert server.post("/api/undo")["accepted"]  # Cléo's card back: a robot's turn, and robots wait after
         assert server.get("/api/state")["turn"] == "Cléo"  # an undo until a person plays or the host resumes
-        ana.wait_for_selector(".practice-play[aria-disabled=true]", timeout=15000)
+        ana.wait_for_function("() => !document.querySelector('.practice-play:not([aria-disabled=true])')",
+                              timeout=15000)  # at her turn the cards the rules forbid are unavailable too
         assert ana.locator(".practice-play[aria-disabled=true]").count() == ana.locator(".practice-play").count()
         ana.focus(".practice-play")  # by keyboard: an aria-disabled button still answers Enter
         ana.keyboard.press("Enter")

@@ -52,9 +52,39 @@ def test_a_refused_card_says_its_rule_on_the_phone(app: Flask, client: FlaskClie
         assert service.submit({"type": "robot", "player": service.state()["turn"], "card": card}).accepted
         assert service.submit({"type": "card", "card": card}).accepted
     phone, token = own_phone(app, "Ana")
-    assert 'aria-disabled' not in phone.get("/fragment/seat/Ana").get_data(as_text=True)
+    state = service.game_state
+    assert state is not None
+    legal = {str(action["card"]) for action in state.legal_actions()}
+    page = phone.get("/fragment/seat/Ana").get_data(as_text=True)
+    assert page.count('aria-disabled="true"') == 13 - len(legal)  # her turn: only what the rules forbid
     answer = phone.post("/api/seat/Ana/play", headers={"X-CSRF-Token": token}, json={"card": HANDS["Cléo"][0]})
     body = answer.get_json()
     assert body["accepted"] is False
     said = [message for message in service.messages_after(0) if message.seq == body["seq"]]
     assert body["text"] == said[-1].text("fr") and body["text"]  # the table's own sentence for that rule
+
+
+def test_the_phone_marks_exactly_the_cards_the_rules_allow(app: Flask, client: FlaskClient,
+                                                          service: TableService) -> None:
+    """The walk: "Aller à mes coups" put the focus on Pois 10 while Oignon was led and Ana held Oignon; the
+    phone must mark the cards she may play (the keyboard goes to the first of them), no others."""
+    _virtual_table(client, service)
+    for _ in range(60):
+        state = service.game_state
+        assert state is not None
+        legal = sorted(str(action["card"]) for action in state.legal_actions())
+        turn = service.state()["turn"]
+        if turn == "Ana" and len(legal) < len([c for c in HANDS["Ana"] if c not in state.progress.open_round.played]):
+            break
+        card = legal[0]
+        if turn != "Ana":
+            assert service.submit({"type": "robot", "player": turn, "card": card}).accepted
+        assert service.submit({"type": "card", "card": card}).accepted
+    else:
+        raise AssertionError("Ana never had to follow a suit in this deal")
+    phone, _ = own_phone(app, "Ana")
+    page = phone.get("/fragment/seat/Ana").get_data(as_text=True)
+    buttons = {chunk.split('"', 1)[0]: chunk.split(">", 1)[0] for chunk in page.split('data-card="')[1:]}
+    assert sorted(card for card, attributes in buttons.items() if "data-playable" in attributes) == legal
+    # a screen reader hears the others as unavailable (pressed anyway, the phone says the rule)
+    assert sorted(card for card, attributes in buttons.items() if "aria-disabled" not in attributes) == legal
