@@ -365,7 +365,7 @@
     if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
     if (data.text) {  // a silent message (a robot's choice noted) leaves the state after the last line said
       detailFor = data.accepted === true ? refreshAsked + 1 : 0;
-      detailAfterLine = data.text;
+      detailAfterLine = spoken(data);  // what this device said of it ("mine": its player's parts; maybe none)
     }
     refresh();
   }
