@@ -497,3 +497,22 @@ def test_a_phone_speaking_what_concerns_its_player_says_the_state_its_own_line_l
     assert details, said
     heard = " ".join(t for t in said if not t.startswith("Marmite"))  # what this phone said of the line
     assert details == [page.evaluate("l => window.MarmiteA11y.detailAfter(l)", heard)], said
+
+
+def test_the_detailed_state_drops_only_pieces_its_line_names_as_whole_words(page: Any, server: Server) -> None:
+    """Issue 30: a piece was dropped when its words were only inside another word: the Dutch suit "Ui" in "om te
+    duiken" or "Bouillon", "Ana" in "Anaïs"."""
+    server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Chloé"})
+    page.goto(server.url + "/")
+    wait_stream(page)
+    after = page.evaluate("""lines => {
+      document.querySelectorAll('#facts').forEach(f => f.remove());
+      const facts = document.createElement('div');
+      facts.id = 'facts';
+      facts.hidden = true;
+      facts.innerHTML = '<p data-fact="detail"><span data-heard="Ui">Gevraagde kleur: Ui</span>. '
+        + '<span data-heard="Ana|Anne">Ana is aan de beurt</span>.</p>';
+      document.body.appendChild(facts);
+      return lines.map(l => window.MarmiteA11y.detailAfter(l));
+    }""", ["Bouillon om te duiken, Anaïs komt uit.", "Ui 4 — 9. Aan Ana.", "ui 4, anne."])
+    assert after == ["Gevraagde kleur: Ui. Ana is aan de beurt.", "", ""]
