@@ -516,3 +516,34 @@ def test_the_detailed_state_drops_only_pieces_its_line_names_as_whole_words(page
       return lines.map(l => window.MarmiteA11y.detailAfter(l));
     }""", ["Bouillon om te duiken, Anaïs komt uit.", "Ui 4 — 9. Aan Ana.", "ui 4, anne."])
     assert after == ["Gevraagde kleur: Ui. Ana is aan de beurt.", "", ""]
+
+
+def test_switching_to_the_detailed_profile_says_no_state_against_a_line_heard_before(page: Any,
+                                                                                    server: Server) -> None:
+    """Issue 30: outside the detailed profile the play's refresh never cleared what the state was to follow, so
+    switching to it with V said the state of an old line at the next refresh."""
+    events = game_events()
+    cards = [i for i, e in enumerate(events) if e["type"] == "card"]
+    for event in events[: cards[0]]:
+        server.post("/api/events", event)
+    leader = server.get("/api/state")["turn"]
+    for event in events[cards[0]: cards[1]]:
+        server.post("/api/events", event)
+    link = seat_link(page, server, leader)
+    page.context.add_init_script("localStorage.setItem('marmite.voice', 'on');"
+                                 "localStorage.setItem('marmite.speak', 'mine');")
+    page.goto(link)  # normal profile: a play's line is said, never the state after it
+    wait_stream(page)
+    logged, refreshed = page.evaluate("[window.marmiteLog.length, Number(document.body.dataset.refreshed || 0)]")
+    server.post("/api/events", events[cards[1]])
+    page.wait_for_function("a => window.marmiteLog.length > a[0] && Number(document.body.dataset.refreshed) > a[1]",
+                           arg=[logged, refreshed])
+    page.keyboard.press("v")
+    assert page.inner_text("#profile-toggle") == "Verbosité : détaillée"
+    before = len(page.evaluate("window.__spoken"))
+    refreshed = page.evaluate("Number(document.body.dataset.refreshed)")
+    page.evaluate("""() => window.marmiteSource.onmessage({data: JSON.stringify(
+        {kind: "robot", accepted: true, text: "", parts: []}), lastEventId: ""})""")  # a silent message: a refresh
+    page.wait_for_function("r => Number(document.body.dataset.refreshed) > r", arg=refreshed)
+    page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()")
+    assert not [t for t in page.evaluate("window.__spoken")[before:] if t.startswith("Marmite")]
