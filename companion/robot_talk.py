@@ -91,7 +91,7 @@ def practice_turns(parts: tuple[Part, ...], ledger: RobotLedger) -> tuple[Part, 
 
 def practice_card(player: str, why: Part | None, face_down: bool) -> Callable[[tuple[Part, ...]], tuple[Part, ...]]:
     """A practice robot's card in one line, its reason joined to the game's own words for the card:
-    "Marmiton : Pois 4 — 4, pour ne pas prendre le pli. À Cléo, couleur demandée Pois." (a buffet card's
+    "Marmiton : Pois 4 — 9, pour esquiver. À Ana, couleur demandée Pois." (a buffet card's
     words already name the mouse: "Bip : cinq — case 5, en tête, pour passer devant la dernière souris.")."""
 
     def words(parts: tuple[Part, ...]) -> tuple[Part, ...]:
