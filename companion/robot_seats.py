@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.seam import FaceDownStep, Part, State, table_seats
+from companion.seam import FaceDownStep, Part, PracticeTalk, State, table_seats
 
 LEVELS: tuple[str, ...] = ("debutant", "cuisinier", "chef")
 PRACTICE_MODES: tuple[str, ...] = ("", "cards", "virtual")
@@ -309,6 +309,8 @@ class RobotLedger:
 class PlainSeats:
     """The parts of `companion.seam.TableSeats` a game without plates, exchanges, draw-up or face-down steps
     answers alike (Chaud Devant !, Relay): a game's seats subclass it and give the rest."""
+
+    practice_talk = PracticeTalk()  # a practice table spares none of its parts
 
     def practice_words(self, parts: tuple[Part, ...], robots: Iterable[str],
                        held: tuple[Part, ...]) -> tuple[tuple[Part, ...], tuple[Part, ...]]:

@@ -16,7 +16,7 @@ from companion.robot_seats import (
     face_down,
     turn_of,
 )
-from companion.seam import FaceDownStep, Part, State
+from companion.seam import FaceDownStep, Part, PracticeTalk, State, table_seats
 
 
 def why_part(event: dict[str, Any]) -> Part | None:
@@ -59,28 +59,30 @@ def describe_robot(effects: list[Any], setup: RobotSetup, event: dict[str, Any])
     return parts
 
 
-SILENT_WITHOUT_CARDS = ("hand_recorded",)
-"""Parts a practice table without cards does not say: the hands it deals itself ("Main de Bop enregistrée,
-13 cartes." four times a round told nobody anything: each person's cards are on their phone)."""
+def practice_talk(kind: object) -> PracticeTalk:
+    """The parts of `kind`'s voice a practice table spares (none for no game, or one without robot seats)."""
+    seats = table_seats(kind)
+    return seats.practice_talk if seats is not None else PracticeTalk()
 
 
-def practice_turns(parts: tuple[Part, ...], ledger: RobotLedger) -> tuple[Part, ...]:
+def practice_turns(parts: tuple[Part, ...], ledger: RobotLedger, talk: PracticeTalk) -> tuple[Part, ...]:
     """At a practice table a robot's turn is said without what binds it ("À Cléo.", not "À Cléo, couleur
     demandée Pois."): the robot needs no reminder, and the person hears the suit when it is their turn; a
     robot that has just won the trick is not told it leads ("Cléo gagne le pli avec 13.", not "… À Cléo.");
     a robot's call to exchange is not said (its own line says "Bip échange 2 cartes." right after), nor that
     it has chosen its menu (it does so at once; "Menus : …" follows); and a table without cards does not say
-    the hands it deals."""
+    the hands it deals ("Main de Bop enregistrée, 13 cartes." four times a round told nobody anything). The
+    game names those parts (`talk`)."""
     if not ledger.setup.practice:
         return parts
     said: list[Part] = []
     for part in parts:
         robot = ledger.is_robot(str(part.fields.get("player", "")))
-        if part.key in ("swap", "menu_chosen") and robot:  # a robot chooses its menu at once: the reveal says it
+        if part.key in talk.own_choice and robot:  # e.g. a robot chooses its menu at once: the reveal says it
             continue
-        if ledger.setup.practice == "virtual" and part.key in SILENT_WITHOUT_CARDS:
+        if ledger.setup.practice == "virtual" and part.key in talk.dealt:
             continue
-        if part.key == "turn" and robot and said and said[-1].key == "trick_won" \
+        if part.key == "turn" and robot and said and said[-1].key in talk.won \
                 and said[-1].fields.get("player") == part.fields.get("player"):
             continue
         if part.key == "turn" and robot and part.fields.get("bound") is not None:
@@ -91,7 +93,7 @@ def practice_turns(parts: tuple[Part, ...], ledger: RobotLedger) -> tuple[Part, 
 
 def practice_card(player: str, why: Part | None, face_down: bool) -> Callable[[tuple[Part, ...]], tuple[Part, ...]]:
     """A practice robot's card in one line, its reason joined to the game's own words for the card:
-    "Marmiton : Pois 4 — 4, pour ne pas prendre le pli. À Cléo, couleur demandée Pois." (a buffet card's
+    "Marmiton : Pois 4 — 9, pour esquiver. À Ana, couleur demandée Pois." (a buffet card's
     words already name the mouse: "Bip : cinq — case 5, en tête, pour passer devant la dernière souris.")."""
 
     def words(parts: tuple[Part, ...]) -> tuple[Part, ...]:

@@ -187,9 +187,25 @@ class Due:
     log_len: int
 
 
+@dataclass(frozen=True, slots=True)
+class PracticeTalk:
+    """The parts of a game's voice a practice table spares: a robot's choice its own line says right after
+    (`own_choice`), the hands a table without cards deals itself (`dealt`), and a trick won (`won`: the robot
+    that won it is not told it leads)."""
+
+    own_choice: tuple[str, ...] = ()
+    dealt: tuple[str, ...] = ()
+    won: tuple[str, ...] = ()
+
+
 class TableSeats(Protocol):
     """A game's robot seats at a table (`companion/robot_table.py`): what each seat holds and owes, the
     hands a practice table deals, and what the table says of a robot's card from public facts only."""
+
+    @property
+    def practice_talk(self) -> PracticeTalk:
+        """The parts of its voice a practice table spares (`companion/robot_talk.py`)."""
+        ...
 
     def practice_words(self, parts: tuple[Part, ...], robots: Iterable[str],
                        held: tuple[Part, ...]) -> tuple[tuple[Part, ...], tuple[Part, ...]]:

@@ -9,7 +9,7 @@ from typing import Any
 from companion.confirmation import CONFIRM, decide_confirm, describe_confirm
 from companion.phrases import TABLE_VOICE
 from companion.robot_seats import ROBOT_REASONS, RobotLedger, parse_setup, stamped, turn_of
-from companion.robot_talk import describe_robot, describe_robot_refusal, practice_turns, robot_ask
+from companion.robot_talk import describe_robot, describe_robot_refusal, practice_talk, practice_turns, robot_ask
 from companion.robot_words import voice_of
 from companion.seam import Part, State, Voice
 from companion.sides import Said, SideLedger
@@ -38,8 +38,8 @@ class RobotSide(SideLedger):
     def stamp(self, new_game: dict[str, Any]) -> dict[str, Any]:
         return stamped(new_game)
 
-    def reword(self, parts: tuple[Part, ...]) -> tuple[Part, ...]:
-        return practice_turns(parts, self.ledger)
+    def reword(self, parts: tuple[Part, ...], kind: object = None) -> tuple[Part, ...]:
+        return practice_turns(parts, self.ledger, practice_talk(kind))
 
     def start(self, new_game: dict[str, Any]) -> None:
         self.ledger = RobotLedger(parse_setup(new_game))

@@ -50,8 +50,9 @@ class SideLedger:
         """A live `new_game` as the table journals it: this ledger may mark its own part (never on replay)."""
         return new_game
 
-    def reword(self, parts: tuple[Part, ...]) -> tuple[Part, ...]:
-        """A game action's announcement as this ledger would have it said (unchanged by default)."""
+    def reword(self, parts: tuple[Part, ...], kind: object = None) -> tuple[Part, ...]:
+        """A game action's announcement (of the game `kind`) as this ledger would have it said (unchanged by
+        default)."""
         return parts
 
     def start(self, new_game: dict[str, Any]) -> None:

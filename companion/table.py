@@ -537,7 +537,7 @@ class TableService:
         if outcome.accepted:
             said: tuple[Part, ...] = tuple(state.describe(outcome.effects))
             for side in self._referee.sides:  # e.g. a practice table says a robot's turn more briefly
-                said = side.reword(said)
+                said = side.reword(said, self._referee.kind)
             voice: Voice = state.voice()
             if words is not None:  # a practice robot's card: the robot voice words its name and reason
                 robots = self._referee.side_for("robot")

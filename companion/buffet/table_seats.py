@@ -10,13 +10,16 @@ from typing import Any
 from companion.buffet.plates import COPIES, MOUSE_CARDS
 from companion.buffet.practice_words import practice_words
 from companion.robot_seats import RobotLedger
-from companion.seam import Due, Event, Part, State
+from companion.seam import Due, Event, Part, PracticeTalk, State
 
 BUFFET_HAND = 9
 
 
 class BuffetSeats:
     """What the robot driver asks of a Sus au buffet ! table."""
+
+    practice_talk = PracticeTalk(own_choice=("swap",))
+    """A robot's call to exchange ("Bip échange 2 cartes." follows at once)."""
 
     def practice_words(self, parts: tuple[Part, ...], robots: Iterable[str],
                        held: tuple[Part, ...]) -> tuple[tuple[Part, ...], tuple[Part, ...]]:

@@ -8,11 +8,15 @@ from typing import Any
 
 from companion.chaud_devant.cards import ALL_CODES
 from companion.robot_seats import PlainSeats, RobotLedger
-from companion.seam import Due, Event, Part, State
+from companion.seam import Due, Event, Part, PracticeTalk, State
 
 
 class ChaudSeats(PlainSeats):
     """What the robot driver asks of a Chaud Devant ! table."""
+
+    practice_talk = PracticeTalk(own_choice=("menu_chosen",), dealt=("hand_recorded",), won=("trick_won",))
+    """A robot's menu (it chooses at once: the reveal says it), the hands a table without cards deals, and
+    "À Cléo." after "Cléo gagne le pli avec 13."."""
 
     def hand_of(self, state: State, ledger: RobotLedger, player: str) -> tuple[str, ...] | None:
         """The seat's known hand less the cards played; None when no hand was dealt to it."""

@@ -463,3 +463,87 @@ def test_the_detailed_profile_adds_the_state_after_a_play_but_not_what_the_plays
     assert not [t for t in said if t.startswith("Rien à dire")]  # never "nothing to say" after a play
     details = [t for t in said if t.startswith("Marmite :")]
     assert all(a != b for a, b in itertools.pairwise(details))  # never the same state twice
+
+
+
+def test_a_phone_speaking_what_concerns_its_player_says_the_state_its_own_line_left_out(page: Any,
+                                                                                       server: Server) -> None:
+    """Issue 30: Ana's "mine" phone said nothing of Bruno's card, yet the whole card line was taken as said, so
+    the detailed profile dropped every piece: "Marmite : 9, Oignon. À Cléo de jouer." was never heard."""
+    events = game_events()
+    cards = [i for i, e in enumerate(events) if e["type"] == "card"]
+    for event in events[: cards[0]]:
+        server.post("/api/events", event)
+    leader = server.get("/api/state")["turn"]  # neither plays the second card nor plays next: not her line
+    for event in events[cards[0]: cards[1]]:
+        server.post("/api/events", event)
+    link = seat_link(page, server, leader)
+    page.context.add_init_script("localStorage.setItem('marmite.profile', 'detailed');"
+                                 "localStorage.setItem('marmite.voice', 'on');"
+                                 "localStorage.setItem('marmite.speak', 'mine');")
+    page.goto(link)  # a real table whose tablet is not open: this phone is its player's only voice
+    wait_stream(page)
+    assert page.is_checked("input[name=speak][value=mine]")
+    before = len(page.evaluate("window.__spoken"))
+    logged, refreshed = page.evaluate("[window.marmiteLog.length, Number(document.body.dataset.refreshed || 0)]")
+    server.post("/api/events", events[cards[1]])
+    state = server.get("/api/state")
+    assert state["turn"] != leader
+    page.wait_for_function("a => window.marmiteLog.length > a[0] && Number(document.body.dataset.refreshed) > a[1]",
+                           arg=[logged, refreshed])
+    page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()")
+    said = page.evaluate("window.__spoken")[before:]
+    details = [t for t in said if t.startswith("Marmite")]
+    assert details, said
+    heard = " ".join(t for t in said if not t.startswith("Marmite"))  # what this phone said of the line
+    assert details == [page.evaluate("l => window.MarmiteA11y.detailAfter(l)", heard)], said
+
+
+def test_the_detailed_state_drops_only_pieces_its_line_names_as_whole_words(page: Any, server: Server) -> None:
+    """Issue 30: a piece was dropped when its words were only inside another word: the Dutch suit "Ui" in "om te
+    duiken" or "Bouillon", "Ana" in "Anaïs"."""
+    server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Chloé"})
+    page.goto(server.url + "/")
+    wait_stream(page)
+    after = page.evaluate("""lines => {
+      document.querySelectorAll('#facts').forEach(f => f.remove());
+      const facts = document.createElement('div');
+      facts.id = 'facts';
+      facts.hidden = true;
+      facts.innerHTML = '<p data-fact="detail"><span data-heard="Ui">Gevraagde kleur: Ui</span>. '
+        + '<span data-heard="Ana|Anne">Ana is aan de beurt</span>.</p>';
+      document.body.appendChild(facts);
+      return lines.map(l => window.MarmiteA11y.detailAfter(l));
+    }""", ["Bouillon om te duiken, Anaïs komt uit.", "Ui 4 — 9. Aan Ana.", "ui 4, anne."])
+    assert after == ["Gevraagde kleur: Ui. Ana is aan de beurt.", "", ""]
+
+
+def test_switching_to_the_detailed_profile_says_no_state_against_a_line_heard_before(page: Any,
+                                                                                    server: Server) -> None:
+    """Issue 30: outside the detailed profile the play's refresh never cleared what the state was to follow, so
+    switching to it with V said the state of an old line at the next refresh."""
+    events = game_events()
+    cards = [i for i, e in enumerate(events) if e["type"] == "card"]
+    for event in events[: cards[0]]:
+        server.post("/api/events", event)
+    leader = server.get("/api/state")["turn"]
+    for event in events[cards[0]: cards[1]]:
+        server.post("/api/events", event)
+    link = seat_link(page, server, leader)
+    page.context.add_init_script("localStorage.setItem('marmite.voice', 'on');"
+                                 "localStorage.setItem('marmite.speak', 'mine');")
+    page.goto(link)  # normal profile: a play's line is said, never the state after it
+    wait_stream(page)
+    logged, refreshed = page.evaluate("[window.marmiteLog.length, Number(document.body.dataset.refreshed || 0)]")
+    server.post("/api/events", events[cards[1]])
+    page.wait_for_function("a => window.marmiteLog.length > a[0] && Number(document.body.dataset.refreshed) > a[1]",
+                           arg=[logged, refreshed])
+    page.keyboard.press("v")
+    assert page.inner_text("#profile-toggle") == "Verbosité : détaillée"
+    before = len(page.evaluate("window.__spoken"))
+    refreshed = page.evaluate("Number(document.body.dataset.refreshed)")
+    page.evaluate("""() => window.marmiteSource.onmessage({data: JSON.stringify(
+        {kind: "robot", accepted: true, text: "", parts: []}), lastEventId: ""})""")  # a silent message: a refresh
+    page.wait_for_function("r => Number(document.body.dataset.refreshed) > r", arg=refreshed)
+    page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()")
+    assert not [t for t in page.evaluate("window.__spoken")[before:] if t.startswith("Marmite")]

@@ -297,13 +297,19 @@ LATE_FRAGMENTS = """
 (function () {
   const real = window.fetch.bind(window);
   let held = null;
+  window.__fragments = [];  // per fragment: how many lines the page had logged when it was asked, and released
+  const logged = function () { return (window.marmiteLog || []).length; };
   window.fetch = function (url, options) {
     if (typeof url !== "string" || url.indexOf("/fragment/") !== 0) return real(url, options);
     if (held) { held(); held = null; }  // a newer fragment is asked: the older answer arrives only now
+    const order = { asked: logged(), released: -1 };
+    window.__fragments.push(order);
     return real(url, options).then(function (response) {
       return new Promise(function (resolve) {
         let done = false;
-        const release = function () { if (!done) { done = true; resolve(response); } };
+        const release = function () {
+          if (!done) { done = true; order.released = logged(); resolve(response); }
+        };
         held = release;
         setTimeout(release, 1500);
       });
@@ -340,5 +346,9 @@ def test_a_phone_reading_everything_says_one_cue_even_when_a_late_refresh_lands_
         said = ana.evaluate("window.__engine.said")
         assert [line for line in said if "À Ana" in line], said  # her cue, in the robot card's line
         assert not [line for line in said if "À vous de jouer" in line], said  # and not a second time
+        log = [m["text"] for m in log_of(ana)]
+        told = next(i for i, text in enumerate(log) if "À Ana" in text)  # the line that told her turn
+        fragments = ana.evaluate("window.__fragments")
+        assert [f for f in fragments if f["asked"] <= told < f["released"]], (told, fragments)  # the race ran
     finally:
         phone.close()

@@ -9,14 +9,15 @@ from typing import Any
 
 import pytest
 
-from companion.buffet.table_seats import SEATS
+from companion.buffet.table_seats import SEATS, BuffetSeats
 from companion.chaud_devant.cards import ALL_CODES
+from companion.chaud_devant.table_seats import ChaudSeats
 from companion.replay import replay
 from companion.robot_games import visible_log
 from companion.robot_seats import RobotLedger, RobotSetup
 from companion.robot_table import RobotDriver
-from companion.robot_talk import practice_turns
-from companion.seam import Part
+from companion.robot_talk import practice_talk, practice_turns
+from companion.seam import Part, PracticeTalk
 from companion.table import TableService
 from marmite.games import GAMES
 
@@ -488,30 +489,40 @@ def test_at_a_practice_table_a_robots_turn_says_no_led_suit_a_persons_turn_keeps
     assert [part for part in to_ana if part.fields.get("bound")]  # "À Ana, couleur demandée Pois."
 
 
+def test_each_game_names_the_parts_a_practice_table_spares() -> None:
+    """The generic robot talk asks the game (its `TableSeats.practice_talk`), never names a game's parts."""
+    assert practice_talk(GAMES.kinds["chaud_devant"]) == PracticeTalk(
+        own_choice=("menu_chosen",), dealt=("hand_recorded",), won=("trick_won",))
+    assert practice_talk(GAMES.kinds["buffet"]) == PracticeTalk(own_choice=("swap",))
+    assert practice_talk(None) == PracticeTalk()
+    source = (Path(__file__).resolve().parents[2] / "companion" / "robot_talk.py").read_text(encoding="utf-8")
+    assert not [key for key in ("menu_chosen", "hand_recorded", "trick_won", '"swap"') if key in source]
+
+
 def test_a_practice_tables_turn_words_spare_the_robots_what_their_own_line_says() -> None:
     """"Bip peut échanger des cartes." before "Bip échange 2 cartes." is said once; a person's call stays."""
-    practice = RobotLedger(RobotSetup(seats={"Bip": "debutant"}, practice="virtual"))
+    practice, talk = RobotLedger(RobotSetup(seats={"Bip": "debutant"}, practice="virtual")), BuffetSeats.practice_talk
     parts = (Part("departure", {"player": "Bip"}), Part("swap", {"player": "Bip"}), Part("swap", {"player": "Ana"}),
              Part("turn", {"player": "Bip", "bound": Part("where_led", {"suit": "pea"})}))
-    assert practice_turns(parts, practice) == (parts[0], parts[2], Part("turn", {"player": "Bip", "bound": None}))
+    assert practice_turns(parts, practice, talk) == (parts[0], parts[2], Part("turn", {"player": "Bip", "bound": None}))
     real = RobotLedger(RobotSetup(seats={"Bip": "debutant"}))
-    assert practice_turns(parts, real) == parts  # at a real table the host reads the robot's exchange
+    assert practice_turns(parts, real, talk) == parts  # at a real table the host reads the robot's exchange
 
 
 def test_a_practice_table_without_cards_says_neither_its_deal_nor_a_robots_lead_after_its_trick() -> None:
     """Issue 30: four "Main de Bop enregistrée, 13 cartes." a deal, "Cléo a choisi son menu." and "Cléo gagne le
     pli avec 13. À Cléo." slowed a round by ear; a person's lead after their trick stays (it is their cue)."""
-    practice = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}, practice="virtual"))
+    practice, talk = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}, practice="virtual")), ChaudSeats.practice_talk
     deal = (Part("round_opened", {"round": 2, "dealer": "Ana"}), Part("hand_recorded", {"player": "Ana", "size": 13}),
             Part("hand_recorded", {"player": "Cléo", "size": 13}))
-    assert practice_turns(deal, practice) == deal[:1]
+    assert practice_turns(deal, practice, talk) == deal[:1]
     won = (Part("trick_won", {"player": "Cléo", "sum": 13}), Part("turn", {"player": "Cléo", "bound": None}))
-    assert practice_turns(won, practice) == won[:1]
+    assert practice_turns(won, practice, talk) == won[:1]
     ana = (Part("trick_won", {"player": "Ana", "sum": 13}), Part("turn", {"player": "Ana", "bound": None}))
-    assert practice_turns(ana, practice) == ana
+    assert practice_turns(ana, practice, talk) == ana
     menus = (Part("menu_chosen", {"player": "Ana"}), Part("menu_chosen", {"player": "Cléo"}))
-    assert practice_turns(menus, practice) == menus[:1]  # a person's choice is confirmed, a robot's goes unsaid
+    assert practice_turns(menus, practice, talk) == menus[:1]  # a person's choice is confirmed, a robot's goes unsaid
     with_cards = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}, practice="cards"))
-    assert practice_turns(deal, with_cards) == deal  # the host deals those hands by tag: each is news
+    assert practice_turns(deal, with_cards, talk) == deal  # the host deals those hands by tag: each is news
     real = RobotLedger(RobotSetup(seats={"Cléo": "debutant"}))
-    assert practice_turns(won, real) == won
+    assert practice_turns(won, real, talk) == won

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from companion.chaud_devant.simulate import random_game
@@ -140,3 +141,19 @@ def test_english_and_dutch_facts_put_no_space_before_semicolons(client: FlaskCli
         client.post("/api/settings", json={"language": language}, headers=HEADERS)
         text = re.sub(r"<[^>]+>", "", client.get("/").get_data(as_text=True))
         assert " ; " not in text and " : " not in text, language
+
+
+@pytest.mark.parametrize("language", ["fr", "en", "nl"])
+def test_the_detailed_state_knows_the_spoiled_soup_its_line_said(client: FlaskClient, language: str) -> None:
+    """Issue 30: the English line says ", soup spoiled" but the detail's piece listened for "spoiled soup", so
+    the detailed profile said the spoiled soup a second time."""
+    client.post("/api/settings", json={"language": language}, headers=HEADERS)
+    for event in _until_a_pepper_lead():
+        client.post("/api/events", json=event, headers=HEADERS)
+    page = html.unescape(client.get("/fragment/table").get_data(as_text=True))
+    detail = re.search(r'<p data-fact="detail">(.*?)</p>', page, re.S)
+    assert detail is not None
+    heard = [words for words in re.findall(r'data-heard="([^"]*)"', detail.group(1))]
+    spoiled = heard[1]  # the pot, the spoiled soup, the turn
+    line = client.post("/api/repeat", headers=HEADERS).get_json()["text"].lower()  # the last line said
+    assert any(words and words.lower() in line for words in spoiled.split("|")), (spoiled, line)

@@ -80,3 +80,20 @@ def test_a_robot_seats_page_never_says_your_turn(client: FlaskClient, service: T
     assert service.submit({"type": "card", "card": str(state.legal_actions()[0]["card"])}).accepted
     person = html.unescape(client.get("/fragment/seat/" + service.state()["turn"]).get_data(as_text=True))
     assert 'id="my-turn"' in person  # a person's seat keeps its cue
+
+
+def test_a_buffet_robot_seats_page_never_says_your_turn(client: FlaskClient, service: TableService) -> None:
+    """Issue 30: at a real Sus au buffet ! table a robot's seat page said "À vous de dévoiler !" at its turn."""
+    assert client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "game": "buffet", "players": ["Ana", "Ben", "Cléo"], "first": "Ana",
+        "robots": {"seats": {"Ben": "debutant"}}}).get_json()["accepted"]
+    for plate in ("plate-cheese-3", "plate-pizza-2", "plate-potato-1", "plate-chicken-0", "plate-salad-n1"):
+        assert service.submit({"type": "plate", "plate": plate}).accepted
+    assert service.state()["turn"] == "Ana"
+    person = html.unescape(client.get("/fragment/seat/Ana").get_data(as_text=True))
+    assert 'id="my-turn"' in person  # a person's seat keeps its cue
+    assert service.submit({"type": "card", "card": "mouse-7"}).accepted
+    assert service.state()["turn"] == "Ben"
+    robot = html.unescape(client.get("/fragment/seat/Ben").get_data(as_text=True))
+    assert 'id="my-turn"' not in robot and "À vous" not in robot
+    assert "À Ben de dévoiler" in robot  # whose turn it is, said as of anyone

@@ -209,7 +209,7 @@ window.MarmiteA11y = (function () {
     const heard = (said || "").toLowerCase();
     const kept = pieces.filter(function (piece) {
       return !piece.dataset.heard.split("|").some(function (words) {
-        return !!words && heard.indexOf(words.toLowerCase()) >= 0;
+        return !!words && speech.names(heard, words.toLowerCase());  // whole words: "Ui" is not in "Bouillon"
       });
     }).map(function (piece) { return piece.textContent.trim(); }).filter(Boolean);
     return kept.length ? kept.join(". ") + "." : "";

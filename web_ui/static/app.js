@@ -229,9 +229,9 @@
       toReader(myTurn.textContent, false, "announce-turn");
     }
     if (turnToldAt && mine >= turnToldAt) turnToldAt = 0;
-    if (detailFor && mine >= detailFor && a11y.profile() === "detailed") {  // the detailed profile: what the
-      detailFor = 0;  // play's line did not say of the state after it (never "nothing to say", never twice)
-      const detail = a11y.detailAfter(detailAfterLine);
+    if (detailFor && mine >= detailFor) {  // the detailed profile: what the play's line did not say of the
+      detailFor = 0;  // state after it (never "nothing to say", never twice); in another, nothing (nor later)
+      const detail = a11y.profile() === "detailed" ? a11y.detailAfter(detailAfterLine) : "";
       if (detail && detail !== lastDetail && scope !== "silent" && !deferred()) {
         lastDetail = detail;
         speak(detail);
@@ -365,7 +365,7 @@
     if (catchUp !== null) catchUp.push(data); else announce(data, data.accepted === false);
     if (data.text) {  // a silent message (a robot's choice noted) leaves the state after the last line said
       detailFor = data.accepted === true ? refreshAsked + 1 : 0;
-      detailAfterLine = data.text;
+      detailAfterLine = spoken(data);  // what this device said of it ("mine": its player's parts; maybe none)
     }
     refresh();
   }

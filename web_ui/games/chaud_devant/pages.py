@@ -87,7 +87,8 @@ class ChaudDevantPages(GamePages):
 
 
 def helpers(language: str, edition: str) -> dict[str, Any]:
-    """Card, suit and menu names in the table's language and the setup's edition; revokes worded."""
+    """Card, suit and menu names in the table's language and the setup's edition; revokes worded; the spoiled
+    soup as its lines say it."""
     theme = Theme(language, edition)
 
     def card_name(code: str) -> str:
@@ -103,7 +104,7 @@ def helpers(language: str, edition: str) -> dict[str, Any]:
 
     return {"card_name": card_name, "card_face": theme.face, "card_suit": card_suit, "suit_name": theme.suit,
             "menu_name": theme.menu, "symbol": SUIT_SYMBOLS, "all_codes": ALL_CODES, "menus": MENUS,
-            "revoke_text": revoke_text}
+            "revoke_text": revoke_text, "spoiled_heard": theme.phrase("spoils").strip(" ,")}
 
 
 def chart(series: list[dict[str, int]], players: list[str]) -> dict[str, Any]:
