@@ -119,18 +119,8 @@ def test_a_disk_stall_never_blocks_the_read_views(app: Flask, service: TableServ
     play.start()
     assert stalled.wait(10)
     key = claim(app.test_client(), "Anna")
-    answers: dict[str, int] = {}
-
-    def read(path: str) -> None:
-        answers[path] = app.test_client().get(path).status_code
-
     paths = ["/api/state", "/api/table", "/", "/fragment/table", f"/seat/Anna?k={key}", "/api/history", "/history"]
-    readers = [threading.Thread(target=read, args=(path,)) for path in paths]
-    for reader in readers:
-        reader.start()
-    for reader in readers:
-        reader.join(5)
-    waiting = [path for path, reader in zip(paths, readers, strict=True) if reader.is_alive()]
+    waiting, answers = read_at_once(app, paths)
     release.set()
     play.join(10)
     assert waiting == [], f"{waiting} waited behind the stuck write"
@@ -172,20 +162,25 @@ def test_a_disk_stall_never_blocks_a_buffet_practice_step(app: Flask, service: T
                                                           "robot"))
     play.start()
     assert stalled.wait(10)
+    paths = ["/api/state", "/", "/fragment/table", "/fragment/seat/Bip", f"/seat/Ana?k={key}",
+             f"/fragment/seat/Ana?k={key}"]
+    waiting, answers = read_at_once(app, paths)
+    release.set()
+    play.join(10)
+    assert waiting == [], f"{waiting} waited behind the stuck write"
+    assert answers == dict.fromkeys(paths, 200)
+
+
+def read_at_once(app: Flask, paths: list[str]) -> tuple[list[str], dict[str, int]]:
+    """GET every path in its own thread, each given 5 s: the paths still waiting, and each answer's status."""
     answers: dict[str, int] = {}
 
     def read(path: str) -> None:
         answers[path] = app.test_client().get(path).status_code
 
-    paths = ["/api/state", "/", "/fragment/table", "/fragment/seat/Bip", f"/seat/Ana?k={key}",
-             f"/fragment/seat/Ana?k={key}"]
     readers = [threading.Thread(target=read, args=(path,)) for path in paths]
     for reader in readers:
         reader.start()
     for reader in readers:
         reader.join(5)
-    waiting = [path for path, reader in zip(paths, readers, strict=True) if reader.is_alive()]
-    release.set()
-    play.join(10)
-    assert waiting == [], f"{waiting} waited behind the stuck write"
-    assert answers == dict.fromkeys(paths, 200)
+    return [path for path, reader in zip(paths, readers, strict=True) if reader.is_alive()], answers
