@@ -547,3 +547,24 @@ def test_switching_to_the_detailed_profile_says_no_state_against_a_line_heard_be
     page.wait_for_function("r => Number(document.body.dataset.refreshed) > r", arg=refreshed)
     page.wait_for_function("() => !window.MarmiteSpeech.voice.busy()")
     assert not [t for t in page.evaluate("window.__spoken")[before:] if t.startswith("Marmite")]
+
+
+def test_a_status_the_page_wrote_survives_the_next_refresh(page: Any, server: Server) -> None:
+    """The chef's advice in #practice-status was wiped by the next robot's refresh (the server's copy is empty),
+    sometimes before anyone could read it; a status the page writes stays until the page writes another."""
+    server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Chloé"})
+    page.goto(server.url + "/")
+    wait_stream(page)
+    kept = page.evaluate("""() => {
+      const box = document.createElement('div');
+      box.innerHTML = '<p id="own" role="status" data-page-status></p><p id="plain" role="status"></p>';
+      document.body.appendChild(box);
+      box.querySelector('#own').textContent = 'Le chef jouerait Pois 5.';
+      box.querySelector('#plain').textContent = 'old';
+      window.MarmiteA11y.update(box, '<p id="own" role="status" data-page-status></p><p id="plain" role="status"></p>');
+      const first = [box.querySelector('#own').textContent, box.querySelector('#plain').textContent];
+      const plain = '<p id="plain" role="status"></p>';
+      window.MarmiteA11y.update(box, '<p id="own" role="status" data-page-status>Nouveau</p>' + plain);
+      return first.concat([box.querySelector('#own').textContent]);
+    }""")
+    assert kept == ["Le chef jouerait Pois 5.", "", "Nouveau"]

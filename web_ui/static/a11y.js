@@ -293,6 +293,9 @@ window.MarmiteA11y = (function () {
     Array.from(incoming.attributes).forEach(function (attr) {
       if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
     });
+    // a status the page wrote itself (the chef's advice, a refusal) stays until the page writes another:
+    // the server's copy of it is always empty, and a robot's move must not wipe it before it is read
+    if (old.hasAttribute("data-page-status") && !incoming.hasChildNodes()) return;
     morph(old, incoming);
   }
 
