@@ -336,7 +336,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.answer_times:
         robot_duel.answer_times([robot_duel.CHEF_VERSION, "frozen-pimc"],
-                                [int(ms) for ms in args.answer_times.split(",")], speed=args.speed)
+                                [int(ms) for ms in args.answer_times.split(",")], speed=args.speed,
+                                games=(args.only,) if args.only else ("chaud_devant", "buffet"))
         return 0
     if args.duel is not None:
         return duel(args)

@@ -275,7 +275,8 @@ def _cell(figures: tuple[float, float, int, int]) -> str:
     return f"{mean:+.2f} ± {se:.2f} [{deals}, {pairs}]"
 
 
-def answer_times(players: list[str], think: list[int], samples: int = 60, speed: float = 1.0) -> None:
+def answer_times(players: list[str], think: list[int], samples: int = 60, speed: float = 1.0,
+                 games: tuple[str, ...] = ("chaud_devant", "buffet")) -> None:
     """CPU (process time) and wall time of one answer, p50/p95/max, per player and think-ms, over requests
     of both games between rule-based players (requests with one legal answer left out: they take no search).
     With `speed` below 1 (`marmite robot --speed`), each player searches round(think-ms × speed), as the robot
@@ -283,7 +284,7 @@ def answer_times(players: list[str], think: list[int], samples: int = 60, speed:
     print(f"speed {speed}: times as on a machine {speed} × as fast (measured here ÷ {speed})\n")
     print("| game | player | answers | CPU ms p50 p95 max | CPU / think-ms at p95, max | wall ms p50 p95 max |")
     print("|---|---|---|---|---|---|")
-    for game in ("chaud_devant", "buffet"):
+    for game in games:
         asks: list[RobotAsk] = []
         for number in range(3):
             seats = [heuristic_player(seat) for seat in range(PLAYERS)]

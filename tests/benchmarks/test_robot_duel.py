@@ -41,3 +41,10 @@ def test_the_summary_can_pool_only_some_deals(tmp_path: Path, capsys: pytest.Cap
     robot_duel.summary([("a", "b")], path, deals=range(1, 2))
     out = capsys.readouterr().out
     assert "deals 1–1" in out and "+2.00 ± nan [1, 1]" in out
+
+
+def test_answer_times_can_time_one_game_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--answer-times` with `--only`: the rows of that game alone."""
+    robot_duel.answer_times(["frozen-pimc"], [1], samples=3, games=("chaud_devant",))
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "@1 " in line]
+    assert rows and all(line.startswith("| chaud_devant |") for line in rows)
