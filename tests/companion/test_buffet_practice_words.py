@@ -149,18 +149,11 @@ def play_to_round_two(table: TableService) -> None:
         state = table.state()
         if state["round"] == 2 and state["phase"] == "step":
             return
-        with table.lock:
-            count = len(table.standing_actions()) - 1
-            hand = table.robots.hand("Ana") or ()
-            due = (state["phase"] == "step" and "Ana" in state["in_round"]
-                   and table.robots.pending("Ana", count) is None
-                   and state["in_round"].index("Ana") >= state["in_round"].index(state["turn"]))
-            from companion.buffet.table_seats import SEATS
-            exchange = table.game_state is not None and SEATS.swap_due(table.game_state, table.robots, "Ana", count)
-        if due and hand:
-            table.submit({"type": "robot", "player": "Ana", "card": min(hand)}, source="seat")
-        elif exchange:
-            table.submit({"type": "robot", "player": "Ana", "hand": list(hand), "swap": []}, source="seat")
+        play, keep = anas_moves(table, state)
+        if play:
+            table.submit(play, source="seat")
+        elif keep:
+            table.submit(keep, source="seat")
         time.sleep(0.01)
     wait_for(lambda: False, 0)
 
@@ -200,17 +193,26 @@ def until(table: TableService, driver: RobotDriver, done: Callable[[], bool]) ->
         if done():
             return
         state = table.state()
-        with table.lock:
-            count = len(table.standing_actions()) - 1
-            hand = table.robots.hand("Ana") or ()
-            due = (state["phase"] == "step" and "Ana" in state["in_round"]
-                   and table.robots.pending("Ana", count) is None
-                   and state["in_round"].index("Ana") >= state["in_round"].index(state["turn"]))
-            exchange = table.game_state is not None and SEATS.swap_due(table.game_state, table.robots, "Ana", count)
-        if exchange:
-            assert table.submit({"type": "robot", "player": "Ana", "hand": list(hand), "swap": []}, "seat").accepted
-        elif due and hand:
-            assert table.submit({"type": "robot", "player": "Ana", "card": min(hand)}, "seat").accepted
+        play, keep = anas_moves(table, state)
+        if keep:
+            assert table.submit(keep, "seat").accepted
+        elif play:
+            assert table.submit(play, "seat").accepted
         else:
             driver.step()
     raise AssertionError(f"never done: {table.state()}")
+
+
+def anas_moves(table: TableService, state: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """What Ana may send now: her lowest card if a step waits for her choice, and keeping her whole hand if
+    she may exchange (each None when not due)."""
+    with table.lock:
+        count = len(table.standing_actions()) - 1
+        hand = table.robots.hand("Ana") or ()
+        due = (state["phase"] == "step" and "Ana" in state["in_round"]
+               and table.robots.pending("Ana", count) is None
+               and state["in_round"].index("Ana") >= state["in_round"].index(state["turn"]))
+        exchange = table.game_state is not None and SEATS.swap_due(table.game_state, table.robots, "Ana", count)
+    play = {"type": "robot", "player": "Ana", "card": min(hand)} if due and hand else None
+    keep = {"type": "robot", "player": "Ana", "hand": list(hand), "swap": []} if exchange else None
+    return play, keep

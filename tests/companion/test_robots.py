@@ -358,4 +358,4 @@ def test_the_guard_leaves_the_search_more_than_the_80_percent_it_is_sized_for(th
     deadline (a guard for slower machines) must come after that, or idle answers would be cut by the clock."""
     deadline_ms = stop_by(0.0, think_ms) * 1000
     assert deadline_ms >= 0.9 * think_ms - 1e-9
-    assert think_ms - deadline_ms >= min(GUARD_MS, think_ms / 10) - 1e-9  # still a guard: the answer is written in time
+    assert deadline_ms <= think_ms - min(GUARD_MS, 2)  # still a guard: the search stops before think-ms

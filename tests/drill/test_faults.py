@@ -101,19 +101,10 @@ def test_seat_pages_and_answers_are_never_stored(app: Flask) -> None:
 
 def test_a_disk_stall_never_blocks_the_read_views(app: Flask, service: TableService,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.journal
 
     client = app.test_client()
     assert client.post("/api/events", headers=HEADERS, json=NEW_GAME).get_json()["accepted"]
-    stalled, release = threading.Event(), threading.Event()
-    real_sync = companion.journal._datasync
-
-    def stuck_sync(fd: int) -> None:  # the card stops answering in the middle of an fsync
-        stalled.set()
-        release.wait(30)
-        real_sync(fd)
-
-    monkeypatch.setattr(companion.journal, "_datasync", stuck_sync)
+    stalled, release = stall_the_disk(monkeypatch)
     play = threading.Thread(target=lambda: app.test_client().post(
         "/api/events", headers=HEADERS, json={"type": "menu", "player": "Anna", "menu": "pea"}))
     play.start()
@@ -136,7 +127,6 @@ def test_a_disk_stall_never_blocks_a_buffet_practice_step(app: Flask, service: T
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """During a step at a buffet practice without cards, the pages that say who still chooses (T, the seat's
     own hand and cards) read without the writers' lock: a card write stuck on the disk never holds them."""
-    import companion.journal
 
     client = app.test_client()
     robots = {"seats": {"Bip": "debutant", "Bop": "debutant"}, "practice": "virtual"}
@@ -149,15 +139,7 @@ def test_a_disk_stall_never_blocks_a_buffet_practice_step(app: Flask, service: T
         assert service.submit({"type": "plate", "plate": plate}, "robot").accepted
     assert service.state()["phase"] == "step"
     key = claim(app.test_client(), "Ana")
-    stalled, release = threading.Event(), threading.Event()
-    real_sync = companion.journal._datasync
-
-    def stuck_sync(fd: int) -> None:  # the card stops answering in the middle of an fsync
-        stalled.set()
-        release.wait(30)
-        real_sync(fd)
-
-    monkeypatch.setattr(companion.journal, "_datasync", stuck_sync)
+    stalled, release = stall_the_disk(monkeypatch)
     play = threading.Thread(target=lambda: service.submit({"type": "robot", "player": "Bip", "card": "mouse-5"},
                                                           "robot"))
     play.start()
@@ -184,3 +166,20 @@ def read_at_once(app: Flask, paths: list[str]) -> tuple[list[str], dict[str, int
     for reader in readers:
         reader.join(5)
     return [path for path, reader in zip(paths, readers, strict=True) if reader.is_alive()], answers
+
+
+def stall_the_disk(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """The journal's next fsync hangs, as a card that stops answering does: set `stalled` when it starts,
+    and it goes on once `release` is set."""
+    import companion.journal
+
+    stalled, release = threading.Event(), threading.Event()
+    real_sync = companion.journal._datasync
+
+    def stuck_sync(fd: int) -> None:
+        stalled.set()
+        release.wait(30)
+        real_sync(fd)
+
+    monkeypatch.setattr(companion.journal, "_datasync", stuck_sync)
+    return stalled, release

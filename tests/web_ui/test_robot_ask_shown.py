@@ -14,8 +14,8 @@ PLAYERS = ["Ana", "Marmiton", "Cléo"]
 HANDS = {name: sorted(ALL_CODES[i::4][:13]) for i, name in enumerate(PLAYERS)}
 
 
-def test_the_robots_card_is_on_the_table_view_and_in_the_turn_fact(client: FlaskClient,
-                                                                    service: TableService) -> None:
+def up_to_the_robots_turn(client: FlaskClient, service: TableService) -> None:
+    """A real table where Marmiton is a robot chef: hands scanned, menus chosen, cards played to its turn."""
     assert client.post("/api/events", headers=HEADERS, json={
         "type": "new_game", "players": PLAYERS, "dealer": "Ana",
         "robots": {"seats": {"Marmiton": "chef"}}}).get_json()["accepted"]
@@ -29,6 +29,11 @@ def test_the_robots_card_is_on_the_table_view_and_in_the_turn_fact(client: Flask
         state = service.game_state
         assert state is not None
         assert service.submit(state.legal_actions()[0]).accepted
+
+
+def test_the_robots_card_is_on_the_table_view_and_in_the_turn_fact(client: FlaskClient,
+                                                                    service: TableService) -> None:
+    up_to_the_robots_turn(client, service)
     assert 'id="robot-ask"' not in client.get("/fragment/table").get_data(as_text=True)  # not chosen yet
     state = service.game_state
     assert state is not None
@@ -58,19 +63,7 @@ def test_the_tablet_offers_no_private_menu_choice_for_a_robot_seat(client: Flask
 
 def test_a_robot_seats_page_never_says_your_turn(client: FlaskClient, service: TableService) -> None:
     """Issue 30: a robot's seat page opened on the tablet said "À vous de jouer !" as if a person played it."""
-    assert client.post("/api/events", headers=HEADERS, json={
-        "type": "new_game", "players": PLAYERS, "dealer": "Ana",
-        "robots": {"seats": {"Marmiton": "chef"}}}).get_json()["accepted"]
-    for name in PLAYERS:
-        assert service.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
-    for name in PLAYERS:
-        if name == "Marmiton":
-            assert service.submit({"type": "robot", "player": name, "menu": "none"}, "robot").accepted
-        assert service.submit({"type": "menu", "player": name, "menu": "none"}).accepted
-    while service.state()["turn"] != "Marmiton":
-        state = service.game_state
-        assert state is not None
-        assert service.submit(state.legal_actions()[0]).accepted
+    up_to_the_robots_turn(client, service)
     robot = html.unescape(client.get("/fragment/seat/Marmiton").get_data(as_text=True))
     assert 'id="my-turn"' not in robot and "À vous de jouer" not in robot
     state = service.game_state
