@@ -132,8 +132,14 @@ class BuffetSeats:
     def person_exchanging(self, state: State, ledger: RobotLedger, actions: int) -> bool:
         """True while a person at a practice without cards may still make their exchange (the table turns no
         card over meanwhile: the round would end and take the chance away)."""
-        return ledger.setup.practice == "virtual" and any(
-            not ledger.is_robot(player) and self.swap_due(state, ledger, player, actions) for player in state.players)
+        return self.exchanging_person(state, ledger, actions) is not None
+
+    def exchanging_person(self, state: State, ledger: RobotLedger, actions: int) -> str | None:
+        """The person at a practice without cards who may still make their exchange, if any."""
+        if ledger.setup.practice != "virtual":
+            return None
+        return next((player for player in state.players
+                     if not ledger.is_robot(player) and self.swap_due(state, ledger, player, actions)), None)
 
     def draws_up(self, state: State, ledger: RobotLedger) -> dict[str, int]:
         """Between rounds, each robot short of nine cards (the host types only those on the robots page)."""

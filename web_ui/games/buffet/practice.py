@@ -67,8 +67,6 @@ def exchanging() -> str | None:
     table = service()
     with table.view_lock:
         state, ledger = table.game_state, table.robots
-        if state is None or ledger.setup.practice != "virtual" or table.game_name != KIND.name:
+        if state is None or table.game_name != KIND.name:
             return None
-        count = table.action_count
-        return next((player for player in state.players
-                     if not ledger.is_robot(player) and SEATS.swap_due(state, ledger, player, count)), None)
+        return SEATS.exchanging_person(state, ledger, table.action_count)
