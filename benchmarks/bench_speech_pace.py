@@ -367,7 +367,8 @@ def run(table: LiveTable, browser: Any, args: argparse.Namespace) -> int:
           f" questions every {args.questions or 'never'} s")
     print(f"length {length:.1f} s for {len(round_ends)} round(s): "
           + ", ".join(f"{b - a:.1f}" for a, b in zip([0.0, *round_ends], round_ends, strict=False)) + " s;"
-          f" Ana's {moves} moves, thinking {thinking:.1f} s; {robot_cards} robot card lines;"
+          f" Ana's {moves} moves, thinking {thinking:.1f} s; {robot_cards} robot card lines"
+          f" ({length / max(1, robot_cards):.2f} s of the run a robot card);"
           f" speech {speech:.1f} s during it ({total:.1f} s in all);"
           f" speech / play time {speech / max(0.001, length - thinking):.2f}"
           f" (less her 1.5 s per move); {speech / max(0.001, length - quiet):.2f} less the {quiet:.1f} s the table"
