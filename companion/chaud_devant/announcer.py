@@ -159,7 +159,8 @@ def describe_effects(state: State | None, effects: list[Any]) -> list[Part]:
             case fx.TrickWon(seat, _, _, total):
                 parts.append(Part("trick_won", {"player": names[seat], "sum": total}))
             case fx.TurnPassed(seat):
-                parts.append(Part("turn", {"player": names[seat], "bound": _binding(state)}))
+                bound = None if _spoils_now(effects) else _binding(state)
+                parts.append(Part("turn", {"player": names[seat], "bound": bound}))
             case Revoke():
                 parts.append(Part("revoke", {
                     "player": names[effect.seat], "suit": str(effect.suit),
@@ -188,6 +189,11 @@ def _card_part(code: str, total: int, spoils: bool, *, won: bool) -> Part:
     if not played.is_overflow and (won or total == played.value):
         return Part("card_alone", {"card": code, "spoils": fields["spoils"]})
     return Part("card", fields)
+
+
+def _spoils_now(effects: list[Any]) -> bool:
+    """Whether these effects' card spoils the soup: its line says so, the next player's need not again."""
+    return any(isinstance(effect, fx.CardPlayed) and effect.spoils for effect in effects)
 
 
 def _binding(state: State) -> Part | None:
