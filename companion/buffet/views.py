@@ -152,6 +152,7 @@ def seat_view(state: State, player: str, *, owner: bool = False) -> dict[str, An
         "turn": state.players[state.turn] if state.turn is not None else None,
         "plates": _stack(state, seat),
         "score": state.scores()[seat],
+        "scores": dict(zip(state.players, state.scores(), strict=True)),  # public: the plates taken lie face up
         "colour": COLOURS[seat],
         "shape": SHAPES[seat],
     }
