@@ -29,11 +29,11 @@ def robot_helpers() -> dict[str, Any]:
 
     def robot_ask() -> str:
         table = service()
-        with table.lock:
+        with table.view_lock:  # never behind a write stuck on the disk
             state, ledger = table.game_state, table.robots
             if state is None or not ledger.setup.any or ledger.setup.practice:
                 return ""
-            part = robot_asks(state, ledger, len(table.standing_actions()) - 1)
+            part = robot_asks(state, ledger, table.action_count)
             if part is None or part.key == "robot.still_choosing":
                 return ""
             return voice_of(state).render([part], table.language)

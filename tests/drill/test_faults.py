@@ -14,6 +14,7 @@ from companion.journal import Journal
 from companion.table import TableService
 from tests.drill.conftest import HEADERS, PLAYERS
 from tests.web_ui.seat_phone import claim
+from tests.web_ui.test_robot_ask_shown import up_to_the_robots_turn
 
 NEW_GAME = {"type": "new_game", "players": PLAYERS, "dealer": "Dirk"}
 
@@ -183,3 +184,31 @@ def stall_the_disk(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, th
 
     monkeypatch.setattr(companion.journal, "_datasync", stuck_sync)
     return stalled, release
+
+
+@pytest.mark.parametrize("game", ["chaud_devant", "buffet"])
+def test_a_disk_stall_never_blocks_a_real_robot_tables_pages(app: Flask, service: TableService, game: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a real table with a robot seat, the table's page asks for the card the robot chose (Chaud Devant) and
+    the robots' page lists their hands (the buffet): both read without the writers' lock."""
+    client = app.test_client()
+    if game == "chaud_devant":
+        up_to_the_robots_turn(client, service, HEADERS)
+        state = service.game_state
+        assert state is not None
+        write: dict[str, Any] = {"type": "robot", "player": "Marmiton", "card": state.legal_actions()[0]["card"]}
+    else:
+        assert client.post("/api/events", headers=HEADERS, json={
+            "type": "new_game", "game": "buffet", "players": BUFFET_PLAYERS, "first": "Ana",
+            "robots": {"seats": {"Bop": "debutant"}}}).get_json()["accepted"]
+        write = {"type": "plate", "plate": "plate-cheese-3"}
+    stalled, release = stall_the_disk(monkeypatch)
+    writer = threading.Thread(target=lambda: service.submit(write, "robot"))
+    writer.start()
+    assert stalled.wait(10)
+    paths = ["/", "/fragment/table", "/setup/robots"]
+    waiting, answers = read_at_once(app, paths)
+    release.set()
+    writer.join(10)
+    assert waiting == [], f"{waiting} waited behind the stuck write"
+    assert answers == dict.fromkeys(paths, 200)

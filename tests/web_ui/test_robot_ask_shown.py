@@ -14,9 +14,9 @@ PLAYERS = ["Ana", "Marmiton", "Cléo"]
 HANDS = {name: sorted(ALL_CODES[i::4][:13]) for i, name in enumerate(PLAYERS)}
 
 
-def up_to_the_robots_turn(client: FlaskClient, service: TableService) -> None:
+def up_to_the_robots_turn(client: FlaskClient, service: TableService, headers: dict[str, str] = HEADERS) -> None:
     """A real table where Marmiton is a robot chef: hands scanned, menus chosen, cards played to its turn."""
-    assert client.post("/api/events", headers=HEADERS, json={
+    assert client.post("/api/events", headers=headers, json={
         "type": "new_game", "players": PLAYERS, "dealer": "Ana",
         "robots": {"seats": {"Marmiton": "chef"}}}).get_json()["accepted"]
     for name in PLAYERS:

@@ -14,7 +14,7 @@ def robot_hands() -> dict[str, dict[str, Any]]:
     """At a real Sus au buffet ! table with robots, for the host: each robot's hand as typed values ("3 3 -1"),
     the cards its latest exchange gave up (to take from its tray; never said aloud) and how many it lacks."""
     table = service()
-    with table.lock:
+    with table.view_lock:  # never behind a write stuck on the disk
         ledger = table.robots
         if table.game_name != KIND.name or not ledger.setup.any or ledger.setup.practice:  # a game may just have begun
             return {}
