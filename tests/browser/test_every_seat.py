@@ -501,7 +501,7 @@ def test_a_phone_speaking_what_concerns_its_player_says_the_state_its_own_line_l
 
 def test_the_detailed_state_drops_only_pieces_its_line_names_as_whole_words(page: Any, server: Server) -> None:
     """Issue 30: a piece was dropped when its words were only inside another word: the Dutch suit "Ui" in "om te
-    duiken" or "Bouillon", "Ana" in "Anaïs"."""
+    duiken" or "Bouillon", "Ana" in "Anaïs"; the card "Pois 1" in "Pois 10"."""
     server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Chloé"})
     page.goto(server.url + "/")
     wait_stream(page)
@@ -510,12 +510,15 @@ def test_the_detailed_state_drops_only_pieces_its_line_names_as_whole_words(page
       const facts = document.createElement('div');
       facts.id = 'facts';
       facts.hidden = true;
-      facts.innerHTML = '<p data-fact="detail"><span data-heard="Ui">Gevraagde kleur: Ui</span>. '
+      facts.innerHTML = '<p data-fact="detail"><span data-heard="Pois 1">Marmite : 11</span>. '
+        + '<span data-heard="Ui">Gevraagde kleur: Ui</span>. '
         + '<span data-heard="Ana|Anne">Ana is aan de beurt</span>.</p>';
       document.body.appendChild(facts);
       return lines.map(l => window.MarmiteA11y.detailAfter(l));
-    }""", ["Bouillon om te duiken, Anaïs komt uit.", "Ui 4 — 9. Aan Ana.", "ui 4, anne."])
-    assert after == ["Gevraagde kleur: Ui. Ana is aan de beurt.", "", ""]
+    }""", ["Bouillon om te duiken, Anaïs komt uit.", "Ui 4 — 9. Aan Ana.", "ui 4, anne.", "Pois 10 — 11. À Ana.",
+           "Pois 1 — 11."])
+    assert after == ["Marmite : 11. Gevraagde kleur: Ui. Ana is aan de beurt.", "Marmite : 11.", "Marmite : 11.",
+                     "Marmite : 11. Gevraagde kleur: Ui.", "Gevraagde kleur: Ui. Ana is aan de beurt."]
 
 
 def test_switching_to_the_detailed_profile_says_no_state_against_a_line_heard_before(page: Any,

@@ -38,8 +38,9 @@ window.MarmiteSpeech = (function () {
 
   function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
+  // Whether `text` holds `name` as whole words: "Ui" is not in "duiken", nor "Pois 1" in "Pois 10".
   function names(text, name) {
-    return new RegExp("(^|[^\\p{L}])" + escapeRegExp(name) + "($|[^\\p{L}])", "u").test(text);
+    return new RegExp("(^|[^\\p{L}\\p{N}])" + escapeRegExp(name) + "($|[^\\p{L}\\p{N}])", "u").test(text);
   }
 
   // What of a message concerns one player: their turn, their refusals, trick and round results.
