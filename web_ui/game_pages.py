@@ -158,10 +158,12 @@ class GamePages:
         return render_template(template, **{**self._context(language), "view": view, **self.table_context(view, state)})
 
     def render_seat(self, view: dict[str, Any], name: str, language: str, *, fragment: bool,
-                    claim: str | None = None) -> str:
-        """A seat page (the shell) or only its state part; `claim`: the key its script claims the seat with."""
+                    claim: str | None = None, held_elsewhere: bool = False) -> str:
+        """A seat page (the shell) or only its state part; `claim`: the key its script claims the seat with;
+        `held_elsewhere`: its link was opened in a browser other than the one holding the seat."""
         template = f"{self.name}/_seat_state.html" if fragment else "seat.html"
-        return render_template(template, **self._context(language), view=view, name=name, claim=claim)
+        return render_template(template, **self._context(language), view=view, name=name, claim=claim,
+                               held_elsewhere=held_elsewhere)
 
     def render_history(self, history: dict[str, Any], language: str, **extra: Any) -> str:
         """The round history page (with `extra`, e.g. the table's per-player statistics)."""

@@ -34,7 +34,7 @@ from web_ui.auth import csrf_ok, pin_matches, unlock_session, unlocked
 from web_ui.context import robot_driver, service
 from web_ui.game_pages import GamePages, page_table
 from web_ui.page_common import common_context
-from web_ui.seats import base_url, claim_to_make, seat_links, visible_seat_view
+from web_ui.seats import base_url, claim_to_make, held_elsewhere, seat_links, visible_seat_view
 
 pages = Blueprint("pages", __name__)
 
@@ -89,7 +89,9 @@ def _render_seat(name: str, *, fragment: bool) -> str:
     if view is None:
         abort(404, gettext("No player named %(name)s in this game.", name=name))
     claim = None if fragment else claim_to_make(name)  # the page's script claims it (a POST)
-    return _current().render_seat(view, name, service().language, fragment=fragment, claim=claim)
+    elsewhere = not fragment and held_elsewhere(name)
+    return _current().render_seat(view, name, service().language, fragment=fragment, claim=claim,
+                                  held_elsewhere=elsewhere)
 
 
 @pages.get("/favicon.ico")

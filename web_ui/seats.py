@@ -185,6 +185,13 @@ def claim_to_make(name: str) -> str | None:
     return given
 
 
+def held_elsewhere(name: str) -> bool:
+    """True when this browser opened the seat's valid link but another browser holds the seat: its page shows
+    only what everyone sees, and says why."""
+    return (_key_matches(name, request.args.get(SEAT_PARAM)) and _claims().claimed(service().current_game, name)
+            and not owns_seat(name))
+
+
 def holds_any_seat() -> bool:
     """True in a browser that holds some seat of the current game (claims nothing)."""
     browser = session.get("browser")

@@ -148,3 +148,16 @@ def test_a_name_with_a_slash_has_its_seat_page_link_and_menu(app: Flask, client:
     chose = phone.post("/api/seat/Jean%2FMarie/menu", json={"menu": "pepper"}, headers=token)
     assert chose.status_code == 200, chose.get_json()
     assert phone.get("/api/seat/Jean%2FMarie").get_json()["my_menu"] == "pepper"
+
+
+def test_a_seat_link_opened_on_a_second_phone_says_why_it_shows_no_secrets(app: Flask, client: FlaskClient) -> None:
+    """The second phone saw the seat's page without its menu or hand and no word of why (the walk's leftover)."""
+    new_game(client)
+    client.post("/api/events", headers=HEADERS, json={"type": "menu", "player": "Bruno", "menu": "pepper"})
+    phone = app.test_client()
+    key = claim(phone, "Bruno")
+    notice = "Cette place est déjà ouverte sur un autre téléphone"
+    assert notice not in phone.get(f"/seat/Bruno?k={key}").get_data(as_text=True)  # the holder's own page
+    assert notice not in app.test_client().get("/seat/Bruno").get_data(as_text=True)  # no link: a public page
+    second = app.test_client().get(f"/seat/Bruno?k={key}").get_data(as_text=True)
+    assert notice in second and "pepper" not in second
