@@ -153,14 +153,14 @@ def describe_effects(state: State | None, effects: list[Any]) -> list[Part]:
             case fx.PlayBegins(_, first):
                 parts.append(Part("play_begins", {"player": names[first]}))
             case fx.CardPlayed(_, code, total, _, _, spoils):
-                parts.append(_card_part(code, total, spoils, won=any(isinstance(e, fx.TrickWon) for e in effects)))
+                told = spoils and not _turn_follows(effects)  # else the next player's turn says it (on their phone too)
+                parts.append(_card_part(code, total, told, won=any(isinstance(e, fx.TrickWon) for e in effects)))
             case fx.LastCard(seat):
                 parts.append(Part("last_card", {"player": names[seat]}))
             case fx.TrickWon(seat, _, _, total):
                 parts.append(Part("trick_won", {"player": names[seat], "sum": total}))
             case fx.TurnPassed(seat):
-                bound = None if _spoils_now(effects) else _binding(state)
-                parts.append(Part("turn", {"player": names[seat], "bound": bound}))
+                parts.append(Part("turn", {"player": names[seat], "bound": _binding(state)}))
             case Revoke():
                 parts.append(Part("revoke", {
                     "player": names[effect.seat], "suit": str(effect.suit),
@@ -191,9 +191,9 @@ def _card_part(code: str, total: int, spoils: bool, *, won: bool) -> Part:
     return Part("card", fields)
 
 
-def _spoils_now(effects: list[Any]) -> bool:
-    """Whether these effects' card spoils the soup: its line says so, the next player's need not again."""
-    return any(isinstance(effect, fx.CardPlayed) and effect.spoils for effect in effects)
+def _turn_follows(effects: list[Any]) -> bool:
+    """Whether the trick goes on to a next player, whose turn line says what binds them (the spoiled soup)."""
+    return any(isinstance(effect, fx.TurnPassed) for effect in effects)
 
 
 def _binding(state: State) -> Part | None:

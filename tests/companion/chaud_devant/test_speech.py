@@ -65,7 +65,7 @@ def test_the_pots_sum_is_said_once(table: TableService) -> None:
 def test_the_led_suit_and_the_spoiled_soup_bind_the_next_player(table: TableService) -> None:
     assert said(table, *started(), card("onion-4a")).endswith("À Bruno, couleur demandée Oignon.")
     spoiling = said(table, card("pepper-1a"))
-    assert spoiling.endswith("À Valentine.") and spoiling.count("soupe gâchée") == 1, spoiling
+    assert spoiling.endswith("À Valentine, soupe gâchée.") and spoiling.count("soupe gâchée") == 1, spoiling
     assert said(table, card("pea-2a")).endswith("À Nicolas, soupe gâchée.")
 
 
@@ -73,6 +73,9 @@ def test_the_card_that_spoils_the_soup_says_so_once(table: TableService) -> None
     """"Piment 5, soupe gâchée. À Virginie, soupe gâchée." said it twice (issue 30's walk)."""
     line = said(table, *started(), card("pepper-5a"))
     assert line.count("soupe gâchée") == 1, line
+    parts = table.render(table.messages_after(0)[-1])["parts"]
+    turn = [part["text"] for part in parts if part["key"].endswith("turn")]
+    assert turn and "soupe gâchée" in turn[0], parts  # the next player's phone, which says only its turn, hears it
     table.language = "en"
     assert table.render(table.messages_after(0)[-1])["text"].count("soup spoiled") == 1
 
