@@ -550,7 +550,8 @@ class TableService:
 
     @property
     def robots(self) -> RobotLedger:
-        """The current game's robot seats, choices and robot hands (read under the table lock)."""
+        """The current game's robot seats, choices and robot hands (read under `view_lock`: writers change them
+        only under it)."""
         return self._referee.robots
 
     @property

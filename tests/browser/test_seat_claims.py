@@ -44,3 +44,36 @@ def test_a_phone_claims_its_seat_and_the_host_releases_it(page: Any, browser: An
         assert "Piment" in ben.inner_text("#state")
     finally:
         phone.close()
+
+
+def test_a_link_opened_on_two_phones_at_once_tells_the_later_one_why(page: Any, browser: Any,
+                                                                      server: Server) -> None:
+    """Two phones open Ben's link before either claims it: the one whose claim comes second (refused, 409) says
+    that the seat is open on another phone, instead of a stripped page without a word."""
+    server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Cléo"})
+    server.post("/api/events", {"type": "menu", "player": "Ben", "menu": "pepper"})
+    unlock(page, server, "/setup")
+    link = page.get_attribute(".seat-links a:text-is('Ben')", "href")
+    assert link is not None
+    first, second = (browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR") for _ in range(2))
+    try:
+        late = second.new_page()
+        held: list[bool] = []
+
+        def claim_elsewhere_first(route: Any) -> None:  # the first phone's claim lands while this one's is on its way
+            if not held:
+                ben = first.new_page()
+                ben.goto(link)
+                ben.wait_for_function("() => !document.body.dataset.claim", timeout=15000)
+                held.append(True)
+            route.continue_()
+
+        late.route("**/api/seat/*/claim", claim_elsewhere_first)
+        late.goto(link)
+        late.wait_for_selector("#seat-held", timeout=15000)
+        assert "déjà ouverte sur un autre téléphone" in late.inner_text("#seat-held")
+        assert "Piment" not in late.inner_text("#state")
+        assert audit(late, "seat-held-elsewhere") == []
+    finally:
+        first.close()
+        second.close()

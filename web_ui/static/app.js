@@ -15,7 +15,8 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify({ k: body.dataset.claim }),
     }).then(function (response) {
-      if (response.ok) { window.location.reload(); return true; }
+      // Claimed: the seat's own view. Another phone claimed it first (409): the reloaded page says so.
+      if (response.ok || response.status === 409) { window.location.reload(); return true; }
       return false;
     }).catch(function () { return false; }) : null;
   const a11y = window.MarmiteA11y;
