@@ -32,6 +32,9 @@ from companion.table import TableService
 log = logging.getLogger(__name__)
 
 SOURCE = "robot"
+UNDO_GRACE_S = 15.0
+"""How long practice robots wait after an undo for a person to go on (play, or undo again) before they go on by
+themselves: a person may have nothing to press (her face-down card chosen, a robot's turn)."""
 
 
 class RobotDriver:
@@ -49,6 +52,7 @@ class RobotDriver:
         self.pace = SpeechPace(clock)  # what the table's voice has said: the practice robots wait for it
         self._paused_at: int | None = None  # action count when an undo paused the practice robots
         self._paused_game = 0  # the game that undo belonged to
+        self._paused_since = 0.0  # when the driver paused for it (its clock)
         self._undo_seq: int | None = None  # the journal seq of the latest undo the driver has paused for
         self._held: tuple[int, tuple[Part, ...], int] = (0, (), 0)
         """A game's parts held for its next announcement (a buffet round's end), and the count of standing
@@ -74,8 +78,8 @@ class RobotDriver:
         """Every announcement wakes the driver (never blocks the one announcing)."""
         if message.kind not in ("reader", "storage") and message.parts:  # a silent step is not waited for
             self.pace.heard(message.serial)
-        if message.kind == "undo" and message.accepted:
-            self._paused_at = -1  # set on the driver's thread at its next look
+        if message.kind == "undo" and message.accepted:  # pauses the game it undid in, set at the next look
+            self._paused_at, self._paused_game = -1, self.service.current_game or 0
             if self.service.action_count < self._held[2]:  # the card that ended the round is undone: its
                 self._held = (0, (), 0)  # end is held again when a card ends it (an undone plate keeps it)
         self._wake.set()
@@ -194,18 +198,21 @@ class RobotDriver:
         return self._record(decision.event, decision.why, ask.seat, owed, game, count)
 
     def _pause_after_undo(self, count: int, game: int) -> bool:
-        """True while practice robots wait after an undo (until a player goes on, or the host resumes); an
-        undo pauses its own game only (a new game started after it deals and plays at once)."""
+        """True while practice robots wait after an undo (until a player goes on, the host resumes, or
+        `UNDO_GRACE_S` pass); an undo pauses its own game only (a new game started after it deals and plays at
+        once, even when the undone game seated no robot and was never looked at)."""
         undone = self._latest_undo()
         if undone is not None and undone != self._undo_seq:  # read from the journal, not only heard: an undo
             self._undo_seq = undone  # journaled just before this look pauses the robots even if its
-            self._paused_at = -1  # announcement has not reached the driver yet
-        if self._paused_at == -1:
-            self._paused_at, self._paused_game = count, game
-        elif self._paused_at is not None and game != self._paused_game:
-            self._paused_at = None  # the undo was another game's
+            self._paused_at, self._paused_game = -1, game  # announcement has not reached the driver yet
+        if self._paused_at is not None and game != self._paused_game:
+            self._paused_at = None  # the undo was another game's (one the driver may never have looked at)
+        elif self._paused_at == -1:
+            self._paused_at, self._paused_since = count, self._clock()
         elif self._paused_at is not None and count > self._paused_at:
             self._paused_at = None  # a player went on after the undo: the robots follow
+        elif self._paused_at is not None and self._clock() - self._paused_since >= UNDO_GRACE_S:
+            self._paused_at = None  # nobody did: the robots go on by themselves
         return self._paused_at is not None
 
     def _seats(self) -> TableSeats | None:

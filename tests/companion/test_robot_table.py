@@ -15,7 +15,7 @@ from companion.chaud_devant.table_seats import ChaudSeats
 from companion.replay import replay
 from companion.robot_games import visible_log
 from companion.robot_seats import RobotLedger, RobotSetup
-from companion.robot_table import RobotDriver
+from companion.robot_table import UNDO_GRACE_S, RobotDriver
 from companion.robot_talk import practice_talk, practice_turns
 from companion.seam import Part, PracticeTalk
 from companion.table import TableService
@@ -384,6 +384,48 @@ def test_a_practice_game_started_after_an_undo_deals_at_once(opened: Any) -> Non
     assert table.submit(new_game(robots)).accepted
     # the new game's hands, dealt by the table (a practice without cards no longer says them: issue 30)
     wait_for(lambda: table.current_game != game and len(known_hands(table)) == len(PLAYERS))
+
+
+def test_a_practice_game_after_an_undo_in_a_game_without_robots_deals_at_once(opened: Any) -> None:
+    """The walk's freeze: an undo in a game that seats no robot paused the driver, and the next practice game,
+    the first the driver looked at, took that pause as its own and never dealt."""
+    table, _driver = opened()
+    assert table.submit({"type": "new_game", "players": PLAYERS, "dealer": "Cléo"}).accepted  # no robot
+    for name in PLAYERS:
+        assert table.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+    for name in PLAYERS:
+        assert table.submit({"type": "menu", "player": name, "menu": "none"}).accepted
+    assert table.submit({"type": "card", "card": first_legal(table)}).accepted
+    assert table.undo().accepted
+    assert table.submit({"type": "card", "card": first_legal(table)}).accepted  # the last record is not the undo
+    game = table.current_game
+    assert table.submit(new_game({"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0})).accepted
+    wait_for(lambda: table.current_game != game and len(known_hands(table)) == len(PLAYERS))
+
+
+def test_after_undo_practice_robots_go_on_by_themselves_when_nobody_does(tmp_path: Path) -> None:
+    """After an undo the robots wait for a person to go on, but not for ever: a person with nothing to press
+    (her face-down card already chosen, the robot's turn) left the table stuck (the walk's second freeze)."""
+    now = [0.0]
+    table = TableService.open(tmp_path, GAMES)
+    driver = RobotDriver(table, think_ms=30, clock=lambda: now[0]).start()
+    try:
+        robots = {"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0}
+        assert table.submit(new_game(robots)).accepted
+
+        def robot_just_played() -> bool:
+            public = table.state()
+            return public["phase"] == "play" and public["turn"] == "Cléo" and bool(public["pot"]["cards"])
+
+        play_humans(table, {"Ana", "Cléo"}, robot_just_played)
+        assert table.undo().accepted
+        time.sleep(0.5)
+        assert table.state()["turn"] == "Marmiton"  # paused: a person may still go on or undo again
+        now[0] += UNDO_GRACE_S + 1
+        wait_for(lambda: table.state()["turn"] == "Cléo")
+    finally:
+        driver.close()
+        table.close()
 
 
 def test_a_robot_game_exports_and_replays_to_the_tables_state(opened: Any, tmp_path: Path) -> None:
