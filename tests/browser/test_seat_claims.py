@@ -72,6 +72,8 @@ def test_a_link_opened_on_two_phones_at_once_tells_the_later_one_why(page: Any, 
         late.goto(link)
         late.wait_for_selector("#seat-held", timeout=15000)
         assert "déjà ouverte sur un autre téléphone" in late.inner_text("#seat-held")
+        assert late.evaluate("document.activeElement.id") == "seat-held"  # read first, not the voice question
+        assert late.evaluate("document.getElementById('seat-held').getBoundingClientRect().top") >= 0  # in sight
         assert "Piment" not in late.inner_text("#state")
         assert audit(late, "seat-held-elsewhere") == []
     finally:

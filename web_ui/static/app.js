@@ -400,7 +400,11 @@
     choice.addEventListener("change", function () { setVoice(choice.value === "aloud"); });
   });
   const joinChoice = document.getElementById("join-choice");
-  if (joinChoice && body.dataset.seat && speech.pref("voice", "") === "") {
+  const heldElsewhere = document.getElementById("seat-held");  // this seat is another phone's: say that first
+  if (heldElsewhere) {
+    heldElsewhere.setAttribute("tabindex", "-1");
+    heldElsewhere.focus();
+  } else if (joinChoice && body.dataset.seat && speech.pref("voice", "") === "") {
     joinChoice.hidden = false;
     const first = joinChoice.querySelector("button");  // the question is where the keyboard is
     if (first) first.focus();
