@@ -46,10 +46,12 @@ def robot_setup_page() -> str:
     """A new game with robots: who is a robot and how strong, real or practice table, learning aids, pace;
     the games offered are the page table's whose rules seat robots (`TableSeats`)."""
     table, pages = service(), page_table()
+    view = table.table_view()
+    running = bool(view["players"]) and view["phase"] != "game_over"  # a new game replaces it: asked first
     faces = [face for name, face in pages.items() if table_seats(table.games.kinds.get(name)) is not None]
     current = pages[table.game_name]
     return render_template("robot_setup.html", levels=LEVELS, pace_s=DEFAULT_PACE_MS / 1000,
                            robot_faces=faces, robot_words=[face.robot_setup_words() for face in faces],
                            default_game=table.games.default, robot_hands=current.robot_hands(),
-                           robot_hands_form=current.robot_hands_form(), **common_context())
+                           robot_hands_form=current.robot_hands_form(), running=running, **common_context())
 

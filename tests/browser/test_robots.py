@@ -307,3 +307,26 @@ def test_the_buffet_practice_phone_says_my_cards_in_one_key(browser: Any, page: 
         assert ana.inner_text("#fact-answer").startswith("Assiettes")  # M stays my plates
     finally:
         phone.close()
+
+
+def test_a_robot_game_asks_before_it_replaces_a_game_in_progress(page: Any, server: Server) -> None:
+    """The robots' form replaced a running game without a word, where the games' own forms ask (the walk)."""
+    server.post("/api/events", {"type": "new_game", "players": PLAYERS, "dealer": "Cléo"})
+    running = server.get("/api/state")
+    unlock(page, server, "/setup/robots")
+    for index, name in enumerate(["Zoé", "Marmiton", "Yves"]):
+        page.fill(f"#robot-name-{index}", name)
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss() if len(asked) == 1 else dialog.accept()
+
+    page.on("dialog", answer)
+    page.click("#robot-game button[type=submit]")
+    page.wait_for_timeout(500)  # a refused confirm sends nothing: give a wrong request the time to land
+    assert asked and "partie est en cours" in asked[0]
+    assert list(server.get("/api/state")["stars"]) == list(running["stars"]) == PLAYERS  # kept
+    page.click("#robot-game button[type=submit]")
+    page.wait_for_url(server.url + "/")
+    assert len(asked) == 2 and list(server.get("/api/state")["stars"]) == ["Zoé", "Marmiton", "Yves"]

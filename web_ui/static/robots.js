@@ -33,6 +33,7 @@
   const form = document.getElementById("robot-game");
   if (form) form.addEventListener("submit", async function (event) {
     event.preventDefault();
+    if (form.dataset.running === "yes" && !window.confirm(form.dataset.confirm)) return;  // as the games' own forms
     const data = new FormData(form);
     const names = data.getAll("player").map(function (p) { return String(p).trim(); });
     const levels = data.getAll("level").map(String);
