@@ -171,3 +171,18 @@ def test_seat_view_on_a_phone(page: Any, server: Server) -> None:
     page.goto(server.url + "/history")
     assert "Pli 1" in page.inner_text("main")
     assert audit(page, "history") == []
+
+
+def test_the_players_table_never_breaks_a_word_on_a_tablet(page: Any, server: Server) -> None:
+    """On the 1024 px tablet the headers read "Men u" and "Étoil es": a column was narrower than its word."""
+    server.post("/api/events", {"type": "new_game", "players": ["Ana", "Bruno", "Cléo", "David"], "dealer": "David"})
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(server.url + "/")
+    page.wait_for_selector("table.players th")
+    broken = page.evaluate("""() => Array.from(document.querySelectorAll('table.players th')).filter(th => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      const lines = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size;
+      return lines > th.textContent.trim().split(/\\s+/).length;  // more lines than words: a word was cut
+    }).map(th => th.textContent.trim())""")
+    assert broken == []
