@@ -162,3 +162,13 @@ def test_a_seat_link_opened_on_a_second_phone_says_why_it_shows_no_secrets(app: 
     assert notice not in app.test_client().get("/seat/Bruno").get_data(as_text=True)  # no link: a public page
     second = app.test_client().get(f"/seat/Bruno?k={key}").get_data(as_text=True)
     assert notice in second and "Votre menu" not in second
+
+
+def test_the_seat_links_say_what_a_link_shows_in_either_game(app: Flask, client: FlaskClient) -> None:
+    """The links' hint said "il affiche son menu" in Sus au buffet !, which has no menu (the walk)."""
+    assert client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "game": "buffet", "players": ["Ana", "Bip", "Bop"], "first": "Ana"}).get_json()["accepted"]
+    organiser = app.test_client()
+    organiser.post("/api/unlock", json={"pin": PIN})
+    setup = organiser.get("/setup").get_data(as_text=True)
+    assert "ce que lui seul peut voir" in setup and "il affiche son menu" not in setup
