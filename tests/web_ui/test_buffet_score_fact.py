@@ -30,3 +30,19 @@ def test_the_score_key_says_everyones_points_on_the_tablet_and_on_a_phone(app: F
     client.post("/api/settings", json={"language": "en"}, headers=HEADERS)
     assert score_fact(client.get("/fragment/seat/Bop").get_data(as_text=True)) == (
         "Ana, 0 points; Bip, 0 points; Bop, 0 points")
+
+
+def pot_fact(page: str) -> str:
+    found = re.search(r'<p data-fact="pot">(.*?)</p>', page, re.S)
+    assert found is not None
+    return found.group(1).strip()
+
+
+def test_the_buffet_key_says_a_negative_plate_in_words(client: FlaskClient) -> None:
+    """P said "pommes de terre à −1" (a sign), where the table's lines say "moins 1" (the walk)."""
+    assert client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "game": "buffet", "players": PLAYERS, "first": "Bip"}).get_json()["accepted"]
+    assert client.post("/api/events", headers=HEADERS, json={"type": "plate", "plate": "plate-salad-n1"}).get_json()[
+        "accepted"]
+    fact = pot_fact(client.get("/fragment/table").get_data(as_text=True))
+    assert "moins 1" in fact and "−" not in fact and "-1" not in fact, fact

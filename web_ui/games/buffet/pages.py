@@ -137,7 +137,9 @@ def helpers(language: str) -> dict[str, Any]:
     french = language == "fr"  # French puts a space before : and ; (as the catalogs do), English and Dutch do not
     return {
         "colon": " :" if french else ":", "sep": " ; " if french else "; ",
-        "t": t, "points": words.points, "plate_name": words.plate, "food_name": words.food, "signed": words.signed,
+        "t": t, "points": words.points, "plate_name": words.plate,
+        "plate_said": lambda code: words.plate(code, aloud=True),  # the facts are spoken: "moins 1", not "−1"
+        "food_name": words.food, "signed": words.signed,
         "number_word": words.number, "place_name": words.place, "shape_symbol": SHAPE_SYMBOLS,
         "colour_name": {colour: LABELS.template(f"colour.{colour}", language) for colour in COLOURS},
         "shape_name": {shape: LABELS.template(f"shape.{shape}", language) for shape in SHAPE_SYMBOLS},
