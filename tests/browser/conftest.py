@@ -234,3 +234,15 @@ def choose_in_private(page: Any, player: str, menu: str) -> None:
     page.click("#private-ready")
     page.click(f".private-menu-btn[data-menu={menu}]")
     page.click("#private-confirm")
+
+
+def refuse_then_accept(page: Any) -> list[str]:
+    """Answer the page's confirm dialogs as a host who says no the first time and yes after: their messages."""
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss() if len(asked) == 1 else dialog.accept()
+
+    page.on("dialog", answer)
+    return asked

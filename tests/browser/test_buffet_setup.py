@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server, unlock
+from tests.browser.conftest import Server, refuse_then_accept, unlock
 
 pytestmark = pytest.mark.browser
 
@@ -17,13 +17,7 @@ def test_a_refused_game_is_said_in_words_and_a_running_one_needs_a_yes(page: Any
     unlock(page, server, "/setup/buffet")
     for index, name in enumerate(["Zoé", "Yann", "Zoé"]):  # a name twice: refused
         page.fill(f"#buffet-player-{index}", name)
-    asked: list[str] = []
-
-    def answer(dialog: Any) -> None:
-        asked.append(dialog.message)
-        dialog.dismiss() if len(asked) == 1 else dialog.accept()
-
-    page.on("dialog", answer)
+    asked = refuse_then_accept(page)
     page.click("#new-buffet-game button[type=submit]")
     assert len(asked) == 1 and "partie est en cours" in asked[0]
     assert server.get("/api/state")["stars"] == {"Ana": 5, "Ben": 5, "Cléo": 5}  # no: nothing was sent

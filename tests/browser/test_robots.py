@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.chaud_devant.cards import ALL_CODES
-from tests.browser.conftest import SPEECH_SPY, Server, audit, shot, unlock, wait_stream
+from tests.browser.conftest import SPEECH_SPY, Server, audit, refuse_then_accept, shot, unlock, wait_stream
 
 pytestmark = pytest.mark.browser
 
@@ -316,16 +316,9 @@ def test_a_robot_game_asks_before_it_replaces_a_game_in_progress(page: Any, serv
     unlock(page, server, "/setup/robots")
     for index, name in enumerate(["Zoé", "Marmiton", "Yves"]):
         page.fill(f"#robot-name-{index}", name)
-    asked: list[str] = []
-
-    def answer(dialog: Any) -> None:
-        asked.append(dialog.message)
-        dialog.dismiss() if len(asked) == 1 else dialog.accept()
-
-    page.on("dialog", answer)
+    asked = refuse_then_accept(page)
     page.click("#robot-game button[type=submit]")
-    page.wait_for_timeout(500)  # a refused confirm sends nothing: give a wrong request the time to land
-    assert asked and "partie est en cours" in asked[0]
+    assert len(asked) == 1 and "partie est en cours" in asked[0]  # asked before anything is sent
     assert list(server.get("/api/state")["stars"]) == list(running["stars"]) == PLAYERS  # kept
     page.click("#robot-game button[type=submit]")
     page.wait_for_url(server.url + "/")
