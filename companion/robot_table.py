@@ -33,8 +33,8 @@ log = logging.getLogger(__name__)
 
 SOURCE = "robot"
 UNDO_GRACE_S = 15.0
-"""How long practice robots wait after an undo for a person to go on (play, or undo again) before they go on by
-themselves: a person may have nothing to press (her face-down card chosen, a robot's turn)."""
+"""How long practice robots wait after an undo for a person to play before they go on by themselves (each undo
+waits again): a person may have nothing to press (her face-down card chosen, a robot's turn)."""
 
 
 class RobotDriver:
@@ -54,6 +54,7 @@ class RobotDriver:
         self._paused_game = 0  # the game that undo belonged to
         self._paused_since = 0.0  # when the driver paused for it (its clock)
         self._undo_seq: int | None = None  # the journal seq of the latest undo the driver has paused for
+        self._undo_heard: int | None = None  # the seq of an undo heard since the last look (one store: no race)
         self._held: tuple[int, tuple[Part, ...], int] = (0, (), 0)
         """A game's parts held for its next announcement (a buffet round's end), and the count of standing
         actions when they were held (with the card that ended the round). Kept in memory only: a restart between
@@ -78,8 +79,8 @@ class RobotDriver:
         """Every announcement wakes the driver (never blocks the one announcing)."""
         if message.kind not in ("reader", "storage") and message.parts:  # a silent step is not waited for
             self.pace.heard(message.serial)
-        if message.kind == "undo" and message.accepted:  # pauses the game it undid in, set at the next look
-            self._paused_at, self._paused_game = -1, self.service.current_game or 0
+        if message.kind == "undo" and message.accepted:  # pauses the game it undid in, decided at the next look
+            self._undo_heard = message.seq
             if self.service.action_count < self._held[2]:  # the card that ended the round is undone: its
                 self._held = (0, (), 0)  # end is held again when a card ends it (an undone plate keeps it)
         self._wake.set()
@@ -201,12 +202,15 @@ class RobotDriver:
         """True while practice robots wait after an undo (until a player goes on, the host resumes, or
         `UNDO_GRACE_S` pass); an undo pauses its own game only (a new game started after it deals and plays at
         once, even when the undone game seated no robot and was never looked at)."""
-        undone = self._latest_undo()
-        if undone is not None and undone != self._undo_seq:  # read from the journal, not only heard: an undo
-            self._undo_seq = undone  # journaled just before this look pauses the robots even if its
-            self._paused_at, self._paused_game = -1, game  # announcement has not reached the driver yet
+        heard, self._undo_heard = self._undo_heard, None
+        # The journal's last record too: an undo journaled just before this look pauses even if its announcement
+        # is still on its way. Either pauses only the game it was made in.
+        for undone in (self._latest_undo(), heard):
+            if undone is not None and undone > (self._undo_seq or 0) and self._game_of(undone) == game:
+                self._undo_seq = undone
+                self._paused_at, self._paused_game = -1, game
         if self._paused_at is not None and game != self._paused_game:
-            self._paused_at = None  # the undo was another game's (one the driver may never have looked at)
+            self._paused_at = None  # the undo was another game's
         elif self._paused_at == -1:
             self._paused_at, self._paused_since = count, self._clock()
         elif self._paused_at is not None and count > self._paused_at:
@@ -224,6 +228,11 @@ class RobotDriver:
         robots page)."""
         return [(("draws_up", game, count, player), Part("robot.draws_up", {"player": player, "count": missing}))
                 for player, missing in seats.draws_up(state, self.service.robots).items()]
+
+    def _game_of(self, seq: int) -> int | None:
+        """The game the journal's record `seq` belongs to (read under the table lock)."""
+        record = next(iter(self.service.journal.records(after=seq - 1, limit=1)), None)
+        return record.game if record is not None and record.seq == seq else None
 
     def _latest_undo(self) -> int | None:
         """The seq of the journal's last record when it is an accepted undo (read under the table lock)."""

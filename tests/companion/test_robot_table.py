@@ -403,6 +403,30 @@ def test_a_practice_game_after_an_undo_in_a_game_without_robots_deals_at_once(op
     wait_for(lambda: table.current_game != game and len(known_hands(table)) == len(PLAYERS))
 
 
+def test_an_undo_heard_after_a_new_game_began_does_not_pause_that_game(tmp_path: Path) -> None:
+    """The driver hears announcements on the announcer's thread, later than they are journaled: an undo of the
+    last game delivered once the next practice game has begun paused the new game (its clock never lets go)."""
+    table = TableService.open(tmp_path, GAMES)
+    driver = RobotDriver(table, think_ms=30, clock=lambda: 0.0)
+    try:
+        assert table.submit({"type": "new_game", "players": PLAYERS, "dealer": "Cléo"}).accepted  # no robot
+        for name in PLAYERS:
+            assert table.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
+        for name in PLAYERS:
+            assert table.submit({"type": "menu", "player": name, "menu": "none"}).accepted
+        assert table.submit({"type": "card", "card": first_legal(table)}).accepted
+        assert table.undo().accepted
+        undo = next(m for m in reversed(table.messages_after(0)) if m.kind == "undo")
+        game = table.current_game
+        assert table.submit(new_game({"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0})).accepted
+        driver._heard(undo)  # delivered late, as the hub may
+        driver.start()
+        wait_for(lambda: table.current_game != game and len(known_hands(table)) == len(PLAYERS))
+    finally:
+        driver.close()
+        table.close()
+
+
 def test_after_undo_practice_robots_go_on_by_themselves_when_nobody_does(tmp_path: Path) -> None:
     """After an undo the robots wait for a person to go on, but not for ever: a person with nothing to press
     (her face-down card already chosen, the robot's turn) left the table stuck (the walk's second freeze)."""

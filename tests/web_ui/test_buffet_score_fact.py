@@ -46,3 +46,17 @@ def test_the_buffet_key_says_a_negative_plate_in_words(client: FlaskClient) -> N
         "accepted"]
     fact = pot_fact(client.get("/fragment/table").get_data(as_text=True))
     assert "moins 1" in fact and "−" not in fact and "-1" not in fact, fact
+
+
+def test_the_last_step_key_says_a_negative_card_in_words(client: FlaskClient) -> None:
+    """D said "Bip, −1" with a sign, where the table's lines say "moins 1" (the second review)."""
+    assert client.post("/api/events", headers=HEADERS, json={
+        "type": "new_game", "game": "buffet", "players": PLAYERS, "first": "Bip"}).get_json()["accepted"]
+    for plate in ("plate-cheese-3", "plate-pizza-2", "plate-potato-1", "plate-chicken-0", "plate-salad-n1"):
+        assert client.post("/api/events", headers=HEADERS, json={"type": "plate", "plate": plate}).get_json()[
+            "accepted"]
+    assert client.post("/api/events", headers=HEADERS, json={"type": "card", "card": "mouse-n1"}).get_json()[
+        "accepted"]
+    found = re.search(r'<p data-fact="last-trick">(.*?)</p>', client.get("/fragment/table").get_data(as_text=True),
+                      re.S)
+    assert found is not None and "Bip, moins 1" in found.group(1) and "−" not in found.group(1), found

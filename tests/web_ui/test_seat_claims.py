@@ -171,4 +171,4 @@ def test_the_seat_links_say_what_a_link_shows_in_either_game(app: Flask, client:
     organiser = app.test_client()
     organiser.post("/api/unlock", json={"pin": PIN})
     setup = organiser.get("/setup").get_data(as_text=True)
-    assert "ce que lui seul peut voir" in setup and "il affiche son menu" not in setup
+    assert "ce qui n’est qu’à lui" in setup and "il affiche son menu" not in setup

@@ -139,7 +139,7 @@ def helpers(language: str) -> dict[str, Any]:
         "colon": " :" if french else ":", "sep": " ; " if french else "; ",
         "t": t, "points": words.points, "plate_name": words.plate,
         "plate_said": lambda code: words.plate(code, aloud=True),  # the facts are spoken: "moins 1", not "−1"
-        "food_name": words.food, "signed": words.signed,
+        "food_name": words.food, "signed": words.signed, "spoken": words.spoken,
         "number_word": words.number, "place_name": words.place, "shape_symbol": SHAPE_SYMBOLS,
         "colour_name": {colour: LABELS.template(f"colour.{colour}", language) for colour in COLOURS},
         "shape_name": {shape: LABELS.template(f"shape.{shape}", language) for shape in SHAPE_SYMBOLS},
