@@ -386,10 +386,8 @@ def test_a_practice_game_started_after_an_undo_deals_at_once(opened: Any) -> Non
     wait_for(lambda: table.current_game != game and len(known_hands(table)) == len(PLAYERS))
 
 
-def test_a_practice_game_after_an_undo_in_a_game_without_robots_deals_at_once(opened: Any) -> None:
-    """The walk's freeze: an undo in a game that seats no robot paused the driver, and the next practice game,
-    the first the driver looked at, took that pause as its own and never dealt."""
-    table, _driver = opened()
+def undo_in_a_game_without_robots(table: TableService) -> None:
+    """A game that seats no robot, its hands scanned and menus chosen, a card played and undone."""
     assert table.submit({"type": "new_game", "players": PLAYERS, "dealer": "Cléo"}).accepted  # no robot
     for name in PLAYERS:
         assert table.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
@@ -397,6 +395,13 @@ def test_a_practice_game_after_an_undo_in_a_game_without_robots_deals_at_once(op
         assert table.submit({"type": "menu", "player": name, "menu": "none"}).accepted
     assert table.submit({"type": "card", "card": first_legal(table)}).accepted
     assert table.undo().accepted
+
+
+def test_a_practice_game_after_an_undo_in_a_game_without_robots_deals_at_once(opened: Any) -> None:
+    """The walk's freeze: an undo in a game that seats no robot paused the driver, and the next practice game,
+    the first the driver looked at, took that pause as its own and never dealt."""
+    table, _driver = opened()
+    undo_in_a_game_without_robots(table)
     assert table.submit({"type": "card", "card": first_legal(table)}).accepted  # the last record is not the undo
     game = table.current_game
     assert table.submit(new_game({"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0})).accepted
@@ -409,13 +414,7 @@ def test_an_undo_heard_after_a_new_game_began_does_not_pause_that_game(tmp_path:
     table = TableService.open(tmp_path, GAMES)
     driver = RobotDriver(table, think_ms=30, clock=lambda: 0.0)
     try:
-        assert table.submit({"type": "new_game", "players": PLAYERS, "dealer": "Cléo"}).accepted  # no robot
-        for name in PLAYERS:
-            assert table.submit({"type": "hand", "player": name, "cards": HANDS[name]}).accepted
-        for name in PLAYERS:
-            assert table.submit({"type": "menu", "player": name, "menu": "none"}).accepted
-        assert table.submit({"type": "card", "card": first_legal(table)}).accepted
-        assert table.undo().accepted
+        undo_in_a_game_without_robots(table)
         undo = next(m for m in reversed(table.messages_after(0)) if m.kind == "undo")
         game = table.current_game
         assert table.submit(new_game({"seats": {"Marmiton": "chef"}, "practice": "virtual", "pace_ms": 0})).accepted
