@@ -171,11 +171,9 @@ class GamePages:
 
     def render_setup(self, language: str) -> str:
         """The game's own setup page; `running` when a game is under way (a new one replaces it: asked first)."""
-        from web_ui.context import service
+        from web_ui.page_common import game_in_progress
 
-        view = service().table_view()
-        running = bool(view["players"]) and view["phase"] != "game_over"
-        return render_template(f"{self.name}/setup.html", **self._context(language), running=running)
+        return render_template(f"{self.name}/setup.html", **self._context(language), running=game_in_progress())
 
     def _has_template(self, name: str) -> bool:
         folder = Path(self.blueprint.root_path) / "templates" / self.name

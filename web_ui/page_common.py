@@ -44,3 +44,9 @@ def last_seq() -> int:
     """The journal seq of the newest announcement the page shows; its stream resumes after it."""
     events = [m for m in service().messages_after(0) if m.is_event and m.stream_id is not None]
     return int(events[-1].stream_id or 0) if events else 0
+
+
+def game_in_progress() -> bool:
+    """True while a game is under way on the table: a new game replaces it, so the new-game forms ask first."""
+    view = service().table_view()
+    return bool(view["players"]) and view["phase"] != "game_over"

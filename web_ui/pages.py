@@ -33,7 +33,7 @@ from companion.table import TableService
 from web_ui.auth import csrf_ok, pin_matches, unlock_session, unlocked
 from web_ui.context import robot_driver, service
 from web_ui.game_pages import GamePages, page_table
-from web_ui.page_common import common_context
+from web_ui.page_common import common_context, game_in_progress
 from web_ui.seats import base_url, claim_to_make, held_elsewhere, seat_links, visible_seat_view
 
 pages = Blueprint("pages", __name__)
@@ -138,8 +138,7 @@ SETUP_GAMES = 20  # the setup page lists the newest games only; /api/games?befor
 def setup_page() -> str:
     """New game (the games' forms, links to the games with a setup page of their own), settings, past games."""
     links = seat_links(base_url()) if unlocked() else []
-    view = service().table_view()
-    running = bool(view["players"]) and view["phase"] != "game_over"
+    running = game_in_progress()
     games = list(page_table().values())
     return render_template("setup.html", games=service().past_games(limit=SETUP_GAMES), seat_links=links,
                            running=running, forms=[g for g in games if g.setup_form() is not None],

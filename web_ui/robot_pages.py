@@ -13,7 +13,7 @@ from companion.robot_words import voice_of
 from companion.seam import table_seats
 from web_ui.context import service
 from web_ui.game_pages import page_table
-from web_ui.page_common import common_context
+from web_ui.page_common import common_context, game_in_progress
 
 robot_pages = Blueprint("robot_pages", __name__)
 
@@ -46,8 +46,7 @@ def robot_setup_page() -> str:
     """A new game with robots: who is a robot and how strong, real or practice table, learning aids, pace;
     the games offered are the page table's whose rules seat robots (`TableSeats`)."""
     table, pages = service(), page_table()
-    view = table.table_view()
-    running = bool(view["players"]) and view["phase"] != "game_over"  # a new game replaces it: asked first
+    running = game_in_progress()
     faces = [face for name, face in pages.items() if table_seats(table.games.kinds.get(name)) is not None]
     current = pages[table.game_name]
     return render_template("robot_setup.html", levels=LEVELS, pace_s=DEFAULT_PACE_MS / 1000,
