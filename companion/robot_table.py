@@ -20,7 +20,7 @@ from typing import Any
 from companion import robot_games
 from companion.events import MalformedEvent, check_storable
 from companion.hub import Message
-from companion.journal import StorageError
+from companion.journal import Record, StorageError
 from companion.robot_seats import face_down, turn_of
 from companion.robot_talk import practice_card
 from companion.robot_words import voice_of
@@ -229,15 +229,19 @@ class RobotDriver:
         return [(("draws_up", game, count, player), Part("robot.draws_up", {"player": player, "count": missing}))
                 for player, missing in seats.draws_up(state, self.service.robots).items()]
 
-    def _game_of(self, seq: int) -> int | None:
-        """The game the journal's record `seq` belongs to (read under the table lock)."""
+    def _journal_record(self, seq: int) -> Record | None:
+        """The journal's record `seq`, if it has one (read under the table lock)."""
         record = next(iter(self.service.journal.records(after=seq - 1, limit=1)), None)
-        return record.game if record is not None and record.seq == seq else None
+        return record if record is not None and record.seq == seq else None
+
+    def _game_of(self, seq: int) -> int | None:
+        """The game the journal's record `seq` belongs to."""
+        record = self._journal_record(seq)
+        return record.game if record is not None else None
 
     def _latest_undo(self) -> int | None:
-        """The seq of the journal's last record when it is an accepted undo (read under the table lock)."""
-        journal = self.service.journal
-        last = next(iter(journal.records(after=journal.last_seq - 1, limit=1)), None)
+        """The seq of the journal's last record when it is an accepted undo."""
+        last = self._journal_record(self.service.journal.last_seq)
         if last is None or not last.accepted or last.body.get("type") != "undo":
             return None
         return last.seq
